@@ -1,0 +1,9 @@
+# runtime/: the code the agent and the bridge share (wire protocol, names and
+# patterns, logging). A libtool convenience library, so it links into both
+# the agent's shared object (PIC) and the bridge's executable.
+noinst_LTLIBRARIES += runtime/libsjruntime.la
+runtime_libsjruntime_la_SOURCES = \
+	runtime/log.c runtime/log.h \
+	runtime/wire.h runtime/wire_codes.c \
+	runtime/wire_encode.c runtime/wire_decode.c runtime/wire_reader.c \
+	runtime/pattern.c runtime/pattern.h

@@ -1,0 +1,470 @@
+/* pattern.c — Java names on the wire, and the `*` patterns that select them.
+ * The contract is in pattern.h; the user's view is in doc/patterns.md. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memmem */
+#endif
+#include "pattern.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- names seen in Java form ------------------------------------------------------ */
+
+/* A name as the matcher sees it.  Class signatures are matched in Java form
+ * ("java.lang.String[]") but read in place, through this mapping, so matching
+ * neither copies nor limits the length of what the JVM hands us. */
+struct subject {
+	const char *elem;	/* the element type as stored: "java/lang/String", "int" */
+	size_t elem_len;
+	bool slash_to_dot;
+	size_t dims;		/* number of "[]" after the element */
+	size_t len;		/* length of the whole Java form */
+};
+
+static char subject_at(const struct subject *s, size_t i)
+{
+	if (i < s->elem_len) {
+		char c = s->elem[i];
+		return s->slash_to_dot && c == '/' ? '.' : c;
+	}
+	return (i - s->elem_len) % 2 ? ']' : '[';
+}
+
+static void subject_init_plain(struct subject *s, const char *name, size_t len)
+{
+	*s = (struct subject){ .elem = name, .elem_len = len, .len = len };
+}
+
+static const char *primitive_name(char code)
+{
+	switch (code) {
+	case 'Z': return "boolean";
+	case 'B': return "byte";
+	case 'C': return "char";
+	case 'S': return "short";
+	case 'I': return "int";
+	case 'J': return "long";
+	case 'F': return "float";
+	case 'D': return "double";
+	case 'V': return "void";
+	default:  return NULL;
+	}
+}
+
+/* "Lpkg/Name;" or "[...[X": the signature grammar of JVMS 4.3.2, plus the bare
+ * primitive codes JVMTI reports for int.class and friends.  A '*' inside "L...;"
+ * is just a byte here, which lets array-signature patterns reuse this parser. */
+static int subject_from_signature(struct subject *s, const char *sig, size_t len)
+{
+	size_t dims = 0;
+
+	if (!sig)
+		return -EINVAL;
+	while (dims < len && sig[dims] == '[')
+		dims++;
+	const char *rest = sig + dims;
+	size_t rest_len = len - dims;
+
+	if (rest_len >= 3 && rest[0] == 'L' && rest[rest_len - 1] == ';') {
+		const char *elem = rest + 1;
+		size_t elem_len = rest_len - 2;
+
+		/* a second ';' would mean two signatures; a NUL would cut the Java form short */
+		if (memchr(elem, ';', elem_len) || memchr(elem, '[', elem_len) ||
+		    memchr(elem, '\0', elem_len))
+			return -EINVAL;
+		*s = (struct subject){ .elem = elem, .elem_len = elem_len, .slash_to_dot = true,
+				       .dims = dims, .len = elem_len + 2 * dims };
+		return 0;
+	}
+	const char *prim = rest_len == 1 ? primitive_name(rest[0]) : NULL;
+
+	if (!prim || (rest[0] == 'V' && dims > 0))
+		return -EINVAL;
+	size_t prim_len = strlen(prim);
+
+	*s = (struct subject){ .elem = prim, .elem_len = prim_len, .dims = dims,
+			       .len = prim_len + 2 * dims };
+	return 0;
+}
+
+/* Writes the Java form and a NUL; OUT must hold s->len + 1 bytes. */
+static void subject_copy(const struct subject *s, char *out)
+{
+	for (size_t i = 0; i < s->len; i++)
+		out[i] = subject_at(s, i);
+	out[s->len] = '\0';
+}
+
+/* ---- matching ---------------------------------------------------------------------- */
+
+static bool subject_is_plain_until(const struct subject *s, size_t end)
+{
+	return !s->slash_to_dot && end <= s->elem_len;
+}
+
+static bool subject_has_at(const struct subject *s, size_t at, const char *lit, size_t n)
+{
+	if (subject_is_plain_until(s, at + n))
+		return memcmp(s->elem + at, lit, n) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (subject_at(s, at + i) != lit[i])
+			return false;
+	return true;
+}
+
+/* Earliest occurrence of SEG in S[*from, end); on success *from moves past it. */
+static bool subject_find(const struct subject *s, size_t *from, size_t end,
+			 const char *seg, size_t n)
+{
+	/* Method names, the hot path, are plain: glibc's memmem is linear there. */
+	if (subject_is_plain_until(s, end)) {
+		const char *hit = memmem(s->elem + *from, end - *from, seg, n);
+
+		if (!hit)
+			return false;
+		*from = (size_t)(hit - s->elem) + n;
+		return true;
+	}
+	for (size_t at = *from; at + n <= end; at++) {
+		if (subject_has_at(s, at, seg, n)) {
+			*from = at + n;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The literal prefix and suffix are anchored, so they are checked first and cut off.
+ * What remains is "*seg*seg*...*": each segment floats, and taking its leftmost
+ * occurrence never loses a match, so one forward pass decides and nothing backtracks. */
+static bool glob_match(const struct pattern *p, const struct subject *s)
+{
+	if (!p->has_star)
+		return s->len == p->len && subject_has_at(s, 0, p->text, p->len);
+	if (s->len < p->prefix_len + p->suffix_len)
+		return false;
+	if (!subject_has_at(s, 0, p->text, p->prefix_len))
+		return false;
+	size_t end = s->len - p->suffix_len;
+
+	if (!subject_has_at(s, end, p->text + p->len - p->suffix_len, p->suffix_len))
+		return false;
+
+	size_t at = p->prefix_len;
+	size_t pi = p->prefix_len;
+	size_t pend = p->len - p->suffix_len;
+
+	while (pi < pend) {
+		if (p->text[pi] == '*') {
+			pi++;
+			continue;
+		}
+		const char *seg = p->text + pi;
+		const char *star = memchr(seg, '*', pend - pi);
+		size_t n = (size_t)(star - seg);	/* the last '*' is at pend - 1 */
+
+		if (!subject_find(s, &at, end, seg, n))
+			return false;
+		pi += n;
+	}
+	return true;
+}
+
+bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
+{
+	struct subject s;
+
+	if (!p || p->kind != PATTERN_METHOD || !name)
+		return false;
+	if (!p->has_descriptor) {
+		const char *paren = memchr(name, '(', len);
+
+		if (paren)
+			len = (size_t)(paren - name);
+	}
+	subject_init_plain(&s, name, len);
+	return glob_match(p, &s);
+}
+
+bool pattern_match_class(const struct pattern *p, const char *sig, size_t len)
+{
+	struct subject s;
+
+	if (!p || p->kind != PATTERN_CLASS || subject_from_signature(&s, sig, len) < 0)
+		return false;
+	return glob_match(p, &s);
+}
+
+const char *pattern_text(const struct pattern *p, size_t *len)
+{
+	if (len)
+		*len = p->len;
+	return p->text;
+}
+
+bool pattern_is_literal(const struct pattern *p)
+{
+	return !p->has_star;
+}
+
+/* ---- compiling --------------------------------------------------------------------- */
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* No Java name holds these, and each is far likelier a quoting slip than intent. */
+static int check_bytes(const char *text, size_t len, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == ' ')
+			return fail(err, errlen, -EINVAL,
+				    "space at offset %zu cannot occur in a Java name", i);
+		if (c < 0x20 || c == 0x7f)
+			return fail(err, errlen, -EINVAL,
+				    "control character 0x%02x at offset %zu cannot occur in a Java name",
+				    c, i);
+	}
+	return 0;
+}
+
+/* Finds the descriptor's '(' (*open = LEN if there is none) and checks that the
+ * parentheses could belong to a JVM method descriptor. */
+static int locate_descriptor(const char *text, size_t len, size_t *open,
+			     char *err, size_t errlen)
+{
+	size_t op = len, cl = len;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '(') {
+			if (op != len)
+				return fail(err, errlen, -EINVAL,
+					    "second '(' at offset %zu: a method has one descriptor", i);
+			op = i;
+		} else if (text[i] == ')') {
+			if (op == len)
+				return fail(err, errlen, -EINVAL,
+					    "')' at offset %zu has no '(' before it", i);
+			if (cl != len)
+				return fail(err, errlen, -EINVAL,
+					    "second ')' at offset %zu: a descriptor has one parameter list", i);
+			cl = i;
+		}
+	}
+	if (op != len && cl == len)
+		return fail(err, errlen, -EINVAL, "'(' at offset %zu has no matching ')'", op);
+	if (op == 0)
+		return fail(err, errlen, -EINVAL, "no method name before '(' at offset 0");
+	if (cl == len - 1)
+		return fail(err, errlen, -EINVAL,
+			    "no return type after ')' at offset %zu (write V, a type, or *)", cl);
+	*open = op;
+	return 0;
+}
+
+/* The part before '(' must say which class, or leave it to a '*'; otherwise the
+ * pattern could only ever match a method of a class with an empty name. */
+static int check_method_name(const char *text, size_t name_len, char *err, size_t errlen)
+{
+	char last = text[name_len - 1];
+
+	if (last == '.' || last == '/')
+		return fail(err, errlen, -EINVAL,
+			    "no method name after '%c' at offset %zu (write %c* for every method)",
+			    last, name_len - 1, last);
+	for (size_t i = 0; i < name_len; i++)
+		if (text[i] == '.' || text[i] == '/' || text[i] == '*')
+			return 0;
+	return fail(err, errlen, -EINVAL,
+		    "no class before the method name ending at offset %zu "
+		    "(write Class.method, e.g. com.acme.Foo.bar, or *.method)", name_len);
+}
+
+static int compile_method(struct pattern *p, const char *text, size_t len,
+			  char *err, size_t errlen)
+{
+	size_t open = len;
+	int rc = locate_descriptor(text, len, &open, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rc = check_method_name(text, open, err, errlen);
+	if (rc < 0)
+		return rc;
+	/* Class names are dotted on the wire, types inside descriptors are not. */
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (i < open && c == '/')
+			c = '.';
+		else if (i > open && c == '.')
+			c = '/';
+		p->text[i] = c;
+	}
+	p->text[len] = '\0';
+	p->len = len;
+	p->has_descriptor = open < len;
+	return 0;
+}
+
+/* "[I" and "[Lcom/acme/Foo;" are written in Java form, which is what class patterns match. */
+static int compile_array_signature(struct pattern *p, const char *text, size_t len,
+				   char *err, size_t errlen)
+{
+	struct subject s;
+
+	if (subject_from_signature(&s, text, len) < 0)
+		return fail(err, errlen, -EINVAL,
+			    "'[' at offset 0 starts an array signature, but it is not one "
+			    "(write e.g. [I, [Ljava/lang/String;, int[] or java.lang.String[])");
+	if (s.len > PATTERN_MAX_LEN)
+		return fail(err, errlen, -ENAMETOOLONG,
+			    "pattern is %zu bytes long in Java form, more than the limit of %d",
+			    s.len, PATTERN_MAX_LEN);
+	subject_copy(&s, p->text);
+	p->len = s.len;
+	return 0;
+}
+
+static int compile_class(struct pattern *p, const char *text, size_t len,
+			 char *err, size_t errlen)
+{
+	if (text[0] == '[')
+		return compile_array_signature(p, text, len, err, errlen);
+
+	size_t base = 0;	/* offset of the name in TEXT, for messages */
+
+	if (text[0] == 'L' && text[len - 1] == ';') {
+		if (len == 2)
+			return fail(err, errlen, -EINVAL, "no class name between 'L' and ';'");
+		base = 1;
+		len -= 2;
+	}
+	const char *name = text + base;
+
+	for (size_t i = 0; i < len; i++)
+		if (name[i] == ';')
+			return fail(err, errlen, -EINVAL,
+				    "';' at offset %zu cannot occur in a class name "
+				    "(write java.lang.String or Ljava/lang/String;)", base + i);
+	if (name[len - 1] == '.' || name[len - 1] == '/')
+		return fail(err, errlen, -EINVAL,
+			    "no class name after '%c' at offset %zu (write %c* for a whole package)",
+			    name[len - 1], base + len - 1, name[len - 1]);
+	for (size_t i = 0; i < len; i++)
+		p->text[i] = name[i] == '/' ? '.' : name[i];
+	p->text[len] = '\0';
+	p->len = len;
+	return 0;
+}
+
+static void note_stars(struct pattern *p)
+{
+	const char *first = memchr(p->text, '*', p->len);
+
+	p->has_star = first != NULL;
+	if (!first) {
+		p->prefix_len = p->suffix_len = p->len;
+		return;
+	}
+	size_t last = p->len;
+
+	while (p->text[last - 1] != '*')
+		last--;
+	p->prefix_len = (size_t)(first - p->text);
+	p->suffix_len = p->len - last;
+}
+
+/* A pattern that failed to compile stays safe to match: it matches nothing. */
+static void pattern_reset(struct pattern *p)
+{
+	p->kind = 0;
+	p->has_descriptor = p->has_star = false;
+	p->len = p->prefix_len = p->suffix_len = 0;
+	p->text[0] = '\0';
+}
+
+int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
+		    size_t len, char *err, size_t errlen)
+{
+	int rc;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!p)
+		return fail(err, errlen, -EINVAL, "no pattern object given");
+	pattern_reset(p);
+	if (!text || len == 0)
+		return fail(err, errlen, -EINVAL, "empty pattern");
+	if (len > PATTERN_MAX_LEN)
+		return fail(err, errlen, -ENAMETOOLONG,
+			    "pattern is %zu bytes long, more than the limit of %d",
+			    len, PATTERN_MAX_LEN);
+	rc = check_bytes(text, len, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (kind == PATTERN_METHOD)
+		rc = compile_method(p, text, len, err, errlen);
+	else if (kind == PATTERN_CLASS)
+		rc = compile_class(p, text, len, err, errlen);
+	else
+		rc = fail(err, errlen, -EINVAL, "unknown pattern kind %d", (int)kind);
+	if (rc < 0) {
+		pattern_reset(p);
+		return rc;
+	}
+	p->kind = kind;
+	note_stars(p);
+	return 0;
+}
+
+/* ---- building names ---------------------------------------------------------------- */
+
+ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, size_t outlen)
+{
+	struct subject s;
+
+	if (subject_from_signature(&s, sig, len) < 0)
+		return -EINVAL;
+	if (!out || s.len >= outlen)
+		return -ENAMETOOLONG;
+	subject_copy(&s, out);
+	return (ssize_t)s.len;
+}
+
+ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
+			 const char *method, const char *descriptor)
+{
+	struct subject s;
+
+	if (!class_sig || !method || !descriptor || !method[0] || descriptor[0] != '(')
+		return -EINVAL;
+	if (subject_from_signature(&s, class_sig, strlen(class_sig)) < 0)
+		return -EINVAL;
+	size_t mlen = strlen(method);
+	size_t dlen = strlen(descriptor);
+	size_t total = s.len + 1 + mlen + dlen;
+
+	if (!out || total >= outlen || total > SSIZE_MAX)
+		return -ENAMETOOLONG;
+	subject_copy(&s, out);
+	out[s.len] = '.';
+	memcpy(out + s.len + 1, method, mlen);
+	memcpy(out + s.len + 1 + mlen, descriptor, dlen + 1);
+	return (ssize_t)total;
+}

@@ -1,0 +1,79 @@
+/* pattern.h — names of Java methods and classes, and the patterns that select them.
+ *
+ * Contract (shared by the JVMTI agent and the bridge, so both agree byte for byte):
+ *  - Wire names.  A method is "<dotted class>.<name><descriptor>", e.g.
+ *    "java.io.BufferedWriter.write(I)V"; name_method_wire() builds it.  Classes and
+ *    exceptions travel as JVMTI class signatures: "Ljava/lang/String;", "[I".
+ *  - Patterns.  `*` is the only wildcard; it matches any run of bytes, empty included,
+ *    '.', '/', '(', ')', ';' included.  Every other byte matches itself.
+ *    pattern_compile() normalises what users write: for methods, '/' -> '.' before
+ *    the '(' and '.' -> '/' from it on; a method pattern without '(' is matched
+ *    against the part of the name before '(' (so it selects every overload).
+ *    For classes, "L...;" is stripped, '/' -> '.', and an array signature ("[I") is
+ *    turned into Java form ("int[]"); class patterns match the Java form of the
+ *    signature: "java.lang.String", "int[]", "java.lang.String[][]", "Outer$Inner".
+ *  - Compiling validates and may fail; matching never allocates, never fails, and takes
+ *    O(pattern * name) time at worst, with no backtracking blow-up.
+ *  - Functions return 0, a length, or a negative errno value; they never print or exit.
+ * User-facing rules: doc/patterns.md.
+ */
+#ifndef STAPJAVA_PATTERN_H
+#define STAPJAVA_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Longest pattern accepted, in bytes, before and after normalisation. */
+#define PATTERN_MAX_LEN 4096
+
+enum pattern_kind {
+	PATTERN_METHOD = 1,	/* java.method("...") */
+	PATTERN_CLASS,		/* java.class("...") and java.exception("...") */
+};
+
+/* Caller-owned and fixed-size so matching needs no heap.  Fill only with
+ * pattern_compile(); read only through the functions below. */
+struct pattern {
+	enum pattern_kind kind;
+	bool has_descriptor;	/* method pattern contains '(' */
+	bool has_star;
+	size_t len;		/* of text, without the NUL */
+	size_t prefix_len;	/* literal bytes before the first '*' */
+	size_t suffix_len;	/* literal bytes after the last '*' */
+	char text[PATTERN_MAX_LEN + 1];	/* normalised, NUL-terminated */
+};
+
+/* Compile TEXT[0..LEN) into *P.  Returns 0, or -EINVAL for a malformed pattern,
+ * -ENAMETOOLONG for one longer than PATTERN_MAX_LEN; then ERR (if not NULL) holds a
+ * NUL-terminated message naming the fault and its byte offset in TEXT. */
+int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
+		    size_t len, char *err, size_t errlen);
+
+/* Does method pattern P select the wire method name NAME[0..LEN)? */
+bool pattern_match_method(const struct pattern *p, const char *name, size_t len);
+
+/* Does class pattern P select the class whose JVMTI signature is SIG[0..LEN)?
+ * A malformed signature matches nothing. */
+bool pattern_match_class(const struct pattern *p, const char *sig, size_t len);
+
+/* The normalised text of P (NUL-terminated); *LEN gets its length if LEN is not NULL.
+ * Compiling it again gives the same pattern, so it is what the bridge sends on. */
+const char *pattern_text(const struct pattern *p, size_t *len);
+
+/* True when P has no '*': it names exactly one class, or one method (or, without a
+ * descriptor, one method name with all its overloads). */
+bool pattern_is_literal(const struct pattern *p);
+
+/* Java form of a JVMTI class signature into OUT (NUL-terminated):
+ * "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]", "[[LA$B;" -> "A$B[][]".
+ * Returns the length, -EINVAL for a malformed signature, -ENAMETOOLONG if OUT is short. */
+ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, size_t outlen);
+
+/* The wire name of method METHOD with DESCRIPTOR (which starts with '(') declared by
+ * the class with JVMTI signature CLASS_SIG, into OUT (NUL-terminated).
+ * Returns the length, -EINVAL for bad arguments, -ENAMETOOLONG if OUT is short. */
+ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
+			 const char *method, const char *descriptor);
+
+#endif /* STAPJAVA_PATTERN_H */

@@ -1,0 +1,283 @@
+/* wire.h: the stapjava wire protocol between the JVMTI agent and stpd-bridge.
+ *
+ * Contract: PROTOCOL.md is the specification; this header mirrors it. The
+ * seed's Appendix A (events, agent -> bridge), B (commands, bridge -> agent)
+ * and C (strings, optional data) byte for byte, plus negotiated extensions
+ * with codes outside the appendix ranges. Decoders are incremental and
+ * bounded: they parse one message from the front of a buffer and say either
+ * "decoded, N bytes used", "need more bytes" (-EAGAIN) or "malformed"
+ * (-EBADMSG, with the field and offset). Decoded strings point into the
+ * caller's buffer and live as long as those bytes do. Encoders append to a
+ * caller-owned fixed buffer and never allocate. Nothing here logs or exits.
+ *
+ * Layout summary (every integer in the sender's byte order; see PROTOCOL.md):
+ *   string  = u32 length, then length bytes (no terminator)
+ *   value   = u8 type, then the type's payload (WIRE_T_*)
+ *   thread  = u64 (sizeof(jthread)), carrying the OS thread id
+ *   object  = u64 (sizeof(jobject)), a stable per-object id
+ *   trailer = only after a Hello exchange that negotiated WIRE_CAP_TRAILER:
+ *             u64 seq, u64 timestamp_ns, u32 os_tid, u8 flags,
+ *             [flags & WIRE_TF_STACK: u16 depth, depth x (string method, i32 line)]
+ */
+#ifndef STAPJAVA_WIRE_H
+#define STAPJAVA_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ limits */
+#define WIRE_MAX_STRING        65535u    /* bytes in one string */
+#define WIRE_MAX_VALUES        255u      /* optional records per event (u8 count) */
+#define WIRE_MAX_STACK_DEPTH   256u      /* frames in one stack trace */
+#define WIRE_MAX_MESSAGE       (1u << 20) /* bytes in one whole message */
+#define WIRE_HELLO_MIN_STRING  16u       /* bridge Hello: magic..caps, before the description */
+
+#define WIRE_PROTOCOL_VERSION  1u
+#define WIRE_MAGIC             "STPJ"    /* 4 bytes, in both Hellos */
+
+/* ------------------------------------------------- Appendix A: events (agent -> bridge) */
+enum wire_event_code {
+	WIRE_EV_METHOD_ENTER      = 0x80, /* string method, thread, u8 n, n x value */
+	WIRE_EV_METHOD_EXIT       = 0x81, /* string method, thread, bool popped, value retval */
+	WIRE_EV_METHOD_COMPILE    = 0x82, /* string method, u32 code_size, u8 n, n x value */
+	WIRE_EV_CLASS_LOAD        = 0x83, /* string class, u32 thread (the seed's 4 bytes) */
+	WIRE_EV_CLASS_PREPARE     = 0x84, /* string class, thread */
+	WIRE_EV_EXCEPTION_THROWN  = 0x85, /* string exception, thread, string method */
+	WIRE_EV_EXCEPTION_CATCH   = 0x86, /* string exception, thread, string method */
+	WIRE_EV_THREAD_START      = 0x87, /* thread */
+	WIRE_EV_THREAD_END        = 0x88, /* thread */
+	WIRE_EV_MONITOR_ENTER     = 0x89, /* thread, object (contended enter) */
+	WIRE_EV_MONITOR_ENTERED   = 0x8A, /* thread, object (contended entered) */
+	WIRE_EV_MONITOR_WAIT      = 0x8B, /* thread, object, u32 timeout_ms */
+	WIRE_EV_MONITOR_WAITED    = 0x8C, /* thread, object, u32 timeout_ms */
+	/* extensions (ours), sent only after the Hello exchange */
+	WIRE_EV_HELLO             = 0x90, /* "STPJ", u8 order, u16 version, u32 pid, u32 caps, string description; never a trailer */
+	WIRE_EV_GC_START          = 0x91, /* (nothing) */
+	WIRE_EV_GC_FINISH         = 0x92, /* (nothing) */
+	WIRE_EV_VM_INIT           = 0x93, /* thread */
+	WIRE_EV_VM_DEATH          = 0x94, /* (nothing) */
+	WIRE_EV_CLASS_UNLOAD      = 0x95, /* string class */
+	WIRE_EV_THREAD_NAME       = 0x96, /* thread, string name */
+	WIRE_EV_LOST              = 0x97, /* u64 total events dropped on this connection so far */
+};
+
+/* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
+enum wire_command_code {
+	WIRE_CMD_REGISTER_METHOD    = 0x40, /* string pattern (all method event types) */
+	WIRE_CMD_REGISTER_CLASS     = 0x41, /* string pattern (all class event types) */
+	WIRE_CMD_REGISTER_EXCEPTION = 0x42, /* string pattern (all exception event types) */
+	WIRE_CMD_GC_EVENTS          = 0x43, /* bool enable */
+	WIRE_CMD_THREAD_EVENTS      = 0x44, /* bool enable */
+	WIRE_CMD_MONITOR_EVENTS     = 0x45, /* bool enable */
+	WIRE_CMD_OPTIONAL_DATA      = 0x46, /* u32 mask (WIRE_OPT_*) */
+	/* extensions (ours), sent only after the Hello exchange */
+	WIRE_CMD_REGISTER           = 0x50, /* u8 kind, u8 events, string pattern */
+	WIRE_CMD_UNREGISTER         = 0x51, /* u8 kind, string pattern */
+	WIRE_CMD_RESET              = 0x52, /* (nothing): drop every registration and switch */
+	WIRE_CMD_VM_EVENTS          = 0x53, /* bool enable */
+	WIRE_CMD_DISPATCH_MODE      = 0x54, /* u8 mode (WIRE_DISPATCH_*), u32 timeout_us */
+	WIRE_CMD_ACK                = 0x55, /* u64 seq */
+	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
+	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
+	 * it for a pattern that matches no method. Decoders report it with this
+	 * code. */
+	WIRE_CMD_HELLO              = 0x140,
+};
+
+/* ------------------------------------------- Appendix C: optional data (value) types */
+enum wire_value_type {
+	WIRE_T_BOOLEAN = 'Z', /* u8 0 or 1 */
+	WIRE_T_BYTE    = 'B', /* i8 */
+	WIRE_T_CHAR    = 'C', /* u16 (UTF-16 code unit) */
+	WIRE_T_SHORT   = 'S', /* i16 */
+	WIRE_T_INT     = 'I', /* i32 */
+	WIRE_T_LONG    = 'J', /* i64 */
+	WIRE_T_FLOAT   = 'F', /* u32, IEEE 754 bits */
+	WIRE_T_DOUBLE  = 'D', /* u64, IEEE 754 bits */
+	WIRE_T_VOID    = 'V', /* nothing: return value of a void method */
+	WIRE_T_NULL    = 'N', /* nothing: a null reference */
+	WIRE_T_NONE    = '?', /* nothing: not captured (not requested, or unavailable) */
+	WIRE_T_STRING  = 'T', /* string utf8 contents, bool truncated */
+	WIRE_T_OBJECT  = 'L', /* string class signature, u64 object id, u32 identity hash */
+	WIRE_T_ARRAY   = '[', /* string class signature ("[I"), u64 object id, u32 length */
+};
+
+/* ------------------------------------------------------------ bits and enums */
+enum wire_capability {                 /* Hello caps; negotiated = both sides' AND */
+	WIRE_CAP_TRAILER    = 1u << 0, /* seq, timestamp, OS tid after every event */
+	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x97 */
+	WIRE_CAP_EXT_CMDS   = 1u << 2, /* 0x50..0x53 */
+	WIRE_CAP_SYNC       = 1u << 3, /* 0x54, 0x55, WIRE_TF_SYNC */
+	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
+};
+#define WIRE_CAP_ALL 0x1Fu
+
+enum wire_optional_bits {              /* OPTIONAL_DATA mask; other bits are ignored */
+	WIRE_OPT_ARGUMENTS    = 1u << 0,
+	WIRE_OPT_RETURN_VALUE = 1u << 1,
+	WIRE_OPT_STACK        = 1u << 2, /* needs WIRE_CAP_STACK */
+};
+
+enum wire_kind { WIRE_KIND_METHOD = 1, WIRE_KIND_CLASS = 2, WIRE_KIND_EXCEPTION = 3 };
+
+enum wire_event_bits {                 /* REGISTER events mask, per kind */
+	WIRE_METHOD_ENTER = 1u << 0, WIRE_METHOD_RETURN = 1u << 1, WIRE_METHOD_COMPILE = 1u << 2,
+	WIRE_CLASS_LOAD = 1u << 0, WIRE_CLASS_PREPARE = 1u << 1, WIRE_CLASS_UNLOAD = 1u << 2,
+	WIRE_EXCEPTION_THROWN = 1u << 0, WIRE_EXCEPTION_CATCH = 1u << 1,
+};
+
+enum wire_dispatch { WIRE_DISPATCH_ASYNC = 0, WIRE_DISPATCH_SYNC = 1 };
+
+enum wire_trailer_flags {
+	WIRE_TF_SYNC      = 1u << 0, /* the Java thread waits for ACK(seq) */
+	WIRE_TF_STACK     = 1u << 1, /* a stack trace follows the flags */
+	WIRE_TF_TIMED_OUT = 1u << 2, /* MONITOR_WAITED: the wait timed out */
+};
+#define WIRE_TF_ALL 0x07u
+
+enum wire_byte_order { WIRE_ORDER_LITTLE = 'l', WIRE_ORDER_BIG = 'B' };
+
+/* ------------------------------------------------------------ decoded forms */
+struct wire_str {
+	const char *ptr;      /* into the decoded buffer; not NUL-terminated */
+	uint32_t len;
+};
+
+struct wire_value {
+	uint8_t type;         /* enum wire_value_type */
+	bool truncated;       /* WIRE_T_STRING */
+	union {
+		int64_t i;    /* Z B C S I J (C zero-extended, others sign-extended) */
+		float f;      /* F */
+		double d;     /* D */
+	} v;
+	struct wire_str str;  /* T: contents; L and [: class signature */
+	uint64_t object_id;   /* L, [ */
+	uint32_t aux;         /* L: identity hash; [: length */
+};
+
+struct wire_frame {
+	struct wire_str method;
+	int32_t line;         /* -1: unknown; -2: native */
+};
+
+struct wire_trailer {
+	uint64_t seq;
+	uint64_t timestamp_ns; /* CLOCK_MONOTONIC */
+	uint32_t os_tid;
+	uint8_t flags;         /* enum wire_trailer_flags */
+	uint16_t depth;
+	struct wire_frame frames[WIRE_MAX_STACK_DEPTH];
+};
+
+struct wire_hello {
+	uint8_t order;         /* enum wire_byte_order */
+	uint16_t version;
+	uint32_t pid;
+	uint32_t caps;
+	struct wire_str description;
+};
+
+struct wire_event {
+	unsigned code;           /* enum wire_event_code */
+	struct wire_str name;    /* method, class or exception name; THREAD_NAME: the name */
+	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method */
+	uint64_t thread;         /* thread id (CLASS_LOAD's u32 widened) */
+	uint64_t object;         /* MONITOR_*: object id */
+	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */
+	bool popped;             /* METHOD_EXIT: popped by exception */
+	uint64_t lost;           /* LOST */
+	struct wire_hello hello; /* HELLO */
+	uint8_t nvalues;         /* METHOD_ENTER / COMPILE */
+	struct wire_value values[WIRE_MAX_VALUES];
+	struct wire_value retval;  /* METHOD_EXIT */
+	bool has_trailer;
+	struct wire_trailer trailer;
+};
+
+struct wire_command {
+	unsigned code;           /* enum wire_command_code */
+	uint8_t kind;            /* REGISTER, UNREGISTER: enum wire_kind */
+	uint8_t events;          /* REGISTER: enum wire_event_bits */
+	struct wire_str pattern; /* REGISTER_*, REGISTER, UNREGISTER */
+	bool enable;             /* *_EVENTS */
+	uint32_t mask;           /* OPTIONAL_DATA */
+	uint8_t mode;            /* DISPATCH_MODE */
+	uint32_t timeout_us;     /* DISPATCH_MODE */
+	uint64_t seq;            /* ACK */
+	struct wire_hello hello; /* HELLO */
+};
+
+/* What one side knows of its peer's stream. Starts as wire_peer_init()
+ * (host byte order, no extensions: an Appendix-only peer); a Hello from the
+ * peer updates it through wire_peer_accept_hello(). */
+struct wire_peer {
+	bool swap;      /* peer's byte order differs from ours */
+	bool hello;     /* a Hello was received */
+	uint32_t caps;  /* negotiated: our caps AND the peer's */
+};
+
+struct wire_error {
+	const char *field;  /* e.g. "method name length" */
+	size_t offset;      /* byte offset of that field within the message */
+	char text[160];     /* complete sentence: message, field, offset, what was wrong */
+};
+
+/* ------------------------------------------------------------ API */
+void wire_peer_init(struct wire_peer *peer);
+/* Negotiate from the peer's Hello: caps = ours & theirs, byte order from hello->order.
+ * Returns 0, or -EPROTO for an unknown order / version 0. */
+int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hello, uint32_t our_caps);
+
+/* Decode one message from buf[0..len). Returns 0 and sets *used, -EAGAIN when
+ * buf holds a valid but incomplete prefix, -EBADMSG when it can never become a
+ * valid message (err says why and where). Codes that need a negotiated
+ * capability the peer lacks are malformed. */
+int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t len,
+		      struct wire_event *ev, size_t *used, struct wire_error *err);
+int wire_decode_command(const struct wire_peer *peer, const uint8_t *buf, size_t len,
+			struct wire_command *cmd, size_t *used, struct wire_error *err);
+
+/* Encoding appends to a fixed buffer in our byte order. */
+struct wire_buf {
+	uint8_t *data;
+	size_t cap;
+	size_t len;
+};
+/* Append one message. Returns 0, -ENOSPC (buffer unchanged) or -EINVAL (the
+ * struct breaks a limit or names an unknown code/type). The event trailer is
+ * written when peer->caps has WIRE_CAP_TRAILER and ev->has_trailer. */
+int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev);
+int wire_encode_command(struct wire_buf *b, const struct wire_command *cmd);
+/* Our Hello, filled for this process (host order, version, getpid()). */
+void wire_hello_init(struct wire_hello *hello, uint32_t caps, const char *description);
+
+/* Names for logs and --print output: "MethodEnter", "RegisterMethod", ... or NULL. */
+const char *wire_event_name(unsigned code);
+const char *wire_command_name(unsigned code);
+bool wire_event_is_extension(unsigned code);
+bool wire_command_is_extension(unsigned code);
+
+/* A bounded receive buffer for a stream (socket): fill from an fd, decode
+ * from the front, consume. Capacity is at least WIRE_MAX_MESSAGE so every
+ * valid message fits; a peer that sends more without completing one is
+ * malformed (the decoder says so before the buffer is full). */
+struct wire_reader {
+	uint8_t *buf;
+	size_t cap, start, end;
+};
+int wire_reader_init(struct wire_reader *r, size_t cap);
+void wire_reader_free(struct wire_reader *r);
+/* read() once into free space: bytes read, 0 at EOF, or -errno (-EAGAIN included). */
+long wire_reader_fill(struct wire_reader *r, int fd);
+/* Append bytes that arrived some other way; -ENOSPC when they do not fit. */
+int wire_reader_push(struct wire_reader *r, const void *data, size_t len);
+static inline const uint8_t *wire_reader_data(const struct wire_reader *r, size_t *len)
+{
+	*len = r->end - r->start;
+	return r->buf + r->start;
+}
+void wire_reader_consume(struct wire_reader *r, size_t n);
+
+#endif

@@ -1,0 +1,658 @@
+/* wire_decode.c: incremental, bounded decoding of events and commands.
+ *
+ * One message is parsed from the front of a buffer with a cursor. Every field
+ * is validated the moment its bytes are present, so a prefix that already
+ * shows a defect is reported as malformed rather than "need more bytes", and
+ * the answer for a given byte string never depends on how it was split. The
+ * cursor refuses to move past WIRE_MAX_MESSAGE, so a reader never has to hold
+ * more than that many bytes of one message.
+ */
+#include "wire.h"
+#include "wire_bytes.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct wire_cursor {
+	const uint8_t *buf;
+	size_t len;
+	size_t pos;              /* offset within the message */
+	bool swap;               /* read integers byte-swapped */
+	const char *message;     /* "MethodEnter", for errors */
+	unsigned code;           /* wire code byte, for errors */
+	struct wire_error *err;  /* may be NULL */
+};
+
+#define TRY(expr)                          \
+	do {                               \
+		int try_rc_ = (expr);      \
+		if (try_rc_ < 0)           \
+			return try_rc_;    \
+	} while (0)
+
+/* String fields come in pairs of names: the length ("method name length")
+ * and the contents ("method name"). */
+#define READ_STRING(c, name, out) wire_read_string((c), name " length", name, (out))
+
+static __attribute__((cold, format(printf, 4, 5))) int
+wire_fail(struct wire_cursor *c, const char *field, size_t offset, const char *fmt, ...)
+{
+	struct wire_error *err = c->err;
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -EBADMSG;
+	err->field = field;
+	err->offset = offset;
+	n = snprintf(err->text, sizeof(err->text), "%s (0x%02x): %s at offset %zu: ",
+		     c->message, c->code, field, offset);
+	if (n >= 0 && (size_t)n < sizeof(err->text)) {
+		va_start(ap, fmt);
+		vsnprintf(err->text + n, sizeof(err->text) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EBADMSG;
+}
+
+/* A whole-message problem that is not "field X is wrong" (unknown code,
+ * code not negotiated): the sentence is given in full. */
+static __attribute__((cold, format(printf, 4, 5))) int
+wire_fail_code(struct wire_error *err, const char *field, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -EBADMSG;
+	err->field = field;
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->text, sizeof(err->text), fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+static __attribute__((cold, noinline)) int
+wire_fail_too_big(struct wire_cursor *c, const char *field, size_t n)
+{
+	return wire_fail(c, field, c->pos, "%zu more bytes would make the message exceed %u bytes",
+			 n, WIRE_MAX_MESSAGE);
+}
+
+/* 0 when n bytes are there to read, -EAGAIN when they may still come,
+ * -EBADMSG when they would take the message past its size limit. */
+static inline int wire_need(struct wire_cursor *c, const char *field, size_t n)
+{
+	if (__builtin_expect(c->pos + n > WIRE_MAX_MESSAGE, 0))
+		return wire_fail_too_big(c, field, n);
+	if (n > c->len - c->pos)
+		return -EAGAIN;
+	return 0;
+}
+
+static inline int wire_read_u8(struct wire_cursor *c, const char *field, uint8_t *out)
+{
+	TRY(wire_need(c, field, 1));
+	*out = c->buf[c->pos++];
+	return 0;
+}
+
+static inline int wire_read_u16(struct wire_cursor *c, const char *field, uint16_t *out)
+{
+	TRY(wire_need(c, field, 2));
+	*out = wire_load_u16(c->buf + c->pos, c->swap);
+	c->pos += 2;
+	return 0;
+}
+
+static inline int wire_read_u32(struct wire_cursor *c, const char *field, uint32_t *out)
+{
+	TRY(wire_need(c, field, 4));
+	*out = wire_load_u32(c->buf + c->pos, c->swap);
+	c->pos += 4;
+	return 0;
+}
+
+static inline int wire_read_u64(struct wire_cursor *c, const char *field, uint64_t *out)
+{
+	TRY(wire_need(c, field, 8));
+	*out = wire_load_u64(c->buf + c->pos, c->swap);
+	c->pos += 8;
+	return 0;
+}
+
+static int wire_read_bool(struct wire_cursor *c, const char *field, bool *out)
+{
+	size_t at = c->pos;
+	uint8_t v;
+
+	TRY(wire_read_u8(c, field, &v));
+	if (v > 1)
+		return wire_fail(c, field, at, "%u is not a bool (0 or 1)", v);
+	*out = v;
+	return 0;
+}
+
+static bool wire_string_length_ok(uint32_t n)
+{
+	return n <= WIRE_MAX_STRING;
+}
+
+/* Checks a string length read at offset `at` (the cursor is just past it). */
+static int wire_check_string_length(struct wire_cursor *c, const char *field, size_t at, uint32_t n)
+{
+	if (n & 0x80000000u)
+		return wire_fail(c, field, at, "%d is negative", (int32_t)n);
+	if (n > WIRE_MAX_STRING)
+		return wire_fail(c, field, at, "%u exceeds the limit %u", n, WIRE_MAX_STRING);
+	if (c->pos + n > WIRE_MAX_MESSAGE)
+		return wire_fail(c, field, at, "%u would make the message exceed %u bytes",
+				 n, WIRE_MAX_MESSAGE);
+	return 0;
+}
+
+static int wire_read_string(struct wire_cursor *c, const char *len_field, const char *field,
+			    struct wire_str *out)
+{
+	size_t at = c->pos;
+	uint32_t n;
+
+	TRY(wire_read_u32(c, len_field, &n));
+	TRY(wire_check_string_length(c, len_field, at, n));
+	TRY(wire_need(c, field, n));
+	out->ptr = (const char *)c->buf + c->pos;
+	out->len = n;
+	c->pos += n;
+	return 0;
+}
+
+/* Compares the bytes present against an expected prefix: 0 when all of it
+ * is there and matches, 1 on the first mismatch, -EAGAIN when what is
+ * there matches but some is missing. */
+static int wire_match_prefix(const struct wire_cursor *c, const char *prefix, size_t n)
+{
+	size_t avail = c->len - c->pos;
+	size_t k = avail < n ? avail : n;
+
+	if (memcmp(c->buf + c->pos, prefix, k) != 0)
+		return 1;
+	return k < n ? -EAGAIN : 0;
+}
+
+/* ------------------------------------------------------------- values */
+
+static int wire_read_value_payload(struct wire_cursor *c, struct wire_value *v)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+	bool flag;
+
+	switch (v->type) {
+	case WIRE_T_BOOLEAN:
+		TRY(wire_read_bool(c, "boolean value", &flag));
+		v->v.i = flag;
+		return 0;
+	case WIRE_T_BYTE:
+		TRY(wire_read_u8(c, "byte value", &u8));
+		v->v.i = (int8_t)u8;
+		return 0;
+	case WIRE_T_CHAR:
+		TRY(wire_read_u16(c, "char value", &u16));
+		v->v.i = u16;
+		return 0;
+	case WIRE_T_SHORT:
+		TRY(wire_read_u16(c, "short value", &u16));
+		v->v.i = (int16_t)u16;
+		return 0;
+	case WIRE_T_INT:
+		TRY(wire_read_u32(c, "int value", &u32));
+		v->v.i = (int32_t)u32;
+		return 0;
+	case WIRE_T_LONG:
+		TRY(wire_read_u64(c, "long value", &u64));
+		v->v.i = (int64_t)u64;
+		return 0;
+	case WIRE_T_FLOAT:
+		TRY(wire_read_u32(c, "float value", &u32));
+		memcpy(&v->v.f, &u32, sizeof(u32));
+		return 0;
+	case WIRE_T_DOUBLE:
+		TRY(wire_read_u64(c, "double value", &u64));
+		memcpy(&v->v.d, &u64, sizeof(u64));
+		return 0;
+	case WIRE_T_VOID:
+	case WIRE_T_NULL:
+	case WIRE_T_NONE:
+		return 0;
+	case WIRE_T_STRING:
+		TRY(READ_STRING(c, "string value", &v->str));
+		return wire_read_bool(c, "string truncated flag", &v->truncated);
+	case WIRE_T_OBJECT:
+		TRY(READ_STRING(c, "object class signature", &v->str));
+		TRY(wire_read_u64(c, "object id", &v->object_id));
+		return wire_read_u32(c, "identity hash", &v->aux);
+	case WIRE_T_ARRAY:
+		TRY(READ_STRING(c, "array class signature", &v->str));
+		TRY(wire_read_u64(c, "array object id", &v->object_id));
+		return wire_read_u32(c, "array length", &v->aux);
+	default:
+		/* wire_read_value() screens the type first */
+		return -EBADMSG;
+	}
+}
+
+static bool wire_value_type_known(uint8_t type)
+{
+	switch (type) {
+	case WIRE_T_BOOLEAN: case WIRE_T_BYTE: case WIRE_T_CHAR: case WIRE_T_SHORT:
+	case WIRE_T_INT: case WIRE_T_LONG: case WIRE_T_FLOAT: case WIRE_T_DOUBLE:
+	case WIRE_T_VOID: case WIRE_T_NULL: case WIRE_T_NONE: case WIRE_T_STRING:
+	case WIRE_T_OBJECT: case WIRE_T_ARRAY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int wire_read_value(struct wire_cursor *c, struct wire_value *v)
+{
+	size_t at = c->pos;
+	uint8_t type;
+
+	TRY(wire_read_u8(c, "value type", &type));
+	if (!wire_value_type_known(type))
+		return wire_fail(c, "value type", at, "unknown type 0x%02x", type);
+	/* a value is small: clear it whole so no field is left from the last event */
+	v->type = type;
+	v->truncated = false;
+	v->v.i = 0;
+	v->str.ptr = NULL;
+	v->str.len = 0;
+	v->object_id = 0;
+	v->aux = 0;
+	return wire_read_value_payload(c, v);
+}
+
+static int wire_read_values(struct wire_cursor *c, struct wire_event *ev)
+{
+	uint8_t n;
+
+	TRY(wire_read_u8(c, "optional record count", &n));
+	ev->nvalues = n;
+	for (unsigned i = 0; i < n; i++)
+		TRY(wire_read_value(c, &ev->values[i]));
+	return 0;
+}
+
+/* ------------------------------------------------------------- trailer */
+
+static int wire_read_stack(struct wire_cursor *c, struct wire_trailer *t)
+{
+	size_t at = c->pos;
+	uint16_t depth;
+
+	TRY(wire_read_u16(c, "stack depth", &depth));
+	if (depth > WIRE_MAX_STACK_DEPTH)
+		return wire_fail(c, "stack depth", at, "%u exceeds the limit %u",
+				 depth, WIRE_MAX_STACK_DEPTH);
+	t->depth = depth;
+	for (unsigned i = 0; i < depth; i++) {
+		uint32_t line;
+
+		TRY(READ_STRING(c, "stack frame method", &t->frames[i].method));
+		TRY(wire_read_u32(c, "stack frame line", &line));
+		t->frames[i].line = (int32_t)line;
+	}
+	return 0;
+}
+
+static int wire_read_trailer(struct wire_cursor *c, uint32_t caps, struct wire_trailer *t)
+{
+	size_t at;
+
+	TRY(wire_read_u64(c, "trailer seq", &t->seq));
+	TRY(wire_read_u64(c, "trailer timestamp", &t->timestamp_ns));
+	TRY(wire_read_u32(c, "trailer OS thread id", &t->os_tid));
+	at = c->pos;
+	TRY(wire_read_u8(c, "trailer flags", &t->flags));
+	if (t->flags & ~WIRE_TF_ALL)
+		return wire_fail(c, "trailer flags", at, "0x%02x has unknown bits 0x%02x",
+				 t->flags, t->flags & ~WIRE_TF_ALL);
+	if ((t->flags & WIRE_TF_SYNC) && !(caps & WIRE_CAP_SYNC))
+		return wire_fail(c, "trailer flags", at, "the sync flag (0x%02x) was not negotiated",
+				 WIRE_TF_SYNC);
+	if ((t->flags & WIRE_TF_STACK) && !(caps & WIRE_CAP_STACK))
+		return wire_fail(c, "trailer flags", at, "the stack flag (0x%02x) was not negotiated",
+				 WIRE_TF_STACK);
+	if (t->flags & WIRE_TF_STACK)
+		return wire_read_stack(c, t);
+	return 0;
+}
+
+/* ------------------------------------------------------------- Hello fields */
+
+static int wire_read_order(struct wire_cursor *c, uint8_t *order)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "byte order", order));
+	if (!wire_order_is_valid(*order))
+		return wire_fail(c, "byte order", at, "0x%02x is neither 'l' nor 'B'", *order);
+	return 0;
+}
+
+/* version, pid, caps: in the order the Hello declares, whatever the peer
+ * state says, because a Hello is what sets that state. */
+static int wire_read_hello_numbers(struct wire_cursor *c, struct wire_hello *h)
+{
+	size_t at = c->pos;
+
+	c->swap = h->order != WIRE_HOST_ORDER;
+	TRY(wire_read_u16(c, "version", &h->version));
+	if (h->version == 0)
+		return wire_fail(c, "version", at, "0 is not a protocol version");
+	TRY(wire_read_u32(c, "pid", &h->pid));
+	return wire_read_u32(c, "caps", &h->caps);
+}
+
+/* ------------------------------------------------------------- events */
+
+static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
+{
+	int rc = wire_match_prefix(c, WIRE_MAGIC, 4);
+
+	if (rc == 1)
+		return wire_fail(c, "magic", c->pos, "the bytes are not \"STPJ\"");
+	TRY(rc);
+	c->pos += 4;
+	TRY(wire_read_order(c, &h->order));
+	TRY(wire_read_hello_numbers(c, h));
+	return READ_STRING(c, "description", &h->description);
+}
+
+static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
+{
+	uint32_t u32;
+
+	switch (ev->code) {
+	case WIRE_EV_METHOD_ENTER:
+		TRY(READ_STRING(c, "method name", &ev->name));
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		return wire_read_values(c, ev);
+	case WIRE_EV_METHOD_EXIT:
+		TRY(READ_STRING(c, "method name", &ev->name));
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		TRY(wire_read_bool(c, "popped flag", &ev->popped));
+		return wire_read_value(c, &ev->retval);
+	case WIRE_EV_METHOD_COMPILE:
+		TRY(READ_STRING(c, "method name", &ev->name));
+		TRY(wire_read_u32(c, "code size", &ev->u32));
+		return wire_read_values(c, ev);
+	case WIRE_EV_CLASS_LOAD:
+		TRY(READ_STRING(c, "class name", &ev->name));
+		TRY(wire_read_u32(c, "thread", &u32));
+		ev->thread = u32;
+		return 0;
+	case WIRE_EV_CLASS_PREPARE:
+		TRY(READ_STRING(c, "class name", &ev->name));
+		return wire_read_u64(c, "thread", &ev->thread);
+	case WIRE_EV_EXCEPTION_THROWN:
+	case WIRE_EV_EXCEPTION_CATCH:
+		TRY(READ_STRING(c, "exception name", &ev->name));
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		return READ_STRING(c, "method name", &ev->method);
+	case WIRE_EV_THREAD_START:
+	case WIRE_EV_THREAD_END:
+	case WIRE_EV_VM_INIT:
+		return wire_read_u64(c, "thread", &ev->thread);
+	case WIRE_EV_MONITOR_ENTER:
+	case WIRE_EV_MONITOR_ENTERED:
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		return wire_read_u64(c, "object", &ev->object);
+	case WIRE_EV_MONITOR_WAIT:
+	case WIRE_EV_MONITOR_WAITED:
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		TRY(wire_read_u64(c, "object", &ev->object));
+		return wire_read_u32(c, "timeout", &ev->u32);
+	case WIRE_EV_HELLO:
+		return wire_read_event_hello(c, &ev->hello);
+	case WIRE_EV_GC_START:
+	case WIRE_EV_GC_FINISH:
+	case WIRE_EV_VM_DEATH:
+		return 0;
+	case WIRE_EV_CLASS_UNLOAD:
+		return READ_STRING(c, "class name", &ev->name);
+	case WIRE_EV_THREAD_NAME:
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		return READ_STRING(c, "thread name", &ev->name);
+	case WIRE_EV_LOST:
+		return wire_read_u64(c, "lost count", &ev->lost);
+	default:
+		return -EBADMSG; /* screened by the caller */
+	}
+}
+
+int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t len,
+		      struct wire_event *ev, size_t *used, struct wire_error *err)
+{
+	uint32_t caps = peer ? peer->caps : 0;
+	struct wire_cursor c = {
+		.buf = buf, .len = len, .pos = 1, .swap = peer && peer->swap, .err = err,
+	};
+	unsigned code;
+
+	if (len == 0)
+		return -EAGAIN;
+	code = buf[0];
+	c.code = code;
+	c.message = wire_event_name(code);
+	if (!c.message)
+		return wire_fail_code(err, "event code", 0, "unknown event code 0x%02x at offset 0", code);
+	if (code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST && !(caps & WIRE_CAP_EXT_EVENTS))
+		return wire_fail_code(err, "event code", 0, "%s (0x%02x): event code at offset 0: extension not negotiated",
+				      c.message, code);
+
+	ev->code = code;
+	ev->nvalues = 0;
+	ev->has_trailer = false;
+	ev->trailer.depth = 0;
+	TRY(wire_read_event_body(&c, ev));
+	if (code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
+		TRY(wire_read_trailer(&c, caps, &ev->trailer));
+		ev->has_trailer = true;
+	}
+	*used = c.pos;
+	return 0;
+}
+
+/* ------------------------------------------------------------- commands */
+
+/* The rest of a bridge Hello, once its string (n bytes, at the cursor) is
+ * known to start with "\0STPJ". */
+static int wire_read_bridge_hello(struct wire_cursor *c, size_t len_at, uint32_t n,
+				  struct wire_command *cmd)
+{
+	struct wire_hello *h = &cmd->hello;
+
+	cmd->code = WIRE_CMD_HELLO;
+	c->message = "Hello";
+	if (n < WIRE_HELLO_MIN_STRING)
+		return wire_fail(c, "hello string length", len_at,
+				 "%u is shorter than the %u bytes of a Hello", n, WIRE_HELLO_MIN_STRING);
+	c->pos += WIRE_BRIDGE_HELLO_PREFIX_LEN;
+	TRY(wire_read_order(c, &h->order));
+	TRY(wire_read_hello_numbers(c, h));
+	n -= WIRE_HELLO_MIN_STRING;
+	TRY(wire_need(c, "description", n));
+	h->description.ptr = (const char *)c->buf + c->pos;
+	h->description.len = n;
+	c->pos += n;
+	return 0;
+}
+
+/* A big-endian bridge's Hello read by a little-endian agent (or the reverse)
+ * before any Hello: its length looks absurd in our order. Returns 0 with
+ * *n set when the swapped length is sane and "\0STPJ" follows, 1 when this
+ * is not such a Hello, or -EAGAIN. */
+static int wire_detect_swapped_hello(const struct wire_cursor *c, uint32_t *n)
+{
+	uint32_t swapped = __builtin_bswap32(*n);
+	int rc;
+
+	if (!wire_string_length_ok(swapped))
+		return 1;
+	rc = wire_match_prefix(c, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN);
+	if (rc == 0)
+		*n = swapped;
+	return rc;
+}
+
+static int wire_read_pattern_or_hello(struct wire_cursor *c, const struct wire_peer *peer,
+				      struct wire_command *cmd)
+{
+	size_t at = c->pos;
+	uint32_t n;
+	int rc;
+
+	TRY(wire_read_u32(c, "pattern length", &n));
+	if (!wire_string_length_ok(n) && !(peer && peer->hello)) {
+		rc = wire_detect_swapped_hello(c, &n);
+		TRY(rc);
+		if (rc == 0)
+			return wire_read_bridge_hello(c, at, n, cmd);
+	}
+	TRY(wire_check_string_length(c, "pattern length", at, n));
+	if (n >= WIRE_BRIDGE_HELLO_PREFIX_LEN) {
+		TRY(wire_need(c, "pattern", WIRE_BRIDGE_HELLO_PREFIX_LEN));
+		if (memcmp(c->buf + c->pos, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN) == 0)
+			return wire_read_bridge_hello(c, at, n, cmd);
+	}
+	TRY(wire_need(c, "pattern", n));
+	cmd->pattern.ptr = (const char *)c->buf + c->pos;
+	cmd->pattern.len = n;
+	c->pos += n;
+	return 0;
+}
+
+static uint8_t wire_kind_event_bits(uint8_t kind)
+{
+	switch (kind) {
+	case WIRE_KIND_METHOD:
+		return WIRE_METHOD_ENTER | WIRE_METHOD_RETURN | WIRE_METHOD_COMPILE;
+	case WIRE_KIND_CLASS:
+		return WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD;
+	case WIRE_KIND_EXCEPTION:
+		return WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH;
+	default:
+		return 0;
+	}
+}
+
+static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "kind", kind));
+	if (!wire_kind_event_bits(*kind))
+		return wire_fail(c, "kind", at, "%u is not 1 (method), 2 (class) or 3 (exception)", *kind);
+	return 0;
+}
+
+static int wire_read_register(struct wire_cursor *c, struct wire_command *cmd)
+{
+	uint8_t allowed;
+	size_t at;
+
+	TRY(wire_read_kind(c, &cmd->kind));
+	at = c->pos;
+	TRY(wire_read_u8(c, "events", &cmd->events));
+	allowed = wire_kind_event_bits(cmd->kind);
+	if (cmd->events == 0 || (cmd->events & ~allowed))
+		return wire_fail(c, "events", at, "0x%02x is not a non-empty subset of 0x%02x",
+				 cmd->events, allowed);
+	return READ_STRING(c, "pattern", &cmd->pattern);
+}
+
+static int wire_read_dispatch_mode(struct wire_cursor *c, struct wire_command *cmd)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "mode", &cmd->mode));
+	if (cmd->mode != WIRE_DISPATCH_ASYNC && cmd->mode != WIRE_DISPATCH_SYNC)
+		return wire_fail(c, "mode", at, "%u is not 0 (async) or 1 (sync)", cmd->mode);
+	return wire_read_u32(c, "timeout", &cmd->timeout_us);
+}
+
+static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer *peer,
+				  struct wire_command *cmd)
+{
+	switch (cmd->code) {
+	case WIRE_CMD_REGISTER_METHOD:
+		return wire_read_pattern_or_hello(c, peer, cmd);
+	case WIRE_CMD_REGISTER_CLASS:
+	case WIRE_CMD_REGISTER_EXCEPTION:
+		return READ_STRING(c, "pattern", &cmd->pattern);
+	case WIRE_CMD_GC_EVENTS:
+	case WIRE_CMD_THREAD_EVENTS:
+	case WIRE_CMD_MONITOR_EVENTS:
+	case WIRE_CMD_VM_EVENTS:
+		return wire_read_bool(c, "enable flag", &cmd->enable);
+	case WIRE_CMD_OPTIONAL_DATA:
+		return wire_read_u32(c, "options mask", &cmd->mask);
+	case WIRE_CMD_REGISTER:
+		return wire_read_register(c, cmd);
+	case WIRE_CMD_UNREGISTER:
+		TRY(wire_read_kind(c, &cmd->kind));
+		return READ_STRING(c, "pattern", &cmd->pattern);
+	case WIRE_CMD_RESET:
+		return 0;
+	case WIRE_CMD_DISPATCH_MODE:
+		return wire_read_dispatch_mode(c, cmd);
+	case WIRE_CMD_ACK:
+		return wire_read_u64(c, "seq", &cmd->seq);
+	default:
+		return -EBADMSG; /* screened by the caller */
+	}
+}
+
+static uint32_t wire_command_needs_cap(unsigned code)
+{
+	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS)
+		return WIRE_CAP_EXT_CMDS;
+	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
+		return WIRE_CAP_SYNC;
+	return 0;
+}
+
+int wire_decode_command(const struct wire_peer *peer, const uint8_t *buf, size_t len,
+			struct wire_command *cmd, size_t *used, struct wire_error *err)
+{
+	uint32_t caps = peer ? peer->caps : 0;
+	struct wire_cursor c = {
+		.buf = buf, .len = len, .pos = 1, .swap = peer && peer->swap, .err = err,
+	};
+	uint32_t need;
+	unsigned code;
+
+	if (len == 0)
+		return -EAGAIN;
+	code = buf[0];
+	c.code = code;
+	c.message = wire_command_name(code);
+	if (!c.message)
+		return wire_fail_code(err, "command code", 0, "unknown command code 0x%02x at offset 0", code);
+	need = wire_command_needs_cap(code);
+	if (need && !(caps & need))
+		return wire_fail_code(err, "command code", 0, "%s (0x%02x): command code at offset 0: extension not negotiated",
+				      c.message, code);
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->code = code;
+	TRY(wire_read_command_body(&c, peer, cmd));
+	*used = c.pos;
+	return 0;
+}

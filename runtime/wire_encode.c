@@ -1,0 +1,483 @@
+/* wire_encode.c: encoding events and commands, and the Hello negotiation.
+ *
+ * An encoder makes one pass with a writer that stores only what fits in the
+ * caller's free space but counts everything, and remembers whether the
+ * struct broke a rule the decoder enforces. Only a message that is valid,
+ * within WIRE_MAX_MESSAGE and wholly stored moves b->len, so a failed call
+ * leaves the buffer's contents as they were.
+ */
+#include "wire.h"
+#include "wire_bytes.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+struct wire_writer {
+	uint8_t *out;    /* b->data + b->len */
+	size_t room;     /* b->cap - b->len */
+	size_t pos;      /* bytes of the message so far, stored or not */
+	bool swap;       /* only for Hello fields in a declared foreign order */
+	bool invalid;    /* the struct breaks a rule of the protocol */
+};
+
+static uint8_t *wire_writer_reserve(struct wire_writer *w, size_t n)
+{
+	uint8_t *p = NULL;
+
+	if (n && w->pos <= w->room && n <= w->room - w->pos)
+		p = w->out + w->pos;
+	w->pos += n;
+	return p;
+}
+
+static void wire_put_u8(struct wire_writer *w, uint8_t v)
+{
+	uint8_t *p = wire_writer_reserve(w, 1);
+
+	if (p)
+		*p = v;
+}
+
+static void wire_put_u16(struct wire_writer *w, uint16_t v)
+{
+	uint8_t *p = wire_writer_reserve(w, 2);
+
+	if (p)
+		wire_store_u16(p, v, w->swap);
+}
+
+static void wire_put_u32(struct wire_writer *w, uint32_t v)
+{
+	uint8_t *p = wire_writer_reserve(w, 4);
+
+	if (p)
+		wire_store_u32(p, v, w->swap);
+}
+
+static void wire_put_u64(struct wire_writer *w, uint64_t v)
+{
+	uint8_t *p = wire_writer_reserve(w, 8);
+
+	if (p)
+		wire_store_u64(p, v, w->swap);
+}
+
+static void wire_put_bytes(struct wire_writer *w, const void *data, size_t n)
+{
+	uint8_t *p = wire_writer_reserve(w, n);
+
+	if (p && n)
+		memcpy(p, data, n);
+}
+
+static bool wire_str_ok(const struct wire_str *s, uint32_t limit)
+{
+	return s->len <= limit && (s->ptr || s->len == 0);
+}
+
+static void wire_put_string(struct wire_writer *w, const struct wire_str *s)
+{
+	if (!wire_str_ok(s, WIRE_MAX_STRING)) {
+		w->invalid = true;
+		return;
+	}
+	wire_put_u32(w, s->len);
+	wire_put_bytes(w, s->ptr, s->len);
+}
+
+static void wire_put_bool(struct wire_writer *w, bool v)
+{
+	wire_put_u8(w, v ? 1 : 0);
+}
+
+static void wire_put_int_in(struct wire_writer *w, int64_t v, int64_t lo, int64_t hi, unsigned size)
+{
+	if (v < lo || v > hi) {
+		w->invalid = true;
+		return;
+	}
+	switch (size) {
+	case 1: wire_put_u8(w, (uint8_t)v); break;
+	case 2: wire_put_u16(w, (uint16_t)v); break;
+	case 4: wire_put_u32(w, (uint32_t)v); break;
+	default: wire_put_u64(w, (uint64_t)v); break;
+	}
+}
+
+static int wire_writer_finish(struct wire_writer *w, struct wire_buf *b)
+{
+	if (w->invalid || w->pos > WIRE_MAX_MESSAGE)
+		return -EINVAL;
+	if (w->pos > w->room)
+		return -ENOSPC;
+	b->len += w->pos;
+	return 0;
+}
+
+static bool wire_writer_start(struct wire_writer *w, const struct wire_buf *b)
+{
+	if (!b || b->len > b->cap || (!b->data && b->cap))
+		return false;
+	*w = (struct wire_writer){ .out = b->data ? b->data + b->len : NULL, .room = b->cap - b->len };
+	/* no valid message is longer, so nothing past this is worth copying */
+	if (w->room > WIRE_MAX_MESSAGE)
+		w->room = WIRE_MAX_MESSAGE;
+	return true;
+}
+
+/* ------------------------------------------------------------- values */
+
+static void wire_put_value(struct wire_writer *w, const struct wire_value *v)
+{
+	uint32_t u32;
+	uint64_t u64;
+
+	wire_put_u8(w, v->type);
+	switch (v->type) {
+	case WIRE_T_BOOLEAN:
+		wire_put_int_in(w, v->v.i, 0, 1, 1);
+		break;
+	case WIRE_T_BYTE:
+		wire_put_int_in(w, v->v.i, INT8_MIN, INT8_MAX, 1);
+		break;
+	case WIRE_T_CHAR:
+		wire_put_int_in(w, v->v.i, 0, UINT16_MAX, 2);
+		break;
+	case WIRE_T_SHORT:
+		wire_put_int_in(w, v->v.i, INT16_MIN, INT16_MAX, 2);
+		break;
+	case WIRE_T_INT:
+		wire_put_int_in(w, v->v.i, INT32_MIN, INT32_MAX, 4);
+		break;
+	case WIRE_T_LONG:
+		wire_put_u64(w, (uint64_t)v->v.i);
+		break;
+	case WIRE_T_FLOAT:
+		memcpy(&u32, &v->v.f, sizeof(u32));
+		wire_put_u32(w, u32);
+		break;
+	case WIRE_T_DOUBLE:
+		memcpy(&u64, &v->v.d, sizeof(u64));
+		wire_put_u64(w, u64);
+		break;
+	case WIRE_T_VOID:
+	case WIRE_T_NULL:
+	case WIRE_T_NONE:
+		break;
+	case WIRE_T_STRING:
+		wire_put_string(w, &v->str);
+		wire_put_bool(w, v->truncated);
+		break;
+	case WIRE_T_OBJECT:
+	case WIRE_T_ARRAY:
+		wire_put_string(w, &v->str);
+		wire_put_u64(w, v->object_id);
+		wire_put_u32(w, v->aux);
+		break;
+	default:
+		w->invalid = true;
+		break;
+	}
+}
+
+static void wire_put_values(struct wire_writer *w, const struct wire_event *ev)
+{
+	wire_put_u8(w, ev->nvalues);
+	for (unsigned i = 0; i < ev->nvalues; i++)
+		wire_put_value(w, &ev->values[i]);
+}
+
+/* ------------------------------------------------------------- trailer */
+
+static void wire_put_trailer(struct wire_writer *w, uint32_t caps, const struct wire_trailer *t)
+{
+	if ((t->flags & ~WIRE_TF_ALL) ||
+	    ((t->flags & WIRE_TF_SYNC) && !(caps & WIRE_CAP_SYNC)) ||
+	    ((t->flags & WIRE_TF_STACK) && !(caps & WIRE_CAP_STACK))) {
+		w->invalid = true;
+		return;
+	}
+	wire_put_u64(w, t->seq);
+	wire_put_u64(w, t->timestamp_ns);
+	wire_put_u32(w, t->os_tid);
+	wire_put_u8(w, t->flags);
+	if (!(t->flags & WIRE_TF_STACK))
+		return;
+	if (t->depth > WIRE_MAX_STACK_DEPTH) {
+		w->invalid = true;
+		return;
+	}
+	wire_put_u16(w, t->depth);
+	for (unsigned i = 0; i < t->depth; i++) {
+		wire_put_string(w, &t->frames[i].method);
+		wire_put_u32(w, (uint32_t)t->frames[i].line);
+	}
+}
+
+/* ------------------------------------------------------------- Hello */
+
+static bool wire_hello_ok(const struct wire_hello *h)
+{
+	return wire_order_is_valid(h->order) && h->version != 0;
+}
+
+/* version, pid, caps in the order the Hello declares (wire_hello_init()
+ * declares ours), mirroring the decoder. */
+static void wire_put_hello_numbers(struct wire_writer *w, const struct wire_hello *h)
+{
+	w->swap = h->order != WIRE_HOST_ORDER;
+	wire_put_u16(w, h->version);
+	wire_put_u32(w, h->pid);
+	wire_put_u32(w, h->caps);
+}
+
+static void wire_put_event_hello(struct wire_writer *w, const struct wire_hello *h)
+{
+	if (!wire_hello_ok(h)) {
+		w->invalid = true;
+		return;
+	}
+	wire_put_bytes(w, WIRE_MAGIC, 4);
+	wire_put_u8(w, h->order);
+	wire_put_hello_numbers(w, h);
+	wire_put_string(w, &h->description);
+	w->swap = false;
+}
+
+/* The bridge Hello: REGISTER_METHOD whose pattern is "\0STPJ", order,
+ * version, pid, caps, description. */
+static void wire_put_bridge_hello(struct wire_writer *w, const struct wire_hello *h)
+{
+	if (!wire_hello_ok(h) || !wire_str_ok(&h->description, WIRE_MAX_STRING - WIRE_HELLO_MIN_STRING)) {
+		w->invalid = true;
+		return;
+	}
+	wire_put_u8(w, WIRE_CMD_REGISTER_METHOD);
+	wire_put_u32(w, WIRE_HELLO_MIN_STRING + h->description.len);
+	wire_put_bytes(w, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN);
+	wire_put_u8(w, h->order);
+	wire_put_hello_numbers(w, h);
+	w->swap = false;
+	wire_put_bytes(w, h->description.ptr, h->description.len);
+}
+
+void wire_hello_init(struct wire_hello *hello, uint32_t caps, const char *description)
+{
+	size_t len = description ? strlen(description) : 0;
+
+	/* clipped so that both Hello forms can carry it */
+	if (len > WIRE_MAX_STRING - WIRE_HELLO_MIN_STRING)
+		len = WIRE_MAX_STRING - WIRE_HELLO_MIN_STRING;
+	hello->order = WIRE_HOST_ORDER;
+	hello->version = WIRE_PROTOCOL_VERSION;
+	hello->pid = (uint32_t)getpid();
+	hello->caps = caps;
+	hello->description.ptr = description;
+	hello->description.len = (uint32_t)len;
+}
+
+void wire_peer_init(struct wire_peer *peer)
+{
+	peer->swap = false;
+	peer->hello = false;
+	peer->caps = 0;
+}
+
+int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hello, uint32_t our_caps)
+{
+	if (!wire_hello_ok(hello))
+		return -EPROTO;
+	peer->swap = hello->order != WIRE_HOST_ORDER;
+	peer->hello = true;
+	peer->caps = hello->caps & our_caps;
+	return 0;
+}
+
+/* ------------------------------------------------------------- events */
+
+static void wire_put_event_body(struct wire_writer *w, const struct wire_event *ev)
+{
+	switch (ev->code) {
+	case WIRE_EV_METHOD_ENTER:
+		wire_put_string(w, &ev->name);
+		wire_put_u64(w, ev->thread);
+		wire_put_values(w, ev);
+		break;
+	case WIRE_EV_METHOD_EXIT:
+		wire_put_string(w, &ev->name);
+		wire_put_u64(w, ev->thread);
+		wire_put_bool(w, ev->popped);
+		wire_put_value(w, &ev->retval);
+		break;
+	case WIRE_EV_METHOD_COMPILE:
+		wire_put_string(w, &ev->name);
+		wire_put_u32(w, ev->u32);
+		wire_put_values(w, ev);
+		break;
+	case WIRE_EV_CLASS_LOAD:
+		wire_put_string(w, &ev->name);
+		if (ev->thread > UINT32_MAX)
+			w->invalid = true;
+		wire_put_u32(w, (uint32_t)ev->thread);
+		break;
+	case WIRE_EV_CLASS_PREPARE:
+		wire_put_string(w, &ev->name);
+		wire_put_u64(w, ev->thread);
+		break;
+	case WIRE_EV_EXCEPTION_THROWN:
+	case WIRE_EV_EXCEPTION_CATCH:
+		wire_put_string(w, &ev->name);
+		wire_put_u64(w, ev->thread);
+		wire_put_string(w, &ev->method);
+		break;
+	case WIRE_EV_THREAD_START:
+	case WIRE_EV_THREAD_END:
+	case WIRE_EV_VM_INIT:
+		wire_put_u64(w, ev->thread);
+		break;
+	case WIRE_EV_MONITOR_ENTER:
+	case WIRE_EV_MONITOR_ENTERED:
+		wire_put_u64(w, ev->thread);
+		wire_put_u64(w, ev->object);
+		break;
+	case WIRE_EV_MONITOR_WAIT:
+	case WIRE_EV_MONITOR_WAITED:
+		wire_put_u64(w, ev->thread);
+		wire_put_u64(w, ev->object);
+		wire_put_u32(w, ev->u32);
+		break;
+	case WIRE_EV_HELLO:
+		wire_put_event_hello(w, &ev->hello);
+		break;
+	case WIRE_EV_GC_START:
+	case WIRE_EV_GC_FINISH:
+	case WIRE_EV_VM_DEATH:
+		break;
+	case WIRE_EV_CLASS_UNLOAD:
+		wire_put_string(w, &ev->name);
+		break;
+	case WIRE_EV_THREAD_NAME:
+		wire_put_u64(w, ev->thread);
+		wire_put_string(w, &ev->name);
+		break;
+	case WIRE_EV_LOST:
+		wire_put_u64(w, ev->lost);
+		break;
+	default:
+		w->invalid = true;
+		break;
+	}
+}
+
+int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev)
+{
+	uint32_t caps = peer ? peer->caps : 0;
+	struct wire_writer w;
+
+	if (!wire_writer_start(&w, b) || !wire_event_name(ev->code))
+		return -EINVAL;
+	if (ev->code >= WIRE_EXT_EVENT_FIRST && ev->code <= WIRE_EXT_EVENT_LAST &&
+	    !(caps & WIRE_CAP_EXT_EVENTS))
+		return -EINVAL;
+	wire_put_u8(&w, (uint8_t)ev->code);
+	wire_put_event_body(&w, ev);
+	if (ev->code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
+		/* a negotiated stream carries a trailer on every event */
+		if (!ev->has_trailer)
+			return -EINVAL;
+		wire_put_trailer(&w, caps, &ev->trailer);
+	}
+	return wire_writer_finish(&w, b);
+}
+
+/* ------------------------------------------------------------- commands */
+
+static bool wire_register_ok(uint8_t kind, uint8_t events)
+{
+	static const uint8_t kind_bits[] = {
+		[WIRE_KIND_METHOD] = 0x7, [WIRE_KIND_CLASS] = 0x7, [WIRE_KIND_EXCEPTION] = 0x3,
+	};
+
+	if (kind < WIRE_KIND_METHOD || kind > WIRE_KIND_EXCEPTION)
+		return false;
+	return events != 0 && !(events & ~kind_bits[kind]);
+}
+
+/* A pattern the agent would read as a bridge Hello cannot be sent as one. */
+static bool wire_pattern_is_hello(const struct wire_str *s)
+{
+	return s->len >= WIRE_BRIDGE_HELLO_PREFIX_LEN && s->ptr &&
+	       memcmp(s->ptr, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN) == 0;
+}
+
+static void wire_put_command_body(struct wire_writer *w, const struct wire_command *cmd)
+{
+	switch (cmd->code) {
+	case WIRE_CMD_REGISTER_METHOD:
+		if (wire_pattern_is_hello(&cmd->pattern))
+			w->invalid = true;
+		/* fall through */
+	case WIRE_CMD_REGISTER_CLASS:
+	case WIRE_CMD_REGISTER_EXCEPTION:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_string(w, &cmd->pattern);
+		break;
+	case WIRE_CMD_GC_EVENTS:
+	case WIRE_CMD_THREAD_EVENTS:
+	case WIRE_CMD_MONITOR_EVENTS:
+	case WIRE_CMD_VM_EVENTS:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_bool(w, cmd->enable);
+		break;
+	case WIRE_CMD_OPTIONAL_DATA:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u32(w, cmd->mask);
+		break;
+	case WIRE_CMD_REGISTER:
+		if (!wire_register_ok(cmd->kind, cmd->events))
+			w->invalid = true;
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u8(w, cmd->kind);
+		wire_put_u8(w, cmd->events);
+		wire_put_string(w, &cmd->pattern);
+		break;
+	case WIRE_CMD_UNREGISTER:
+		if (cmd->kind < WIRE_KIND_METHOD || cmd->kind > WIRE_KIND_EXCEPTION)
+			w->invalid = true;
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u8(w, cmd->kind);
+		wire_put_string(w, &cmd->pattern);
+		break;
+	case WIRE_CMD_RESET:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		break;
+	case WIRE_CMD_DISPATCH_MODE:
+		if (cmd->mode != WIRE_DISPATCH_ASYNC && cmd->mode != WIRE_DISPATCH_SYNC)
+			w->invalid = true;
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u8(w, cmd->mode);
+		wire_put_u32(w, cmd->timeout_us);
+		break;
+	case WIRE_CMD_ACK:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u64(w, cmd->seq);
+		break;
+	case WIRE_CMD_HELLO:
+		wire_put_bridge_hello(w, &cmd->hello);
+		break;
+	default:
+		w->invalid = true;
+		break;
+	}
+}
+
+int wire_encode_command(struct wire_buf *b, const struct wire_command *cmd)
+{
+	struct wire_writer w;
+
+	if (!wire_writer_start(&w, b))
+		return -EINVAL;
+	wire_put_command_body(&w, cmd);
+	return wire_writer_finish(&w, b);
+}

@@ -1,0 +1,1 @@
+# stpd-bridge: built from issue 3 on (placeholder so the top Makefile.am can include it).

@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# The build and the test runner: configure names the Debian package of every
+# missing dependency; run-tests tallies TAP honestly; quickstart rejects bad
+# commands.
+
+setup_file() {
+	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+	[ -x "$SRC/configure" ] || (cd "$SRC" && autoreconf -fi >/dev/null 2>&1)
+	# One full configure run fills a cache; each test below then reruns
+	# configure from that cache with one dependency forced missing.
+	mkdir -p "$BATS_FILE_TMPDIR/ok"
+	(cd "$BATS_FILE_TMPDIR/ok" && "$SRC/configure" --cache-file="$BATS_FILE_TMPDIR/config.cache" >out 2>&1)
+}
+
+# configure_without VAR=VALUE...: configure from the cache with VAR forced.
+configure_without() {
+	local dir
+	dir=$(mktemp -d "$BATS_FILE_TMPDIR/c.XXXXXX")
+	cp "$BATS_FILE_TMPDIR/config.cache" "$dir/config.cache"
+	cd "$dir"
+	run env "$@" "$SRC/configure" --cache-file=config.cache "$@"
+}
+
+# configure_fresh VAR=VALUE...: the same without the cache, for autoconf's
+# "precious" variables (JAVA_HOME, PKG_CONFIG_*), which a cache refuses to see change.
+configure_fresh() {
+	cd "$(mktemp -d "$BATS_FILE_TMPDIR/c.XXXXXX")"
+	run env "$@" "$SRC/configure" "$@"
+}
+
+@test "configure succeeds on this machine and finds the JDK headers" {
+	grep -q '^checking for a JDK with jni.h and jvmti.h... /' "$BATS_FILE_TMPDIR/ok/out"
+}
+
+@test "configure without a JDK names openjdk-17-jdk-headless" {
+	configure_fresh JAVA_HOME=/nonexistent
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: no JDK with include/jni.h and include/jvmti.h (JAVA_HOME='/nonexistent'): install the Debian package 'openjdk-17-jdk-headless' or set JAVA_HOME to a JDK" ]]
+}
+
+@test "configure without sys/sdt.h names systemtap-sdt-dev" {
+	configure_without ac_cv_header_sys_sdt_h=no
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: sys/sdt.h not found: install the Debian package 'systemtap-sdt-dev' (apt-get install systemtap-sdt-dev)" ]]
+}
+
+@test "configure without libcap names libcap-dev" {
+	configure_without ac_cv_header_sys_capability_h=no
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: sys/capability.h not found: install the Debian package 'libcap-dev' (apt-get install libcap-dev)" ]]
+	configure_without ac_cv_lib_cap_cap_get_proc=no
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: libcap not found: install the Debian package 'libcap-dev' (apt-get install libcap-dev)" ]]
+}
+
+@test "configure without elfutils names libelf-dev and libdw-dev" {
+	configure_without ac_cv_header_libelf_h=no
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: libelf.h not found: install the Debian package 'libelf-dev' (apt-get install libelf-dev)" ]]
+	configure_without ac_cv_header_elfutils_libdw_h=no
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: elfutils/libdw.h not found: install the Debian package 'libdw-dev' (apt-get install libdw-dev)" ]]
+}
+
+@test "configure without the test tools names cmocka, bats, systemtap, systemtap-runtime" {
+	configure_fresh PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH=
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: cmocka (C unit tests) not found: install the Debian package 'libcmocka-dev' (apt-get install libcmocka-dev)" ]]
+	configure_without ac_cv_path_BATS=
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: bats (testsuite) not found: install the Debian package 'bats' (apt-get install bats)" ]]
+	configure_without ac_cv_path_STAP=
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: stap (SystemTap translator) not found: install the Debian package 'systemtap' (apt-get install systemtap)" ]]
+	configure_without ac_cv_path_STAPRUN=
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: staprun (SystemTap runtime) not found: install the Debian package 'systemtap-runtime' (apt-get install systemtap-runtime)" ]]
+}
+
+# A fake build tree whose "unit tests" are scripts printing chosen TAP.
+make_fake_build() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	printf 'print-unit-tests:\n\t@echo %s\n' "$*" >"$dir/Makefile"
+}
+
+fake_test() { # fake_test DIR NAME BODY
+	printf '#!/bin/sh\n%s\n' "$3" >"$1/$2"
+	chmod +x "$1/$2"
+}
+
+@test "run-tests counts passes, failures, skips and a crash that cuts the plan short" {
+	local b=$BATS_TEST_TMPDIR/fake
+	make_fake_build "$b" t_pass t_fail t_skip t_crash
+	fake_test "$b" t_pass 'echo 1..2; echo "ok 1 - a"; echo "ok 2 - b"'
+	fake_test "$b" t_fail 'echo 1..1; echo "not ok 1 - c"; exit 1'
+	fake_test "$b" t_skip 'echo 1..1; echo "not ok 1 # SKIP d"'
+	fake_test "$b" t_crash 'echo 1..3; echo "ok 1 - e"; kill -SEGV $$'
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[[ $output == *"not ok - t_crash: 2 of 3 planned tests never reported (crashed?)"* ]]
+	[[ $output == *"unit:      3 passed, 3 failed, 1 skipped"* ]]
+	[[ $output == *"skipped tests fail the run"* ]]
+	[ "${lines[-1]}" = "total: 3 passed, 3 failed, 1 skipped" ]
+}
+
+@test "run-tests fails a run with a skip unless --allow-skip, and passes a clean one" {
+	local b=$BATS_TEST_TMPDIR/fake
+	make_fake_build "$b" t_pass t_skip
+	fake_test "$b" t_pass 'echo 1..1; echo "ok 1 - a"'
+	fake_test "$b" t_skip 'echo 1..1; echo "ok 1 - b # skip no reason"'
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "total: 1 passed, 0 failed, 1 skipped" ]
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" --allow-skip unit
+	[ "$status" -eq 0 ]
+	make_fake_build "$b" t_pass
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "total: 1 passed, 0 failed, 0 skipped" ]
+}
+
+@test "run-tests fails when a unit program was not built, or nothing ran" {
+	local b=$BATS_TEST_TMPDIR/fake
+	make_fake_build "$b" t_missing
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[[ $output == *"not ok 1 - t_missing was not built (run make check)"* ]]
+	make_fake_build "$b"
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[[ $output == *"no test ran"* ]]
+	run "$SRC/testsuite/run-tests" nonsense
+	[ "$status" -eq 2 ]
+	[ "$output" = "run-tests: unknown tier or option 'nonsense' (tiers: unit unit-asan bats vm)" ]
+}
+
+@test "quickstart rejects an unknown command and shows usage on request" {
+	run "$SRC/quickstart" frobnicate
+	[ "$status" -eq 1 ]
+	[ "$output" = "quickstart: unknown command 'frobnicate' (commands: demo, test, build, deps)" ]
+	run "$SRC/quickstart" --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "quickstart: install what is missing, build, and run stapjava." ]
+}
+
+@test "run-tests fails a program that reports success but exits non-zero" {
+	local b=$BATS_TEST_TMPDIR/fake
+	make_fake_build "$b" t_leak
+	fake_test "$b" t_leak 'echo 1..1; echo "ok 1 - a"; echo "LeakSanitizer: detected memory leaks" >&2; exit 23'
+	STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[[ $output == *"not ok - t_leak: exited with status 23 after its tests"* ]]
+	[ "${lines[-1]}" = "total: 1 passed, 1 failed, 0 skipped" ]
+}

@@ -1,0 +1,39 @@
+# testsuite/unit: cmocka unit tests of the wire codec (runtime/wire*.c).
+# wire_samples.c builds one sample of every message and holds a reference
+# encoder written from the seed's tables; the fuzz corpus generator
+# (testsuite/fuzz/local.mk) reuses it.
+WIRE_TEST_HELPERS = \
+	testsuite/unit/wire_samples.c testsuite/unit/wire_samples.h \
+	testsuite/unit/wire_ref.c
+
+check_PROGRAMS += testsuite/unit/test_wire_roundtrip
+testsuite_unit_test_wire_roundtrip_SOURCES = testsuite/unit/test_wire_roundtrip.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_roundtrip_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_roundtrip_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_roundtrip
+
+check_PROGRAMS += testsuite/unit/test_wire_layout
+testsuite_unit_test_wire_layout_SOURCES = testsuite/unit/test_wire_layout.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_layout_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_layout_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_layout
+
+check_PROGRAMS += testsuite/unit/test_wire_malformed
+testsuite_unit_test_wire_malformed_SOURCES = testsuite/unit/test_wire_malformed.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_malformed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_malformed_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_malformed
+
+check_PROGRAMS += testsuite/unit/test_wire_encode
+testsuite_unit_test_wire_encode_SOURCES = testsuite/unit/test_wire_encode.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_encode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_encode_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_encode
+
+check_PROGRAMS += testsuite/unit/test_wire_stream
+testsuite_unit_test_wire_stream_SOURCES = testsuite/unit/test_wire_stream.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_stream_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_stream_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_stream
+
+EXTRA_DIST += testsuite/unit/README.md

@@ -1,0 +1,10 @@
+# testsuite/vm: the kernel-runtime test tier (included from the top Makefile.am)
+
+check_PROGRAMS += testsuite/vm/sdt_writer
+testsuite_vm_sdt_writer_SOURCES = testsuite/vm/sdt_writer.c
+
+EXTRA_DIST += \
+	testsuite/vm/README.md \
+	testsuite/vm/stap-vm \
+	testsuite/vm/kernel_runtime.bats \
+	testsuite/vm/kernel_runtime.stp
