@@ -1,1 +1,28 @@
-# agent: built from issue 3 on (placeholder so the top Makefile.am can include it).
+# agent/: the JVMTI agent libstapjava.so (see agent/README.md).
+lib_LTLIBRARIES += agent/libstapjava.la
+agent_libstapjava_la_SOURCES = \
+	agent/agent.c agent/agent.h \
+	agent/options.c agent/options.h \
+	agent/listener.c agent/listener.h \
+	agent/io.c agent/io.h \
+	agent/conn.c agent/conn.h \
+	agent/commands.c agent/commands.h \
+	agent/jvmti_events.c agent/jvmti_events.h \
+	agent/emit.c agent/emit.h \
+	agent/mcache.c agent/mcache.h \
+	agent/scratch.c agent/scratch.h \
+	agent/capture.c agent/capture.h \
+	agent/callbacks.h \
+	agent/cb_method.c agent/cb_class.c agent/cb_exception.c \
+	agent/cb_thread.c agent/cb_monitor.c agent/cb_gc.c
+agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared
+# JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
+agent_libstapjava_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
+agent_libstapjava_la_LIBADD = runtime/libsjruntime.la -lpthread
+EXTRA_DIST += agent/README.md
+
+# Tests and the bridge find the agent at a stable path in the build tree.
+all-local: agent/libstapjava.so
+agent/libstapjava.so: agent/libstapjava.la
+	$(AM_V_GEN)rm -f $@ && ln -s .libs/libstapjava.so $@
+CLEANFILES += agent/libstapjava.so

@@ -1,1 +1,30 @@
-# stpd-bridge: built from issue 3 on (placeholder so the top Makefile.am can include it).
+# stpd-bridge/: the bridge between the agents and SystemTap (see its README).
+bin_PROGRAMS += stpd-bridge/stpd-bridge
+stpd_bridge_stpd_bridge_SOURCES = \
+	stpd-bridge/main.c \
+	stpd-bridge/options.c stpd-bridge/options.h \
+	stpd-bridge/registry.c stpd-bridge/registry.h \
+	stpd-bridge/procfs.c stpd-bridge/procfs.h \
+	stpd-bridge/discovery.c stpd-bridge/discovery.h \
+	stpd-bridge/privsep.c stpd-bridge/privsep.h \
+	stpd-bridge/connection.c stpd-bridge/connection.h \
+	stpd-bridge/threadnames.c stpd-bridge/threadnames.h \
+	stpd-bridge/print.c stpd-bridge/print.h \
+	stpd-bridge/worker.c stpd-bridge/worker.h \
+	stpd-bridge/supervisor.c stpd-bridge/supervisor.h
+stpd_bridge_stpd_bridge_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
+EXTRA_DIST += stpd-bridge/README.md
+
+# Unit test of the --print formatter (cmocka).
+check_PROGRAMS += testsuite/unit/test_print
+testsuite_unit_test_print_SOURCES = testsuite/unit/test_print.c \
+	stpd-bridge/print.c stpd-bridge/print.h
+testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_print_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
+UNIT_TESTS += testsuite/unit/test_print
+
+# A fake agent for testsuite/bridge.bats: listens where an agent would and
+# sends chosen bytes.
+check_PROGRAMS += testsuite/fakeagent
+testsuite_fakeagent_SOURCES = testsuite/fakeagent.c
+testsuite_fakeagent_LDADD = runtime/libsjruntime.la

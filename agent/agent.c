@@ -1,0 +1,186 @@
+/* agent.c: the JVMTI entry points (Agent_OnLoad, Agent_OnAttach), VMInit and VMDeath.
+ *
+ * Loading sets up everything that needs no running VM (options, log,
+ * capabilities, callbacks); VMInit starts the I/O thread that creates the
+ * socket; VMDeath flushes and closes. The agent installs no signal handler
+ * and never calls exit(): any failure after the options leaves the JVM running
+ * without probes, with one log line saying why.
+ */
+#define _GNU_SOURCE
+#include "agent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "callbacks.h"
+#include "capture.h"
+#include "conn.h"
+#include "emit.h"
+#include "io.h"
+#include "jvmti_events.h"
+#include "log.h"
+#include "options.h"
+#include "scratch.h"
+
+struct agent agent;
+static atomic_bool loaded;
+
+static __thread pid_t my_tid;
+
+pid_t agent_gettid(void)
+{
+	if (!my_tid)
+		my_tid = gettid();
+	return my_tid;
+}
+
+unsigned long long agent_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static bool wants_vm(const struct conn *c, const void *arg)
+{
+	return c->vm;
+}
+
+static void vm_event(unsigned code)
+{
+	struct scratch *s = scratch_enter();
+	struct emission em;
+
+	if (!s)
+		return;
+	emission_init(&em, s, true);
+	emit_want(&em.want, wants_vm, NULL, true);
+	if (em.want.conns) {
+		s->ev.code = code;
+		s->ev.thread = em.tid;
+		emit(&em);
+	}
+	scratch_leave();
+}
+
+static void describe(void)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char *name = NULL, *version = NULL;
+
+	(*jv)->GetSystemProperty(jv, "java.vm.name", &name);
+	(*jv)->GetSystemProperty(jv, "java.vm.version", &version);
+	snprintf(agent.description, sizeof(agent.description), AGENT_IDENT " " AGENT_VERSION "; %s %s",
+		 name ? name : "JVM", version ? version : "");
+	if (name)
+		(*jv)->Deallocate(jv, (unsigned char *)name);
+	if (version)
+		(*jv)->Deallocate(jv, (unsigned char *)version);
+}
+
+/* Called once the VM runs Java code: from VMInit, or at once when attached. */
+static void start_live(JNIEnv *jni)
+{
+	describe();
+	capture_init(jni);
+	io_start(jni);
+}
+
+void JNICALL agent_vm_init(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+	start_live(jni);
+	if (agent.opt.wait_ms)
+		io_wait_for_bridge(agent.opt.wait_ms);
+	vm_event(WIRE_EV_VM_INIT);
+}
+
+void JNICALL agent_vm_death(jvmtiEnv *jv, JNIEnv *jni)
+{
+	vm_event(WIRE_EV_VM_DEATH);
+	atomic_store(&agent.dying, true);
+	events_disable_all();
+	io_shutdown();
+}
+
+static void open_log(void)
+{
+	int fd = -1;
+
+	if (agent.opt.logfile[0]) {
+		fd = open(agent.opt.logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
+		if (fd < 0) {
+			sj_log_open(AGENT_IDENT, -1, (enum sj_log_level)agent.opt.loglevel);
+			sj_error("logfile %s: %s; logging to stderr", agent.opt.logfile, strerror(errno));
+			return;
+		}
+	}
+	sj_log_open(AGENT_IDENT, fd, (enum sj_log_level)agent.opt.loglevel);
+}
+
+static jint setup(JavaVM *vm, const char *options, bool live)
+{
+	char err[256];
+	jvmtiCapabilities potential, want;
+
+	if (atomic_exchange(&loaded, true)) {
+		sj_log_open(AGENT_IDENT, -1, SJ_LOG_WARN);
+		sj_warn("loaded twice into one JVM; the second load does nothing");
+		return JNI_OK;
+	}
+	sj_log_open(AGENT_IDENT, -1, SJ_LOG_WARN);
+	if (options_parse(options, &agent.opt, err, sizeof(err)) < 0) {
+		/* a mistyped option must not go unnoticed: refuse to start, naming it */
+		sj_error("%s; the agent is not loaded", err);
+		atomic_store(&loaded, false);
+		return JNI_ERR;
+	}
+	open_log();
+	agent.vm = vm;
+	if ((*vm)->GetEnv(vm, (void **)&agent.jvmti, JVMTI_VERSION_11) != JNI_OK) {
+		sj_error("this JVM has no JVMTI 11 environment; the JVM runs on without probes");
+		return JNI_OK;
+	}
+	jvmtiEnv *jv = agent.jvmti;
+	memset(&potential, 0, sizeof(potential));
+	(*jv)->GetPotentialCapabilities(jv, &potential);
+	events_want_capabilities(&want, &potential);
+	if ((*jv)->AddCapabilities(jv, &want) != JVMTI_ERROR_NONE)
+		sj_warn("some JVMTI capabilities were refused; some probes will stay silent");
+	(*jv)->GetCapabilities(jv, &agent.caps);
+	conn_table_init();
+	scratch_init();
+	if (io_init() < 0 || events_install() < 0) {
+		sj_error("cannot set up JVMTI callbacks; the JVM runs on without probes");
+		return JNI_OK;
+	}
+	if (live) {
+		JNIEnv *jni = NULL;
+		if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni) {
+			sj_error("attach: no JNI environment; no socket");
+			return JNI_OK;
+		}
+		start_live(jni);
+	}
+	sj_debug("loaded (%s), options '%s'", live ? "attached" : "at start", options ? options : "");
+	return JNI_OK;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+	return setup(vm, options, false);
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+	return setup(vm, options, true);
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+	/* nothing is freed: callbacks of exiting threads may still read agent state */
+}

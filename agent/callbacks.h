@@ -1,0 +1,57 @@
+/* callbacks.h: the JVMTI event callbacks, one file per event family.
+ *
+ * Contract: each callback returns at once unless a connection registered
+ * for it (the JVMTI event is only enabled while one did, see jvmti_events.h);
+ * it never blocks except for a synchronous Ack wait bounded by timeout_us,
+ * and GC-context callbacks (GarbageCollection*, ObjectFree) make no JNI or
+ * JVMTI call and never wait.
+ */
+#ifndef STAPJAVA_AGENT_CALLBACKS_H
+#define STAPJAVA_AGENT_CALLBACKS_H
+
+#include <jvmti.h>
+#include <string.h>
+
+#include "agent.h"
+#include "emit.h"
+#include "scratch.h"
+
+void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method);
+void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			    jboolean popped, jvalue value);
+void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,
+				     const void *code_addr, jint map_length,
+				     const jvmtiAddrLocationMap *map, const void *compile_info);
+void JNICALL cb_class_load(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass);
+void JNICALL cb_class_prepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass);
+void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag);
+void JNICALL cb_exception(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			  jlocation location, jobject exception, jmethodID catch_method,
+			  jlocation catch_location);
+void JNICALL cb_exception_catch(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+				jlocation location, jobject exception);
+void JNICALL cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread);
+void JNICALL cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread);
+void JNICALL cb_monitor_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object);
+void JNICALL cb_monitor_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object);
+void JNICALL cb_monitor_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout);
+void JNICALL cb_monitor_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object,
+			       jboolean timed_out);
+void JNICALL cb_gc_start(jvmtiEnv *jv);
+void JNICALL cb_gc_finish(jvmtiEnv *jv);
+
+/* Class-unload tracking (cb_class.c), from the I/O thread after registrations change. */
+void unload_track_loaded(JNIEnv *jni);
+
+/* Start an emission for the calling thread. */
+static inline void emission_init(struct emission *em, struct scratch *s, bool java_thread)
+{
+	memset(em, 0, sizeof(*em));
+	em->ev = &s->ev;
+	em->tid = (uint32_t)agent_gettid();
+	em->ts = agent_now_ns();
+	/* the I/O thread reads the Acks: it must never wait for one */
+	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
+}
+
+#endif

@@ -1,0 +1,75 @@
+/* cb_exception.c: Exception, ExceptionCatch -> 0x85, 0x86. */
+#include "callbacks.h"
+#include "capture.h"
+#include "conn.h"
+#include "mcache.h"
+
+struct exc_want {
+	const char *sig;
+	size_t len;
+	uint8_t bit;
+};
+
+static bool wants_exception(const struct conn *c, const void *arg)
+{
+	const struct exc_want *w = arg;
+
+	return (c->ev_bits[WIRE_KIND_EXCEPTION] & w->bit) &&
+	       (conn_match_class(c, WIRE_KIND_EXCEPTION, w->sig, w->len) & w->bit);
+}
+
+static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jobject exception,
+			    unsigned code, uint8_t bit)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char *sig = NULL;
+
+	if (atomic_load(&agent.dying) || !exception)
+		return;
+	jclass cls = (*jni)->GetObjectClass(jni, exception);
+	if (!cls)
+		return;
+	if ((*jv)->GetClassSignature(jv, cls, &sig, NULL) != JVMTI_ERROR_NONE) {
+		(*jni)->DeleteLocalRef(jni, cls);
+		return;
+	}
+	(*jni)->DeleteLocalRef(jni, cls);
+	struct exc_want w = { sig, strlen(sig), bit };
+	struct want want;
+	emit_want(&want, wants_exception, &w, false);
+	if (want.conns) {
+		const struct mentry *m = method ? mcache_entry(method) : NULL;
+		struct scratch *s = scratch_enter();
+		if (s) {
+			struct emission em;
+			emission_init(&em, s, true);
+			em.want = want;
+			s->ev.code = code;
+			s->ev.name.ptr = sig;
+			s->ev.name.len = (uint32_t)w.len;
+			s->ev.thread = em.tid;
+			s->ev.method.ptr = m ? m->name : "";
+			s->ev.method.len = m ? m->name_len : 0;
+			if (want.opt & WIRE_OPT_STACK) {
+				capture_stack(thread, s);
+				em.stack_captured = true;
+			}
+			emit(&em);
+			scratch_leave();
+		}
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)sig);
+}
+
+void JNICALL cb_exception(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			  jlocation location, jobject exception, jmethodID catch_method,
+			  jlocation catch_location)
+{
+	exception_event(jni, thread, method, exception, WIRE_EV_EXCEPTION_THROWN, WIRE_EXCEPTION_THROWN);
+}
+
+void JNICALL cb_exception_catch(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+				jlocation location, jobject exception)
+{
+	exception_event(jni, thread, method, exception, WIRE_EV_EXCEPTION_CATCH, WIRE_EXCEPTION_CATCH);
+}

@@ -1,0 +1,41 @@
+/* cb_gc.c: GarbageCollectionStart/Finish -> 0x91 / 0x92.
+ *
+ * These run in the VM thread at a safepoint: JVMTI allows only raw monitors
+ * and memory functions there, so this path makes no JNI/JVMTI call and
+ * never waits for an Ack (the events never carry TF_SYNC).
+ */
+#include "callbacks.h"
+#include "conn.h"
+
+static bool wants_gc(const struct conn *c, const void *arg)
+{
+	return c->gc;
+}
+
+static void gc_event(unsigned code)
+{
+	struct emission em;
+
+	if (atomic_load(&agent.dying))
+		return;
+	struct scratch *s = scratch_enter();
+	if (!s)
+		return;
+	emission_init(&em, s, false);
+	emit_want(&em.want, wants_gc, NULL, true);
+	if (em.want.conns) {
+		s->ev.code = code;
+		emit(&em);
+	}
+	scratch_leave();
+}
+
+void JNICALL cb_gc_start(jvmtiEnv *jv)
+{
+	gc_event(WIRE_EV_GC_START);
+}
+
+void JNICALL cb_gc_finish(jvmtiEnv *jv)
+{
+	gc_event(WIRE_EV_GC_FINISH);
+}

@@ -1,0 +1,85 @@
+/* cb_method.c: MethodEntry, MethodExit, CompiledMethodLoad -> 0x80, 0x81, 0x82. */
+#include "callbacks.h"
+#include "capture.h"
+#include "mcache.h"
+
+static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, uint32_t want_conns,
+			 unsigned code, bool popped, const jvalue *value)
+{
+	struct scratch *s = scratch_enter();
+	struct emission em;
+
+	if (!s)
+		return;
+	emission_init(&em, s, true);
+	em.want.conns = want_conns;
+	em.want.gen = m->gen;
+	emit_want_opt(&em.want);
+	s->ev.code = code;
+	s->ev.name.ptr = m->e->name;
+	s->ev.name.len = m->e->name_len;
+	s->ev.thread = em.tid;
+	if (code == WIRE_EV_METHOD_ENTER && (em.want.opt & WIRE_OPT_ARGUMENTS)) {
+		capture_args(jni, thread, m->e, s);
+		em.args_captured = true;
+	}
+	if (code == WIRE_EV_METHOD_EXIT) {
+		s->ev.popped = popped;
+		if (!popped && (em.want.opt & WIRE_OPT_RETURN_VALUE)) {
+			capture_return(jni, m->e, *value, s);
+			em.ret_captured = true;
+		}
+	}
+	if (em.want.opt & WIRE_OPT_STACK) {
+		capture_stack(thread, s);
+		em.stack_captured = true;
+	}
+	emit(&em);
+	scratch_leave();
+}
+
+void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method)
+{
+	struct mmatch m;
+
+	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
+		return;
+	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+}
+
+void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			    jboolean popped, jvalue value)
+{
+	struct mmatch m;
+
+	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_RETURN])
+		return;
+	method_event(jni, thread, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
+}
+
+void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,
+				     const void *code_addr, jint map_length,
+				     const jvmtiAddrLocationMap *map, const void *compile_info)
+{
+	struct mmatch m;
+	struct emission em;
+
+	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_COMPILE])
+		return;
+	struct scratch *s = scratch_enter();
+	if (!s)
+		return;
+	emission_init(&em, s, true);
+	em.want.conns = m.conns[MC_COMPILE];
+	em.want.gen = m.gen;
+	s->ev.code = WIRE_EV_METHOD_COMPILE;
+	s->ev.name.ptr = m.e->name;
+	s->ev.name.len = m.e->name_len;
+	s->ev.u32 = (uint32_t)code_size;
+	s->ev.nvalues = 1;
+	memset(&s->ev.values[0], 0, sizeof(s->ev.values[0]));
+	s->ev.values[0].type = WIRE_T_LONG;
+	s->ev.values[0].v.i = (int64_t)(intptr_t)code_addr;
+	emit(&em);
+	scratch_leave();
+}

@@ -1,0 +1,68 @@
+/* cb_thread.c: ThreadStart, ThreadEnd -> ThreadName (0x96) then 0x87 / 0x88. */
+#include "callbacks.h"
+#include "capture.h"
+#include "conn.h"
+
+static bool wants_threads(const struct conn *c, const void *arg)
+{
+	return c->threads;
+}
+
+static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jvmtiThreadInfo info;
+	struct emission em;
+
+	if (atomic_load(&agent.dying))
+		return;
+	struct scratch *s = scratch_enter();
+	if (!s)
+		return;
+	emission_init(&em, s, true);
+	if ((int)em.tid == atomic_load(&agent.io_tid))
+		goto out;   /* our own I/O thread is not the application's */
+	emit_want(&em.want, wants_threads, NULL, false);
+	if (!em.want.conns)
+		goto out;
+	memset(&info, 0, sizeof(info));
+	if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE) {
+		/* ThreadName first, so a bridge always knows the name of a thread it hears of */
+		s->ev.code = WIRE_EV_THREAD_NAME;
+		s->ev.thread = em.tid;
+		s->ev.name.ptr = info.name ? info.name : "";
+		s->ev.name.len = info.name ? (uint32_t)strlen(info.name) : 0;
+		if (s->ev.name.len > WIRE_MAX_STRING)
+			s->ev.name.len = WIRE_MAX_STRING;
+		bool wait = em.may_wait;
+		em.may_wait = false;  /* one Ack wait per Java event: on the event itself */
+		emit(&em);
+		em.may_wait = wait;
+		(*jv)->Deallocate(jv, (unsigned char *)info.name);
+		if (info.thread_group)
+			(*jni)->DeleteLocalRef(jni, info.thread_group);
+		if (info.context_class_loader)
+			(*jni)->DeleteLocalRef(jni, info.context_class_loader);
+	}
+	s->ev.code = code;
+	s->ev.thread = em.tid;
+	s->ev.name.ptr = NULL;
+	s->ev.name.len = 0;
+	if (em.want.opt & WIRE_OPT_STACK) {
+		capture_stack(thread, s);
+		em.stack_captured = true;
+	}
+	emit(&em);
+out:
+	scratch_leave();
+}
+
+void JNICALL cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+	thread_event(jni, thread, WIRE_EV_THREAD_START);
+}
+
+void JNICALL cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+	thread_event(jni, thread, WIRE_EV_THREAD_END);
+}

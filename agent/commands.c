@@ -1,0 +1,210 @@
+/* commands.c: see commands.h. */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent.h"
+#include "io.h"
+#include "jvmti_events.h"
+#include "log.h"
+
+/* What every Appendix B registration covers, per kind. */
+static const uint8_t all_events[4] = {
+	[WIRE_KIND_METHOD] = WIRE_METHOD_ENTER | WIRE_METHOD_RETURN | WIRE_METHOD_COMPILE,
+	[WIRE_KIND_CLASS] = WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD,
+	[WIRE_KIND_EXCEPTION] = WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH,
+};
+
+static const char *kind_name(uint8_t kind)
+{
+	return kind == WIRE_KIND_METHOD ? "method" : kind == WIRE_KIND_CLASS ? "class" : "exception";
+}
+
+/* Under c->lock: queue our Hello (no trailer, before any event). */
+static int send_hello_locked(struct conn *c)
+{
+	struct wire_event ev;
+	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
+
+	memset(&ev, 0, offsetof(struct wire_event, values));
+	ev.code = WIRE_EV_HELLO;
+	wire_hello_init(&ev.hello, WIRE_CAP_ALL, agent.description);
+	int rc = wire_encode_event(&b, &c->peer, &ev);
+	if (rc == 0)
+		c->out_len = b.len;
+	return rc;
+}
+
+static int hello(struct conn *c, const struct wire_command *cmd)
+{
+	if (c->first_seen) {
+		sj_warn("conn#%u (pid %ld): Hello after the first command (a second or late Hello is a "
+			"protocol error); disconnecting", c->serial, (long)c->peer_pid);
+		return -EBADMSG;
+	}
+	pthread_mutex_lock(&c->lock);
+	int rc = wire_peer_accept_hello(&c->peer, &cmd->hello, WIRE_CAP_ALL);
+	if (rc == 0)
+		rc = send_hello_locked(c);
+	c->first_seen = true;
+	uint32_t caps = c->peer.caps;
+	pthread_mutex_unlock(&c->lock);
+	if (rc) {
+		sj_warn("conn#%u (pid %ld): Hello: order %u version %u refused; disconnecting",
+			c->serial, (long)c->peer_pid, cmd->hello.order, cmd->hello.version);
+		return -EBADMSG;
+	}
+	sj_info("conn#%u: Hello from pid %u, version %u, caps 0x%02x; negotiated 0x%02x",
+		c->serial, cmd->hello.pid, cmd->hello.version, cmd->hello.caps, caps);
+	io_wake();
+	return 0;
+}
+
+static int reg(struct conn *c, uint8_t kind, uint8_t events, const struct wire_str *pat,
+	       const char *what)
+{
+	char err[200];
+
+	pthread_mutex_lock(&c->lock);
+	int rc = conn_add_reg(c, kind, events, pat->ptr, pat->len, err, sizeof(err));
+	pthread_mutex_unlock(&c->lock);
+	if (rc) {
+		sj_warn("conn#%u: %s pattern \"%.*s\": %s; disconnecting", c->serial, what,
+			(int)(pat->len > 200 ? 200 : pat->len), pat->ptr, err);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Apply one command; *changed says whether registrations or switches moved. */
+static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
+{
+	const char *name = wire_command_name(cmd->code);
+
+	*changed = false;
+	if (cmd->code == WIRE_CMD_HELLO)
+		return hello(c, cmd);
+	c->first_seen = true;
+	switch (cmd->code) {
+	case WIRE_CMD_REGISTER_METHOD:
+	case WIRE_CMD_REGISTER_CLASS:
+	case WIRE_CMD_REGISTER_EXCEPTION: {
+		uint8_t kind = (uint8_t)(cmd->code - WIRE_CMD_REGISTER_METHOD + WIRE_KIND_METHOD);
+		*changed = true;
+		return reg(c, kind, all_events[kind], &cmd->pattern, name);
+	}
+	case WIRE_CMD_REGISTER:
+		*changed = true;
+		return reg(c, cmd->kind, cmd->events, &cmd->pattern, name);
+	case WIRE_CMD_UNREGISTER:
+		pthread_mutex_lock(&c->lock);
+		conn_remove_regs(c, cmd->kind, cmd->pattern.ptr, cmd->pattern.len);
+		pthread_mutex_unlock(&c->lock);
+		*changed = true;
+		return 0;
+	case WIRE_CMD_RESET:
+		pthread_mutex_lock(&c->lock);
+		conn_reset(c);
+		pthread_mutex_unlock(&c->lock);
+		*changed = true;
+		return 0;
+	case WIRE_CMD_ACK:
+		pthread_mutex_lock(&c->lock);
+		if (cmd->seq > c->acked_seq)
+			c->acked_seq = cmd->seq;  /* Acks are cumulative: events are handled in order */
+		pthread_cond_broadcast(&c->acked);
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	default:
+		break;
+	}
+	pthread_mutex_lock(&c->lock);
+	switch (cmd->code) {
+	case WIRE_CMD_GC_EVENTS: c->gc = cmd->enable; break;
+	case WIRE_CMD_THREAD_EVENTS: c->threads = cmd->enable; break;
+	case WIRE_CMD_MONITOR_EVENTS: c->monitors = cmd->enable; break;
+	case WIRE_CMD_VM_EVENTS: c->vm = cmd->enable; break;
+	case WIRE_CMD_OPTIONAL_DATA:
+		c->opt = cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE | WIRE_OPT_STACK);
+		break;
+	case WIRE_CMD_DISPATCH_MODE:
+		c->sync = cmd->mode == WIRE_DISPATCH_SYNC;
+		/* 0 or more than ours: the agent's own bound */
+		c->timeout_us = cmd->timeout_us && cmd->timeout_us < agent.opt.timeout_us
+			? cmd->timeout_us : agent.opt.timeout_us;
+		break;
+	}
+	pthread_mutex_unlock(&c->lock);
+	*changed = true;
+	return 0;
+}
+
+static void log_applied(const struct conn *c, const struct wire_command *cmd)
+{
+	const char *name = wire_command_name(cmd->code);
+
+	switch (cmd->code) {
+	case WIRE_CMD_HELLO:
+	case WIRE_CMD_ACK:
+		return;
+	case WIRE_CMD_REGISTER_METHOD:
+	case WIRE_CMD_REGISTER_CLASS:
+	case WIRE_CMD_REGISTER_EXCEPTION:
+		sj_info("conn#%u: %s \"%.*s\"", c->serial, name, (int)cmd->pattern.len, cmd->pattern.ptr);
+		return;
+	case WIRE_CMD_REGISTER:
+		sj_info("conn#%u: %s %s 0x%x \"%.*s\"", c->serial, name, kind_name(cmd->kind),
+			cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
+		return;
+	case WIRE_CMD_UNREGISTER:
+		sj_info("conn#%u: %s %s \"%.*s\"", c->serial, name, kind_name(cmd->kind),
+			(int)cmd->pattern.len, cmd->pattern.ptr);
+		return;
+	case WIRE_CMD_OPTIONAL_DATA:
+		sj_info("conn#%u: %s 0x%x", c->serial, name, cmd->mask);
+		return;
+	case WIRE_CMD_DISPATCH_MODE:
+		sj_info("conn#%u: %s %s %u us", c->serial, name, cmd->mode ? "sync" : "async",
+			c->timeout_us);
+		return;
+	case WIRE_CMD_RESET:
+		sj_info("conn#%u: %s", c->serial, name);
+		return;
+	default:
+		sj_info("conn#%u: %s %s", c->serial, name, cmd->enable ? "on" : "off");
+		return;
+	}
+}
+
+int commands_process(struct conn *c, JNIEnv *jni)
+{
+	for (;;) {
+		size_t len, used = 0;
+		const uint8_t *data = wire_reader_data(&c->rd, &len);
+		struct wire_command cmd;
+		struct wire_error err;
+		bool changed;
+
+		if (len == 0)
+			return 0;
+		int rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
+		if (rc == -EAGAIN)
+			return 0;
+		if (rc < 0) {
+			sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
+				(long)c->peer_uid, err.text);
+			return -EBADMSG;
+		}
+		rc = apply(c, &cmd, &changed);
+		if (rc < 0)
+			return rc;
+		if (changed) {
+			atomic_fetch_add(&conn_generation, 1);
+			events_update(jni);
+		}
+		log_applied(c, &cmd);
+		wire_reader_consume(&c->rd, used);
+	}
+}

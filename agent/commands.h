@@ -1,0 +1,20 @@
+/* commands.h: applying the bridge's commands (Appendix B + extensions) to a connection.
+ *
+ * Contract: I/O thread only. commands_process() decodes every complete
+ * command in the connection's receive buffer and applies it; a malformed one
+ * (or a Hello out of place, or a bad pattern) is logged in one line naming
+ * what was wrong and returns -EBADMSG: the caller closes the connection.
+ * Registration changes bump conn_generation and update the JVMTI events
+ * before the command's info log line is written, so a test that sees
+ * "conn#N: RegisterMethod ..." knows the registration is live.
+ */
+#ifndef STAPJAVA_AGENT_COMMANDS_H
+#define STAPJAVA_AGENT_COMMANDS_H
+
+#include <jvmti.h>
+
+#include "conn.h"
+
+int commands_process(struct conn *c, JNIEnv *jni);
+
+#endif

@@ -1,0 +1,201 @@
+/* conn.c: see conn.h. */
+#include "conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+struct conn conns[AGENT_MAX_CONNS];
+atomic_uint_fast64_t conn_generation = 1;
+static unsigned conn_serial_next;
+
+void conn_table_init(void)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	/* sync waits use deadlines on the monotonic clock: wall-clock jumps must not stretch them */
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		pthread_mutex_init(&conns[i].lock, NULL);
+		pthread_cond_init(&conns[i].acked, &ca);
+		conns[i].fd = -1;
+	}
+	pthread_condattr_destroy(&ca);
+}
+
+static void regs_free(struct conn *c)
+{
+	for (size_t i = 0; i < c->nregs; i++) {
+		free(c->regs[i]->text);
+		free(c->regs[i]);
+	}
+	free(c->regs);
+	c->regs = NULL;
+	c->nregs = c->regcap = 0;
+	memset(c->ev_bits, 0, sizeof(c->ev_bits));
+}
+
+struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
+{
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		if (c->fd >= 0)
+			continue;
+		uint8_t *out = malloc(bufsize);
+		if (!out)
+			return NULL;
+		if (wire_reader_init(&c->rd, WIRE_MAX_MESSAGE + 4096) < 0) {
+			free(out);
+			return NULL;
+		}
+		pthread_mutex_lock(&c->lock);
+		c->fd = fd;
+		c->serial = ++conn_serial_next;
+		c->peer_pid = pid;
+		c->peer_uid = uid;
+		wire_peer_init(&c->peer);
+		c->first_seen = false;
+		c->gc = c->threads = c->monitors = c->vm = false;
+		c->opt = 0;
+		c->sync = false;
+		c->timeout_us = 0;
+		c->out = out;
+		c->out_len = 0;
+		c->out_cap = bufsize;
+		c->seq = c->acked_seq = 0;
+		c->dropped = c->lost_sent = c->sync_timeouts = 0;
+		c->want_flush_close = false;
+		c->opened_gen = atomic_fetch_add(&conn_generation, 1) + 1;
+		c->active = true;
+		pthread_mutex_unlock(&c->lock);
+		return c;
+	}
+	return NULL;
+}
+
+void conn_close(struct conn *c, const char *why)
+{
+	pthread_mutex_lock(&c->lock);
+	c->active = false;
+	regs_free(c);
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->out_cap = 0;
+	pthread_cond_broadcast(&c->acked);
+	pthread_mutex_unlock(&c->lock);
+	atomic_fetch_add(&conn_generation, 1);
+	if (c->sync_timeouts)
+		sj_warn("conn#%u: %llu synchronous events were not acknowledged in time",
+			c->serial, (unsigned long long)c->sync_timeouts);
+	if (c->dropped)
+		sj_info("conn#%u: %llu events dropped in total (buffer full)", c->serial,
+			(unsigned long long)c->dropped);
+	sj_info("conn#%u (pid %ld uid %ld) closed: %s", c->serial, (long)c->peer_pid,
+		(long)c->peer_uid, why);
+	close(c->fd);
+	wire_reader_free(&c->rd);
+	c->fd = -1;
+}
+
+static void recompute_bits(struct conn *c)
+{
+	memset(c->ev_bits, 0, sizeof(c->ev_bits));
+	for (size_t i = 0; i < c->nregs; i++)
+		c->ev_bits[c->regs[i]->kind] |= c->regs[i]->events;
+}
+
+int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text, uint32_t len,
+		 char *err, size_t errlen)
+{
+	struct reg *r = malloc(sizeof(*r));
+	char *copy = malloc(len + 1);
+	int rc = -ENOMEM;
+
+	if (!r || !copy)
+		goto fail;
+	rc = pattern_compile(&r->pat, kind == WIRE_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
+			     text, len, err, errlen);
+	if (rc)
+		goto fail;
+	if (c->nregs == c->regcap) {
+		size_t cap = c->regcap ? 2 * c->regcap : 8;
+		struct reg **n = realloc(c->regs, cap * sizeof(*n));
+		rc = -ENOMEM;
+		if (!n)
+			goto fail;
+		c->regs = n;
+		c->regcap = cap;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	r->kind = kind;
+	r->events = events;
+	r->text = copy;
+	r->text_len = len;
+	c->regs[c->nregs++] = r;
+	c->ev_bits[kind] |= events;
+	return 0;
+fail:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(r);
+	free(copy);
+	return rc;
+}
+
+int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t len)
+{
+	size_t kept = 0;
+	int removed = 0;
+
+	for (size_t i = 0; i < c->nregs; i++) {
+		struct reg *r = c->regs[i];
+		if (r->kind == kind && r->text_len == len && memcmp(r->text, text, len) == 0) {
+			free(r->text);
+			free(r);
+			removed++;
+		} else {
+			c->regs[kept++] = r;
+		}
+	}
+	c->nregs = kept;
+	recompute_bits(c);
+	return removed;
+}
+
+void conn_reset(struct conn *c)
+{
+	regs_free(c);
+	c->gc = c->threads = c->monitors = c->vm = false;
+	c->opt = 0;
+}
+
+uint8_t conn_match_method(const struct conn *c, const char *name, size_t len)
+{
+	uint8_t bits = 0;
+
+	for (size_t i = 0; i < c->nregs; i++) {
+		const struct reg *r = c->regs[i];
+		if (r->kind == WIRE_KIND_METHOD && (r->events & ~bits) &&
+		    pattern_match_method(&r->pat, name, len))
+			bits |= r->events;
+	}
+	return bits;
+}
+
+uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len)
+{
+	uint8_t bits = 0;
+
+	for (size_t i = 0; i < c->nregs; i++) {
+		const struct reg *r = c->regs[i];
+		if (r->kind == kind && (r->events & ~bits) && pattern_match_class(&r->pat, sig, len))
+			bits |= r->events;
+	}
+	return bits;
+}

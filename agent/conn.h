@@ -1,0 +1,85 @@
+/* conn.h: the connections (one per bridge) and what each has registered.
+ *
+ * Contract: a fixed table of AGENT_MAX_CONNS slots that is never freed, so a
+ * JVMTI callback can always take a slot's lock. Everything a callback reads
+ * (active, peer, registrations, switches, out buffer, seq/ack) is under that
+ * lock, and nobody calls JNI or JVMTI while holding it (GC callbacks take it).
+ * Only the I/O thread opens, closes and changes registrations; each such
+ * change bumps conn_generation, which invalidates cached match results.
+ */
+#ifndef STAPJAVA_AGENT_CONN_H
+#define STAPJAVA_AGENT_CONN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pattern.h"
+#include "wire.h"
+
+#define AGENT_MAX_CONNS 16
+
+struct reg {
+	uint8_t kind;            /* enum wire_kind */
+	uint8_t events;          /* enum wire_event_bits of that kind */
+	uint32_t text_len;
+	char *text;              /* as the peer sent it, for Unregister */
+	struct pattern pat;
+};
+
+struct conn {
+	pthread_mutex_t lock;
+	pthread_cond_t acked;    /* signalled on Ack and on close */
+	bool active;
+	uint64_t opened_gen;     /* conn_generation when this connection was opened */
+	unsigned serial;         /* "conn#N" in logs */
+	pid_t peer_pid;
+	uid_t peer_uid;
+	struct wire_peer peer;
+	bool first_seen;         /* a first command arrived (Hello or Appendix B) */
+	/* registrations and switches */
+	struct reg **regs;
+	size_t nregs, regcap;
+	uint8_t ev_bits[4];      /* per wire_kind: union of registered events */
+	bool gc, threads, monitors, vm;
+	uint32_t opt;            /* WIRE_OPT_* */
+	bool sync;
+	uint32_t timeout_us;
+	/* outgoing events, drained by the I/O thread */
+	uint8_t *out;
+	size_t out_len, out_cap;
+	uint64_t seq, acked_seq;
+	uint64_t dropped, lost_sent;
+	uint64_t sync_timeouts;
+	/* I/O thread only */
+	int fd;
+	struct wire_reader rd;
+	bool want_flush_close;
+};
+
+extern struct conn conns[AGENT_MAX_CONNS];
+extern atomic_uint_fast64_t conn_generation;
+
+void conn_table_init(void);
+/* I/O thread: take a free slot for FD; NULL when all are in use. */
+struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize);
+/* I/O thread: close C, drop its registrations, wake its waiters. */
+void conn_close(struct conn *c, const char *why);
+
+/* Under c->lock. Registration changes; return 0 or -errno (err filled). */
+int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text, uint32_t len,
+		 char *err, size_t errlen);
+int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t len);
+void conn_reset(struct conn *c);
+/* Under c->lock: the events of KIND that registrations matching NAME want. */
+uint8_t conn_match_method(const struct conn *c, const char *name, size_t len);
+uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len);
+
+static inline bool conn_ext(const struct conn *c)
+{
+	return c->peer.caps & WIRE_CAP_EXT_EVENTS;
+}
+
+#endif

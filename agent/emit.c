@@ -1,0 +1,169 @@
+/* emit.c: see emit.h. */
+#include "emit.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent.h"
+#include "io.h"
+#include "log.h"
+
+bool emit_any_conn(void)
+{
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (__atomic_load_n(&conns[i].active, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only)
+{
+	w->conns = 0;
+	w->opt = 0;
+	w->gen = atomic_load(&conn_generation);
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		if (!__atomic_load_n(&c->active, __ATOMIC_RELAXED))
+			continue;
+		pthread_mutex_lock(&c->lock);
+		if (c->active && (!ext_only || conn_ext(c)) && pred(c, arg)) {
+			w->conns |= 1u << i;
+			w->opt |= c->opt;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+void emit_want_opt(struct want *w)
+{
+	w->opt = 0;
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		if (!(w->conns & (1u << i)))
+			continue;
+		pthread_mutex_lock(&conns[i].lock);
+		if (conns[i].active)
+			w->opt |= conns[i].opt;
+		pthread_mutex_unlock(&conns[i].lock);
+	}
+}
+
+static int encode_locked(struct conn *c, struct wire_event *ev)
+{
+	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
+	int rc;
+
+	ev->trailer.seq = c->seq + 1;
+	rc = wire_encode_event(&b, &c->peer, ev);
+	if (rc == 0) {
+		c->seq++;
+		c->out_len = b.len;
+	}
+	return rc;
+}
+
+void emit_lost_locked(struct conn *c)
+{
+	struct wire_event ev;
+
+	if (c->dropped == c->lost_sent || !conn_ext(c))
+		return;
+	memset(&ev, 0, offsetof(struct wire_event, values));
+	ev.code = WIRE_EV_LOST;
+	ev.lost = c->dropped;
+	ev.has_trailer = true;
+	ev.trailer.timestamp_ns = agent_now_ns();
+	ev.trailer.os_tid = 0;
+	ev.trailer.flags = 0;
+	if (encode_locked(c, &ev) == 0)
+		c->lost_sent = c->dropped;
+}
+
+static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const struct timespec *start)
+{
+	pthread_mutex_lock(&c->lock);
+	uint32_t us = c->timeout_us;
+	struct timespec dl = *start;
+	dl.tv_sec += us / 1000000;
+	dl.tv_nsec += (long)(us % 1000000) * 1000;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	while (c->active && c->serial == serial && c->acked_seq < seq && !atomic_load(&agent.dying)) {
+		if (pthread_cond_timedwait(&c->acked, &c->lock, &dl) == ETIMEDOUT) {
+			if (c->acked_seq >= seq)
+				break;
+			if (c->sync_timeouts++ == 0)
+				sj_warn("conn#%u: no Ack for event %llu within %u us; the Java thread goes on "
+					"(later timeouts are only counted)", c->serial,
+					(unsigned long long)seq, us);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+void emit(struct emission *em)
+{
+	struct wire_event *ev = em->ev;
+	const uint8_t all_args = ev->nvalues;
+	const struct wire_value ret = ev->retval;
+	const bool ext_code = wire_event_is_extension(ev->code);
+	struct { struct conn *c; unsigned serial; uint64_t seq; } waits[AGENT_MAX_CONNS];
+	size_t nwaits = 0;
+	bool queued = false;
+
+	if (atomic_load(&agent.dying) && ev->code != WIRE_EV_VM_DEATH)
+		return;
+	ev->has_trailer = true;
+	ev->trailer.timestamp_ns = em->ts;
+	ev->trailer.os_tid = em->tid;
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		if (!(em->want.conns & (1u << i)))
+			continue;
+		struct conn *c = &conns[i];
+		pthread_mutex_lock(&c->lock);
+		if (!c->active || c->opened_gen > em->want.gen || (ext_code && !conn_ext(c))) {
+			pthread_mutex_unlock(&c->lock);
+			continue;
+		}
+		if (ev->code == WIRE_EV_METHOD_ENTER)
+			ev->nvalues = em->args_captured && (c->opt & WIRE_OPT_ARGUMENTS) ? all_args : 0;
+		if (ev->code == WIRE_EV_METHOD_EXIT) {
+			ev->retval = ret;
+			if (!em->ret_captured || !(c->opt & WIRE_OPT_RETURN_VALUE))
+				ev->retval.type = WIRE_T_NONE;
+		}
+		uint8_t flags = em->tflags;
+		if (em->stack_captured && (c->opt & WIRE_OPT_STACK) && (c->peer.caps & WIRE_CAP_STACK))
+			flags |= WIRE_TF_STACK;
+		bool sync = em->may_wait && c->sync && (c->peer.caps & WIRE_CAP_SYNC);
+		if (sync)
+			flags |= WIRE_TF_SYNC;
+		ev->trailer.flags = flags;
+		emit_lost_locked(c);
+		int rc = encode_locked(c, ev);
+		if (rc == 0) {
+			queued = true;
+			if (sync)
+				waits[nwaits++] = (typeof(waits[0])){ c, c->serial, c->seq };
+		} else if (rc == -ENOSPC) {
+			c->dropped++;
+		} else {
+			sj_debug("conn#%u: cannot encode %s: %s", c->serial, wire_event_name(ev->code),
+				 strerror(-rc));
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	ev->nvalues = all_args;
+	ev->retval = ret;
+	if (queued)
+		io_wake();
+	if (nwaits) {
+		struct timespec start;
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		for (size_t i = 0; i < nwaits; i++)
+			wait_for_ack(waits[i].c, waits[i].serial, waits[i].seq, &start);
+	}
+}

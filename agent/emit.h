@@ -1,0 +1,54 @@
+/* emit.h: delivering one event to the connections that want it.
+ *
+ * Contract: a callback first asks which connections want an event
+ * (emit_want*), captures optional data only if one of them asked for it,
+ * then calls emit(). emit() encodes the event once per connection (each has
+ * its own sequence numbers and negotiated form) into that connection's
+ * bounded buffer, under the connection's lock and without any JNI/JVMTI call;
+ * a full buffer drops the event and counts it (the total reaches the peer as
+ * a Lost event). In synchronous mode a Java thread then waits for the Acks,
+ * never longer than the agent's timeout_us in total. Never allocates.
+ */
+#ifndef STAPJAVA_AGENT_EMIT_H
+#define STAPJAVA_AGENT_EMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conn.h"
+#include "wire.h"
+
+struct want {
+	uint32_t conns;   /* bit i: conns[i] wants the event */
+	uint32_t opt;     /* union of their WIRE_OPT_* masks */
+	uint64_t gen;     /* conn_generation when computed */
+};
+
+/* Which connections want an event: PRED is called under each active
+ * connection's lock. Extension-only events pass ext_only so Appendix-only
+ * peers are skipped. */
+typedef bool (*want_pred)(const struct conn *c, const void *arg);
+void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only);
+/* The opt union of the connections in W->conns (method events, whose conns come from the cache). */
+void emit_want_opt(struct want *w);
+/* Cheap check before doing any work: is any connection open at all? */
+bool emit_any_conn(void);
+
+struct emission {
+	struct wire_event *ev;  /* body; for MethodEnter ev->nvalues arguments when captured */
+	struct want want;
+	bool args_captured;     /* MethodEnter: ev->values hold the arguments */
+	bool ret_captured;      /* MethodExit: ev->retval holds the return value */
+	bool stack_captured;    /* ev->trailer.depth / frames hold the stack */
+	uint8_t tflags;         /* WIRE_TF_TIMED_OUT */
+	bool may_wait;          /* the calling thread may wait for an Ack (a Java thread, not GC) */
+	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
+	uint64_t ts;            /* CLOCK_MONOTONIC ns */
+};
+
+void emit(struct emission *em);
+
+/* Under c->lock: queue a Lost event if drops were not reported yet. */
+void emit_lost_locked(struct conn *c);
+
+#endif

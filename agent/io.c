@@ -1,0 +1,316 @@
+/* io.c: see io.h. */
+#define _GNU_SOURCE
+#include "io.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "commands.h"
+#include "conn.h"
+#include "emit.h"
+#include "jvmti_events.h"
+#include "listener.h"
+#include "log.h"
+
+#define IO_POLL_MS 200          /* bound on noticing VM death or a removed socket */
+#define IO_CHECK_SOCKET_MS 1000
+#define IO_QUIET_MS 50          /* wait_ms: a bridge is "done registering" after this much silence */
+
+static int wake_fd = -1;
+static atomic_bool wake_pending;
+static atomic_bool stop_requested;
+static atomic_bool stopped;
+static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stop_cond;
+/* wait_ms support: time of the last command from any connection, and whether one connected */
+static atomic_ullong last_command_ns;
+static atomic_bool any_connected;
+
+static unsigned long long now_ms(void)
+{
+	return agent_now_ns() / 1000000ull;
+}
+
+int io_init(void)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&stop_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	return wake_fd < 0 ? -errno : 0;
+}
+
+void io_wake(void)
+{
+	if (wake_fd < 0 || atomic_exchange(&wake_pending, true))
+		return;
+	uint64_t one = 1;
+	ssize_t ignored = write(wake_fd, &one, sizeof(one));
+	(void)ignored;
+}
+
+static void accept_one(int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	/* who is calling, before a single byte is read */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		sj_warn("refused a connection: SO_PEERCRED failed: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	if (cred.uid != 0 && cred.uid != geteuid() && cred.uid != getuid()) {
+		sj_warn("refused a connection from pid %ld uid %ld: only uid %ld (the JVM's user) or root may connect",
+			(long)cred.pid, (long)cred.uid, (long)geteuid());
+		close(fd);
+		return;
+	}
+	struct conn *c = conn_open(fd, cred.pid, cred.uid, agent.opt.bufsize);
+	if (!c) {
+		sj_warn("refused a connection from pid %ld uid %ld: %d connections already open (or out of memory)",
+			(long)cred.pid, (long)cred.uid, AGENT_MAX_CONNS);
+		close(fd);
+		return;
+	}
+	atomic_store(&last_command_ns, agent_now_ns());
+	atomic_store(&any_connected, true);
+	sj_info("conn#%u: accepted pid %ld uid %ld", c->serial, (long)cred.pid, (long)cred.uid);
+}
+
+static void close_conn(struct conn *c, JNIEnv *jni, const char *why)
+{
+	conn_close(c, why);
+	events_update(jni);
+}
+
+/* Write what is queued. Returns 0, or -errno when the peer is gone. */
+static int flush_conn(struct conn *c)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&c->lock);
+	/* drops reported as soon as there is room for the report */
+	emit_lost_locked(c);
+	size_t off = 0;
+	while (off < c->out_len) {
+		ssize_t n = send(c->fd, c->out + off, c->out_len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		rc = n < 0 ? -errno : -EPIPE;
+		break;
+	}
+	if (off) {
+		memmove(c->out, c->out + off, c->out_len - off);
+		c->out_len -= off;
+		if (c->dropped != c->lost_sent)
+			emit_lost_locked(c);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+static bool has_output(struct conn *c)
+{
+	pthread_mutex_lock(&c->lock);
+	bool r = c->out_len > 0 || (c->dropped != c->lost_sent && conn_ext(c));
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static void read_conn(struct conn *c, JNIEnv *jni)
+{
+	for (;;) {
+		long n = wire_reader_fill(&c->rd, c->fd);
+		if (n == -EAGAIN)
+			return;
+		if (n == 0) {
+			close_conn(c, jni, "peer closed the connection");
+			return;
+		}
+		if (n < 0) {
+			char why[96];
+			snprintf(why, sizeof(why), "read error: %s", strerror((int)-n));
+			close_conn(c, jni, why);
+			return;
+		}
+		atomic_store(&last_command_ns, agent_now_ns());
+		if (commands_process(c, jni) < 0) {
+			close_conn(c, jni, "protocol error");
+			return;
+		}
+	}
+}
+
+static void close_all(JNIEnv *jni, const char *why)
+{
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (conns[i].fd >= 0)
+			conn_close(&conns[i], why);
+}
+
+/* At VM death: write what is queued for at most IO_EXIT_FLUSH_MS. */
+static void final_flush(void)
+{
+	unsigned long long deadline = now_ms() + IO_EXIT_FLUSH_MS;
+
+	for (;;) {
+		struct pollfd pfd[AGENT_MAX_CONNS];
+		nfds_t n = 0;
+		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+			struct conn *c = &conns[i];
+			if (c->fd < 0)
+				continue;
+			if (flush_conn(c) < 0 || !has_output(c))
+				continue;
+			pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
+		}
+		unsigned long long now = now_ms();
+		if (n == 0 || now >= deadline)
+			return;
+		poll(pfd, n, (int)(deadline - now));
+	}
+}
+
+static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
+{
+	int lfd = listener_open();
+	unsigned long long next_check = now_ms() + IO_CHECK_SOCKET_MS;
+
+	atomic_store(&agent.io_tid, (int)agent_gettid());
+	while (!atomic_load(&stop_requested)) {
+		struct pollfd pfd[AGENT_MAX_CONNS + 2];
+		struct conn *which[AGENT_MAX_CONNS + 2];
+		nfds_t n = 0;
+
+		pfd[n] = (struct pollfd){ .fd = wake_fd, .events = POLLIN };
+		which[n++] = NULL;
+		if (lfd >= 0) {
+			pfd[n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+			which[n++] = NULL;
+		}
+		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+			struct conn *c = &conns[i];
+			if (c->fd < 0)
+				continue;
+			pfd[n] = (struct pollfd){ .fd = c->fd, .events = POLLIN | (has_output(c) ? POLLOUT : 0) };
+			which[n++] = c;
+		}
+		int rc = poll(pfd, n, IO_POLL_MS);
+		if (rc < 0 && errno != EINTR)
+			sj_warn("poll: %s", strerror(errno));
+		if (pfd[0].revents & POLLIN) {
+			uint64_t v;
+			ssize_t ignored = read(wake_fd, &v, sizeof(v));
+			(void)ignored;
+		}
+		atomic_store(&wake_pending, false);
+		for (nfds_t i = 1; i < n; i++) {
+			struct conn *c = which[i];
+			if (!c) {
+				if (pfd[i].revents & POLLIN)
+					accept_one(lfd);
+				continue;
+			}
+			if (c->fd < 0 || pfd[i].fd != c->fd)
+				continue;
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				read_conn(c, jni);
+				if (c->fd < 0)
+					continue;
+			}
+		}
+		/* write everything queued, not only where poll said so: events arrive all the time */
+		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+			struct conn *c = &conns[i];
+			if (c->fd >= 0 && flush_conn(c) < 0)
+				close_conn(c, jni, "peer gone (write failed)");
+		}
+		if (now_ms() >= next_check) {
+			lfd = listener_check(lfd);
+			next_check = now_ms() + IO_CHECK_SOCKET_MS;
+		}
+	}
+	final_flush();
+	close_all(jni, "the VM is exiting");
+	if (lfd >= 0)
+		close(lfd);
+	listener_remove();
+	pthread_mutex_lock(&stop_lock);
+	atomic_store(&stopped, true);
+	pthread_cond_broadcast(&stop_cond);
+	pthread_mutex_unlock(&stop_lock);
+}
+
+int io_start(JNIEnv *jni)
+{
+	jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
+	jmethodID ctor = tc ? (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V") : NULL;
+	jstring name = (*jni)->NewStringUTF(jni, "stapjava-agent");
+	jobject thread = ctor && name ? (*jni)->NewObject(jni, tc, ctor, name) : NULL;
+
+	if (!thread) {
+		(*jni)->ExceptionClear(jni);
+		sj_error("cannot create the agent's I/O thread object; no socket");
+		return -ENOMEM;
+	}
+	jvmtiError err = (*agent.jvmti)->RunAgentThread(agent.jvmti, thread, io_main, NULL,
+							  JVMTI_THREAD_NORM_PRIORITY);
+	if (err != JVMTI_ERROR_NONE) {
+		sj_error("cannot start the agent's I/O thread (JVMTI error %d); no socket", (int)err);
+		return -EIO;
+	}
+	return 0;
+}
+
+void io_wait_for_bridge(unsigned ms)
+{
+	unsigned long long deadline = now_ms() + ms;
+
+	/* bounded: until wait_ms has passed, or a bridge connected and then sent nothing for IO_QUIET_MS */
+	while (now_ms() < deadline) {
+		if (atomic_load(&any_connected) &&
+		    agent_now_ns() - atomic_load(&last_command_ns) >= IO_QUIET_MS * 1000000ull)
+			return;
+		struct timespec ts = { 0, 5 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+void io_shutdown(void)
+{
+	struct timespec dl;
+
+	if (atomic_exchange(&stop_requested, true))
+		return;
+	io_wake();
+	if (atomic_load(&agent.io_tid) == 0)
+		return;   /* never started */
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += (IO_EXIT_FLUSH_MS + 500) / 1000 + 1;
+	pthread_mutex_lock(&stop_lock);
+	while (!atomic_load(&stopped))
+		if (pthread_cond_timedwait(&stop_cond, &stop_lock, &dl) == ETIMEDOUT)
+			break;
+	pthread_mutex_unlock(&stop_lock);
+}

@@ -1,0 +1,24 @@
+/* io.h: the agent's I/O thread (a JVMTI agent thread started at VMInit).
+ *
+ * Contract: one thread owns the listening socket and every connection's fd:
+ * it accepts (checking SO_PEERCRED before reading a byte), reads and applies
+ * commands, writes the queued events, re-creates a vanished socket, and polls
+ * with a bounded interval so it notices VM death. Java threads only queue
+ * events and call io_wake(). At VM death io_shutdown() flushes what is queued
+ * (bounded), closes everything and removes the socket.
+ */
+#ifndef STAPJAVA_AGENT_IO_H
+#define STAPJAVA_AGENT_IO_H
+
+#include <jvmti.h>
+
+#define IO_EXIT_FLUSH_MS 1000   /* at VM death, the longest wait for bridges to read */
+
+int io_init(void);                    /* at load: the wake-up eventfd */
+int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */
+void io_wake(void);                   /* cheap, async-signal-safe-ish, any thread */
+/* VMInit with wait_ms: wait until a first bridge has connected and gone quiet. */
+void io_wait_for_bridge(unsigned ms);
+void io_shutdown(void);               /* VMDeath: flush (bounded), close, unlink */
+
+#endif

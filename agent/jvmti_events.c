@@ -1,0 +1,165 @@
+/* jvmti_events.c: see jvmti_events.h. */
+#include "jvmti_events.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "agent.h"
+#include "callbacks.h"
+#include "conn.h"
+#include "log.h"
+
+enum need {
+	N_METHOD_ENTRY, N_METHOD_EXIT, N_COMPILED, N_CLASS_LOAD, N_CLASS_PREPARE, N_OBJECT_FREE,
+	N_EXCEPTION, N_EXCEPTION_CATCH, N_THREAD_START, N_THREAD_END, N_MON_ENTER, N_MON_ENTERED,
+	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_COUNT
+};
+
+static const struct {
+	jvmtiEvent event;
+	const char *name;
+} events[N_COUNT] = {
+	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry" },
+	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit" },
+	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad" },
+	[N_CLASS_LOAD] = { JVMTI_EVENT_CLASS_LOAD, "ClassLoad" },
+	[N_CLASS_PREPARE] = { JVMTI_EVENT_CLASS_PREPARE, "ClassPrepare" },
+	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree" },
+	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception" },
+	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch" },
+	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart" },
+	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd" },
+	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter" },
+	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered" },
+	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait" },
+	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited" },
+	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart" },
+	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish" },
+};
+
+static bool enabled[N_COUNT];
+static bool failed[N_COUNT];     /* enabling failed once: say so once */
+static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
+{
+	memset(w, 0, sizeof(*w));
+	w->can_generate_method_entry_events = p->can_generate_method_entry_events;
+	w->can_generate_method_exit_events = p->can_generate_method_exit_events;
+	w->can_generate_compiled_method_load_events = p->can_generate_compiled_method_load_events;
+	w->can_generate_exception_events = p->can_generate_exception_events;
+	w->can_generate_monitor_events = p->can_generate_monitor_events;
+	w->can_generate_garbage_collection_events = p->can_generate_garbage_collection_events;
+	w->can_generate_object_free_events = p->can_generate_object_free_events;
+	w->can_tag_objects = p->can_tag_objects;
+	w->can_access_local_variables = p->can_access_local_variables;
+	w->can_get_line_numbers = p->can_get_line_numbers;
+}
+
+int events_install(void)
+{
+	jvmtiEventCallbacks cb;
+	jvmtiEnv *jv = agent.jvmti;
+
+	memset(&cb, 0, sizeof(cb));
+	cb.VMInit = agent_vm_init;
+	cb.VMDeath = agent_vm_death;
+	cb.MethodEntry = cb_method_entry;
+	cb.MethodExit = cb_method_exit;
+	cb.CompiledMethodLoad = cb_compiled_method_load;
+	cb.ClassLoad = cb_class_load;
+	cb.ClassPrepare = cb_class_prepare;
+	cb.ObjectFree = cb_object_free;
+	cb.Exception = cb_exception;
+	cb.ExceptionCatch = cb_exception_catch;
+	cb.ThreadStart = cb_thread_start;
+	cb.ThreadEnd = cb_thread_end;
+	cb.MonitorContendedEnter = cb_monitor_contended_enter;
+	cb.MonitorContendedEntered = cb_monitor_contended_entered;
+	cb.MonitorWait = cb_monitor_wait;
+	cb.MonitorWaited = cb_monitor_waited;
+	cb.GarbageCollectionStart = cb_gc_start;
+	cb.GarbageCollectionFinish = cb_gc_finish;
+	if ((*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof(cb)) != JVMTI_ERROR_NONE)
+		return -1;
+	/* VMInit starts the I/O thread, VMDeath ends it: both cost nothing */
+	if ((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL) != JVMTI_ERROR_NONE ||
+	    (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL) != JVMTI_ERROR_NONE)
+		return -1;
+	return 0;
+}
+
+static void compute(bool need[N_COUNT])
+{
+	memset(need, 0, N_COUNT * sizeof(bool));
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		pthread_mutex_lock(&c->lock);
+		if (c->active) {
+			uint8_t m = c->ev_bits[WIRE_KIND_METHOD], k = c->ev_bits[WIRE_KIND_CLASS],
+				e = c->ev_bits[WIRE_KIND_EXCEPTION];
+			bool unload = (k & WIRE_CLASS_UNLOAD) && conn_ext(c);
+			need[N_METHOD_ENTRY] |= m & WIRE_METHOD_ENTER;
+			need[N_METHOD_EXIT] |= m & WIRE_METHOD_RETURN;
+			need[N_COMPILED] |= m & WIRE_METHOD_COMPILE;
+			need[N_CLASS_LOAD] |= k & WIRE_CLASS_LOAD;
+			need[N_CLASS_PREPARE] |= (k & WIRE_CLASS_PREPARE) || unload;
+			need[N_OBJECT_FREE] |= unload;
+			need[N_EXCEPTION] |= e & WIRE_EXCEPTION_THROWN;
+			need[N_EXCEPTION_CATCH] |= e & WIRE_EXCEPTION_CATCH;
+			need[N_THREAD_START] |= c->threads;
+			need[N_THREAD_END] |= c->threads;
+			need[N_MON_ENTER] |= c->monitors;
+			need[N_MON_ENTERED] |= c->monitors;
+			need[N_MON_WAIT] |= c->monitors;
+			need[N_MON_WAITED] |= c->monitors;
+			need[N_GC_START] |= c->gc && conn_ext(c);
+			need[N_GC_FINISH] |= c->gc && conn_ext(c);
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+static void apply(const bool need[N_COUNT])
+{
+	jvmtiEnv *jv = agent.jvmti;
+
+	for (int i = 0; i < N_COUNT; i++) {
+		if (need[i] == enabled[i])
+			continue;
+		jvmtiError err = (*jv)->SetEventNotificationMode(jv, need[i] ? JVMTI_ENABLE : JVMTI_DISABLE,
+								 events[i].event, NULL);
+		if (err == JVMTI_ERROR_NONE) {
+			enabled[i] = need[i];
+			sj_info("event %s %s", events[i].name, need[i] ? "enabled" : "disabled");
+		} else if (!failed[i]) {
+			failed[i] = true;
+			sj_warn("event %s cannot be %s (JVMTI error %d): those probes stay silent",
+				events[i].name, need[i] ? "enabled" : "disabled", (int)err);
+		}
+	}
+}
+
+void events_update(JNIEnv *jni)
+{
+	bool need[N_COUNT];
+
+	pthread_mutex_lock(&update_lock);
+	compute(need);
+	bool track = need[N_OBJECT_FREE];
+	apply(need);
+	pthread_mutex_unlock(&update_lock);
+	if (track && jni)
+		unload_track_loaded(jni);
+}
+
+void events_disable_all(void)
+{
+	bool none[N_COUNT];
+
+	memset(none, 0, sizeof(none));
+	pthread_mutex_lock(&update_lock);
+	apply(none);
+	pthread_mutex_unlock(&update_lock);
+}

@@ -1,0 +1,220 @@
+/* listener.c: see listener.h. */
+#include "listener.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "log.h"
+
+static char sock_dir[PATH_MAX];
+static char sock_name[96];       /* file name inside sock_dir */
+static char sock_path[PATH_MAX + 96];
+static dev_t sock_dev;
+static ino_t sock_ino;           /* identity of the file we renamed into place */
+static bool recreate_failed;     /* log a failing re-creation only once */
+static bool have_socket;         /* the first creation worked: keep it alive */
+
+const char *listener_path(void)
+{
+	return sock_path;
+}
+
+/* pidns inode, nspid, starttime: see doc/agent-bridge.md. */
+static int make_name(void)
+{
+	struct stat st;
+	char buf[1024];
+	unsigned long long start = 0;
+	long nspid = getpid();
+
+	if (stat("/proc/self/ns/pid", &st) < 0)
+		return -errno;
+	FILE *f = fopen("/proc/self/status", "re");
+	if (f) {
+		while (fgets(buf, sizeof(buf), f))
+			if (strncmp(buf, "NSpid:", 6) == 0) {
+				char *last = strrchr(buf, '\t');
+				if (!last)
+					last = strrchr(buf, ' ');
+				if (last)
+					nspid = strtol(last + 1, NULL, 10);
+			}
+		fclose(f);
+	}
+	f = fopen("/proc/self/stat", "re");
+	if (!f)
+		return -errno;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* comm (field 2) may hold spaces and ')': fields are counted after the last ')' */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	int field = 2;
+	for (p++; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (field != 22 || sscanf(p, "%llu", &start) != 1)
+		return -EINVAL;
+	snprintf(sock_name, sizeof(sock_name), "jvm-%llu-%ld-%llu.sock",
+		 (unsigned long long)st.st_ino, nspid, start);
+	return 0;
+}
+
+/* Open sock_dir (creating it) and check it is safe; returns a dir fd or -errno. */
+static int open_dir(bool quiet)
+{
+	if (mkdir(sock_dir, 0700) < 0 && errno != EEXIST) {
+		int e = errno;
+		if (!quiet)
+			sj_error("socket directory %s: cannot create it: %s; no socket, the JVM runs on without probes",
+				 sock_dir, strerror(e));
+		return -e;
+	}
+	int dfd = open(sock_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	const char *why = NULL;
+	int e = 0;
+	if (dfd < 0) {
+		e = errno;
+		why = e == ELOOP || e == ENOTDIR ? "is a symlink or not a directory" : strerror(e);
+	} else if (fstat(dfd, &st) < 0) {
+		e = errno;
+		why = strerror(e);
+	} else if (!S_ISDIR(st.st_mode)) {
+		e = ENOTDIR;
+		why = "is not a directory";
+	} else if (st.st_uid != geteuid()) {
+		e = EPERM;
+		why = "is not owned by the JVM's user";
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		e = EPERM;
+		why = "is writable by group or others";
+	}
+	if (why) {
+		if (!quiet)
+			sj_error("socket directory %s %s: refused, no socket, the JVM runs on without probes",
+				 sock_dir, why);
+		if (dfd >= 0)
+			close(dfd);
+		return -e;
+	}
+	return dfd;
+}
+
+/* Bind a temporary name in DFD, chmod 0600, listen, rename into place. */
+static int bind_in(int dfd, bool quiet)
+{
+	char tmp[128];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = -1, e;
+
+	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", sock_name, (long)getpid());
+	/* through /proc/self/fd the path is short and resolved from the directory we checked */
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, tmp) >=
+	    (int)sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	unlinkat(dfd, tmp, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto fail;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		goto fail;
+	if (fchmodat(dfd, tmp, 0600, 0) < 0 || listen(fd, 16) < 0)
+		goto fail_unlink;
+	struct stat st;
+	if (fstatat(dfd, tmp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		goto fail_unlink;
+	if (renameat(dfd, tmp, dfd, sock_name) < 0)
+		goto fail_unlink;
+	sock_dev = st.st_dev;
+	sock_ino = st.st_ino;
+	return fd;
+fail_unlink:
+	e = errno;
+	unlinkat(dfd, tmp, 0);
+	errno = e;
+fail:
+	e = errno;
+	if (!quiet)
+		sj_error("socket %s: %s; no socket, the JVM runs on without probes", sock_path, strerror(e));
+	if (fd >= 0)
+		close(fd);
+	return -e;
+}
+
+static int create(bool quiet)
+{
+	int dfd = open_dir(quiet);
+	if (dfd < 0)
+		return dfd;
+	int fd = bind_in(dfd, quiet);
+	close(dfd);
+	return fd;
+}
+
+int listener_open(void)
+{
+	int rc;
+
+	if (agent.opt.sockdir[0])
+		snprintf(sock_dir, sizeof(sock_dir), "%s", agent.opt.sockdir);
+	else
+		snprintf(sock_dir, sizeof(sock_dir), "/tmp/stapjava-%ld", (long)getuid());
+	rc = make_name();
+	if (rc < 0) {
+		sj_error("cannot compute the socket name from /proc/self: %s; no socket", strerror(-rc));
+		return rc;
+	}
+	snprintf(sock_path, sizeof(sock_path), "%s/%s", sock_dir, sock_name);
+	int fd = create(false);
+	if (fd >= 0) {
+		have_socket = true;
+		sj_info("listening on %s", sock_path);
+	}
+	return fd;
+}
+
+int listener_check(int fd)
+{
+	struct stat st;
+
+	/* a directory refused at start stays refused: one log line, not one a second */
+	if (!have_socket)
+		return fd;
+	if (fd >= 0 && lstat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
+		return fd;
+	int nfd = create(true);
+	if (nfd < 0) {
+		if (!recreate_failed)
+			sj_warn("socket %s is gone and cannot be re-created: %s; retrying every second",
+				sock_path, strerror(-nfd));
+		recreate_failed = true;
+		return fd;
+	}
+	recreate_failed = false;
+	if (fd >= 0)
+		close(fd);
+	sj_info("socket %s was removed or replaced; re-created it", sock_path);
+	return nfd;
+}
+
+void listener_remove(void)
+{
+	struct stat st;
+
+	if (sock_ino && lstat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
+		unlink(sock_path);
+}

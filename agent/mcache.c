@@ -1,0 +1,183 @@
+/* mcache.c: see mcache.h. Open addressing on jmethodID under a rwlock. */
+#include "mcache.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "conn.h"
+#include "pattern.h"
+
+static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct mentry **table;
+static size_t table_cap, table_used;
+
+static size_t slot_of(jmethodID id, size_t cap)
+{
+	uintptr_t h = (uintptr_t)id;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h & (cap - 1);
+}
+
+static struct mentry *find_locked(jmethodID id)
+{
+	if (!table)
+		return NULL;
+	for (size_t i = slot_of(id, table_cap);; i = (i + 1) & (table_cap - 1)) {
+		struct mentry *e = table[i];
+		if (!e || e->id == id)
+			return e;
+	}
+}
+
+static int grow_locked(void)
+{
+	size_t cap = table_cap ? table_cap * 2 : 4096;
+	struct mentry **n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < table_cap; i++) {
+		struct mentry *e = table[i];
+		if (!e)
+			continue;
+		size_t j = slot_of(e->id, cap);
+		while (n[j])
+			j = (j + 1) & (cap - 1);
+		n[j] = e;
+	}
+	free(table);
+	table = n;
+	table_cap = cap;
+	return 0;
+}
+
+/* Build a new entry with JVMTI calls (no lock held). */
+static struct mentry *build(jmethodID id)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char *mname = NULL, *msig = NULL, *csig = NULL;
+	jclass cls = NULL;
+	jint mods = 0;
+	struct mentry *e = NULL;
+
+	if ((*jv)->GetMethodName(jv, id, &mname, &msig, NULL) != JVMTI_ERROR_NONE)
+		return NULL;
+	if ((*jv)->GetMethodDeclaringClass(jv, id, &cls) != JVMTI_ERROR_NONE ||
+	    (*jv)->GetClassSignature(jv, cls, &csig, NULL) != JVMTI_ERROR_NONE)
+		goto out;
+	(*jv)->GetMethodModifiers(jv, id, &mods);
+	size_t cap = strlen(csig) + strlen(mname) + strlen(msig) + 4;
+	e = calloc(1, sizeof(*e) + cap);
+	if (!e)
+		goto out;
+	char *name = (char *)(e + 1);
+	ssize_t n = name_method_wire(name, cap, csig, mname, msig);
+	if (n < 0) {
+		free(e);
+		e = NULL;
+		goto out;
+	}
+	e->id = id;
+	e->name = name;
+	e->name_len = (uint32_t)n;
+	e->desc_off = (uint32_t)(strchr(name, '(') - name);
+	e->is_static = mods & 0x0008;
+	e->is_native = mods & 0x0100;
+	e->gen = 0;
+out:
+	if (cls) {
+		JNIEnv *jni = NULL;
+		/* a callback's local frame frees it anyway; delete early to keep loops small */
+		if ((*agent.vm)->GetEnv(agent.vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK && jni)
+			(*jni)->DeleteLocalRef(jni, cls);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)mname);
+	(*jv)->Deallocate(jv, (unsigned char *)msig);
+	if (csig)
+		(*jv)->Deallocate(jv, (unsigned char *)csig);
+	return e;
+}
+
+const struct mentry *mcache_entry(jmethodID id)
+{
+	pthread_rwlock_rdlock(&cache_lock);
+	struct mentry *e = find_locked(id);
+	pthread_rwlock_unlock(&cache_lock);
+	if (e)
+		return e;
+	struct mentry *fresh = build(id);
+	if (!fresh)
+		return NULL;
+	pthread_rwlock_wrlock(&cache_lock);
+	e = find_locked(id);
+	if (!e && (table_used + 1) * 2 > table_cap && grow_locked() < 0) {
+		pthread_rwlock_unlock(&cache_lock);
+		free(fresh);
+		return NULL;
+	}
+	if (!e) {
+		size_t i = slot_of(id, table_cap);
+		while (table[i])
+			i = (i + 1) & (table_cap - 1);
+		table[i] = fresh;
+		table_used++;
+		e = fresh;
+		fresh = NULL;
+	}
+	pthread_rwlock_unlock(&cache_lock);
+	free(fresh);
+	return e;
+}
+
+int mcache_lookup(jmethodID id, struct mmatch *m)
+{
+	uint64_t gen = atomic_load(&conn_generation);
+
+	pthread_rwlock_rdlock(&cache_lock);
+	struct mentry *e = find_locked(id);
+	if (e && e->gen == gen) {
+		m->e = e;
+		memcpy(m->conns, e->conns, sizeof(m->conns));
+		m->gen = gen;
+		pthread_rwlock_unlock(&cache_lock);
+		return 0;
+	}
+	pthread_rwlock_unlock(&cache_lock);
+	if (!e)
+		e = (struct mentry *)mcache_entry(id);
+	if (!e) {
+		m->e = NULL;
+		return -ENOENT;
+	}
+	uint32_t want[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		if (!__atomic_load_n(&c->active, __ATOMIC_RELAXED))
+			continue;
+		pthread_mutex_lock(&c->lock);
+		uint8_t bits = c->active && c->ev_bits[WIRE_KIND_METHOD]
+			? conn_match_method(c, e->name, e->name_len) : 0;
+		pthread_mutex_unlock(&c->lock);
+		if (bits & WIRE_METHOD_ENTER)
+			want[MC_ENTER] |= 1u << i;
+		if (bits & WIRE_METHOD_RETURN)
+			want[MC_RETURN] |= 1u << i;
+		if (bits & WIRE_METHOD_COMPILE)
+			want[MC_COMPILE] |= 1u << i;
+	}
+	pthread_rwlock_wrlock(&cache_lock);
+	/* a newer generation may have been stored meanwhile; never go back */
+	if (e->gen <= gen) {
+		memcpy(e->conns, want, sizeof(want));
+		e->gen = gen;
+	}
+	pthread_rwlock_unlock(&cache_lock);
+	m->e = e;
+	memcpy(m->conns, want, sizeof(want));
+	m->gen = gen;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* mcache.h: per-jmethodID cache of wire names and registration matches.
+ *
+ * Contract: MethodEntry/MethodExit fire for every method the JVM runs, so
+ * names must not be rebuilt and patterns not re-matched on every call. The
+ * entry of a method keeps its wire name (built once, never freed: jmethodIDs
+ * are never reused) and, for the current conn_generation, which connections
+ * want its enter / return / compile events. A registration change bumps the
+ * generation, and entries re-match lazily. Callable from any thread that may
+ * call JVMTI; the cache's lock is never held across a JNI or JVMTI call.
+ */
+#ifndef STAPJAVA_AGENT_MCACHE_H
+#define STAPJAVA_AGENT_MCACHE_H
+
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mentry {
+	jmethodID id;
+	const char *name;        /* wire name, NUL-terminated */
+	uint32_t name_len;
+	uint32_t desc_off;       /* offset of '(' in name */
+	bool is_static, is_native;
+	/* under the cache lock: */
+	uint64_t gen;
+	uint32_t conns[3];       /* per event (0 enter, 1 return, 2 compile): bit i = conns[i] wants it */
+};
+
+struct mmatch {
+	const struct mentry *e;  /* NULL: the method's name could not be read */
+	uint32_t conns[3];
+	uint64_t gen;
+};
+
+enum { MC_ENTER = 0, MC_RETURN = 1, MC_COMPILE = 2 };
+
+/* Fill *M for METHOD. Returns 0 or -errno. */
+int mcache_lookup(jmethodID method, struct mmatch *m);
+/* Just the entry (name and flags), without matching. NULL on failure. */
+const struct mentry *mcache_entry(jmethodID method);
+
+#endif

@@ -1,0 +1,40 @@
+/* options.h: the agent's option string (-agentpath:...=OPTIONS).
+ *
+ * Contract: "key=value,key=value"; every key is documented in agent/README.md.
+ * An unknown key or a bad value is an error: options_parse() returns -EINVAL
+ * and fills err with one sentence naming the option, so the JVM can refuse to
+ * start with that message (see README, "Options"). Never allocates.
+ */
+#ifndef STAPJAVA_AGENT_OPTIONS_H
+#define STAPJAVA_AGENT_OPTIONS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPT_BUFSIZE_DEFAULT   (1u << 20)  /* bytes of queued events per connection */
+#define OPT_BUFSIZE_MIN       4096u
+#define OPT_BUFSIZE_MAX       (256u << 20)
+#define OPT_TIMEOUT_DEFAULT   100000u     /* µs a Java thread waits for an Ack */
+#define OPT_TIMEOUT_MAX       10000000u
+#define OPT_STRMAX_DEFAULT    256u        /* bytes of a String value */
+#define OPT_STRMAX_MAX        16384u
+#define OPT_STACKMAX_DEFAULT  64u         /* frames of a stack trace */
+#define OPT_WAIT_MAX          600000u     /* ms */
+
+struct agent_options {
+	char sockdir[PATH_MAX];   /* "" = /tmp/stapjava-<uid> */
+	int loglevel;             /* enum sj_log_level */
+	char logfile[PATH_MAX];   /* "" = stderr */
+	uint32_t bufsize;
+	uint32_t timeout_us;
+	uint32_t strmax;
+	uint32_t stackmax;
+	uint32_t wait_ms;         /* at VM start, wait this long for a first bridge */
+};
+
+void options_defaults(struct agent_options *o);
+/* Parse TEXT (NULL or "" = defaults) into *O. Returns 0 or -EINVAL with ERR set. */
+int options_parse(const char *text, struct agent_options *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,236 @@
+/* connection.c: see connection.h. */
+#define _GNU_SOURCE /* struct ucred */
+#include "connection.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "discovery.h"
+#include "log.h"
+
+#define SEND_TIMEOUT_MS 2000
+
+static int verify_listener(struct conn *c, char *why, size_t whylen)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -errno;
+	if (cred.pid != c->jvm.pid || cred.uid != c->jvm.uid) {
+		snprintf(why, whylen,
+			 "the listener is pid %d uid %u, not the JVM (pid %d uid %u): socket refused",
+			 (int)cred.pid, (unsigned)cred.uid, (int)c->jvm.pid, (unsigned)c->jvm.uid);
+		c->untrusted = true;
+		return -EACCES;
+	}
+	if (!procfs_same_process(&c->jvm)) {
+		snprintf(why, whylen, "the JVM's start time changed (pid reused): socket refused");
+		c->untrusted = true;
+		return -EACCES;
+	}
+	return 0;
+}
+
+int conn_open(struct conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+	      char *why, size_t whylen)
+{
+	char dir[4200], name[128];
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct timeval tv = { SEND_TIMEOUT_MS / 1000, (SEND_TIMEOUT_MS % 1000) * 1000 };
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
+	c->jvm = *jvm;
+	wire_peer_init(&c->peer);
+	why[0] = '\0';
+	rc = discovery_socket_path(jvm, sockdir_template, dir, sizeof dir, name, sizeof name);
+	if (rc < 0) {
+		snprintf(why, whylen, "socket path too long");
+		return rc;
+	}
+	/* a relative name keeps sun_path short whatever the directory */
+	if (fchdir(dirfd) < 0) {
+		rc = -errno;
+		snprintf(why, whylen, "%s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	if (strlen(name) >= sizeof addr.sun_path) {
+		snprintf(why, whylen, "socket name too long");
+		return -ENAMETOOLONG;
+	}
+	memcpy(addr.sun_path, name, strlen(name) + 1);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		return -errno;
+	if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+		rc = -errno;
+		snprintf(why, whylen, "connect %s/%s: %s", dir, name, strerror(-rc));
+		goto fail;
+	}
+	rc = verify_listener(c, why, whylen);
+	if (rc < 0)
+		goto fail_kept;
+	setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	rc = wire_reader_init(&c->rd, 2 * WIRE_MAX_MESSAGE);
+	if (rc < 0)
+		goto fail;
+	if (chdir("/") < 0) /* do not pin the JVM's filesystem */
+		rc = 0;
+	return 0;
+fail:
+	c->untrusted = false;
+fail_kept:
+	close(c->fd);
+	c->fd = -1;
+	return rc;
+}
+
+void conn_close(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	wire_reader_free(&c->rd);
+}
+
+static int send_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int send_command(struct conn *c, const struct wire_command *cmd)
+{
+	uint8_t data[PATTERN_MAX_LEN + 64];
+	struct wire_buf b = { data, sizeof data, 0 };
+	int rc = wire_encode_command(&b, cmd);
+
+	if (rc < 0)
+		return rc;
+	return send_all(c->fd, b.data, b.len);
+}
+
+int conn_send_hello(struct conn *c)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_HELLO };
+
+	wire_hello_init(&cmd.hello, CONN_OUR_CAPS, "stpd-bridge " PACKAGE_VERSION);
+	return send_command(c, &cmd);
+}
+
+static int send_switch(struct conn *c, unsigned code, bool on)
+{
+	struct wire_command cmd = { .code = code, .enable = on };
+
+	return on ? send_command(c, &cmd) : 0;
+}
+
+static bool have(const struct conn *c, uint32_t cap)
+{
+	return (c->peer.caps & cap) != 0;
+}
+
+static int send_patterns(struct conn *c, const struct registry *reg)
+{
+	static const unsigned appendix_code[] = {
+		[WIRE_KIND_METHOD] = WIRE_CMD_REGISTER_METHOD,
+		[WIRE_KIND_CLASS] = WIRE_CMD_REGISTER_CLASS,
+		[WIRE_KIND_EXCEPTION] = WIRE_CMD_REGISTER_EXCEPTION,
+	};
+
+	for (size_t i = 0; i < reg->n; i++) {
+		const struct registry_entry *e = &reg->entries[i];
+		struct wire_command cmd = { .kind = e->kind, .events = e->events };
+		size_t len;
+		bool dup = false;
+		int rc;
+
+		cmd.pattern.ptr = pattern_text(&e->pat, &len);
+		cmd.pattern.len = (uint32_t)len;
+		if (have(c, WIRE_CAP_EXT_CMDS)) {
+			cmd.code = WIRE_CMD_REGISTER;
+		} else {
+			/* Appendix B registers every type of a kind: once per pattern */
+			for (size_t j = 0; j < i && !dup; j++)
+				dup = reg->entries[j].kind == e->kind &&
+				      strcmp(pattern_text(&reg->entries[j].pat, NULL), cmd.pattern.ptr) == 0;
+			if (dup)
+				continue;
+			cmd.code = appendix_code[e->kind];
+		}
+		rc = send_command(c, &cmd);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int conn_send_registrations(struct conn *c, const struct registry *reg)
+{
+	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
+	int rc;
+
+	rc = send_patterns(c, reg);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_GC_EVENTS, reg->gc);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_THREAD_EVENTS, reg->threads);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
+	/* VM events always when possible: VmDeath tells a JVM's normal end from
+	 * an agent that died; the registry keeps the lines out unless --vm */
+	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
+		rc = send_switch(c, WIRE_CMD_VM_EVENTS, true);
+	else if (rc == 0 && reg->vm)
+		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
+	if (rc == 0 && reg->sync) {
+		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
+					     .timeout_us = reg->sync_timeout_us };
+
+		if (have(c, WIRE_CAP_SYNC))
+			rc = send_command(c, &mode);
+		else
+			sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
+				(int)c->jvm.pid);
+	}
+	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
+		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
+		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
+	}
+	/* always last: a complete registration ends with the optional-data mask */
+	if (rc == 0)
+		rc = send_command(c, &opt);
+	return rc;
+}
+
+int conn_send_reset(struct conn *c)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_RESET };
+
+	if (c->fd < 0 || !have(c, WIRE_CAP_EXT_CMDS))
+		return 0;
+	return send_command(c, &cmd);
+}
+
+int conn_send_ack(struct conn *c, uint64_t seq)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_ACK, .seq = seq };
+
+	return send_command(c, &cmd);
+}

@@ -1,0 +1,49 @@
+/* connection.h: one worker's connection to one agent.
+ *
+ * Contract: conn_open() connects to the socket computed for JVM and trusts
+ * it only if the listener is that JVM: SO_PEERCRED pid and uid must be the
+ * JVM's, and the JVM's start time must still be the one the path was made
+ * from. Otherwise it fails with c->untrusted set and *why saying what did not
+ * match (a squatted socket). It must run after the privilege drop, as the JVM's
+ * owner. The send functions encode one command each with the runtime codec
+ * and write it whole (a send timeout bounds a peer that stops reading);
+ * which commands go depends on what the Hello exchange negotiated: the
+ * extension Register with per-type masks when WIRE_CAP_EXT_CMDS, else the
+ * Appendix B commands. Functions return 0 or a negative errno; nothing here
+ * logs, except conn_send_registrations' warnings about what the agent cannot
+ * do.
+ */
+#ifndef STPD_BRIDGE_CONNECTION_H
+#define STPD_BRIDGE_CONNECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "procfs.h"
+#include "registry.h"
+#include "wire.h"
+
+/* What we offer in our Hello. */
+#define CONN_OUR_CAPS WIRE_CAP_ALL
+
+struct conn {
+	int fd;
+	struct jvm_id jvm;
+	struct wire_peer peer;   /* the agent, as far as we know it */
+	struct wire_reader rd;
+	bool hello_done;         /* agent's Hello received, or given up waiting */
+	bool untrusted;          /* conn_open failed because the listener is not the JVM */
+};
+
+/* DIRFD: the socket directory (discovery_open_sockdir); SOCKDIR_TEMPLATE
+ * only names the path in messages. */
+int conn_open(struct conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+	      char *why, size_t whylen);
+void conn_close(struct conn *c);
+
+int conn_send_hello(struct conn *c);
+int conn_send_registrations(struct conn *c, const struct registry *reg);
+int conn_send_reset(struct conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
+int conn_send_ack(struct conn *c, uint64_t seq);
+
+#endif

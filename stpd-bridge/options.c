@@ -1,0 +1,326 @@
+/* options.c: see options.h. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+
+static const char usage_text[] =
+	"Usage: stpd-bridge [OPTION]...\n"
+	"Connect to the stapjava agents of running JVMs, register probes, and print\n"
+	"their events (see stpd-bridge/README.md and doc/agent-bridge.md).\n"
+	"\n"
+	"Which JVMs:\n"
+	"  -x, --pid PID            serve this JVM (repeatable); default: every JVM,\n"
+	"                           including those that start later\n"
+	"  -l, --list               print the JVMs this user can see and exit\n"
+	"      --sockdir DIR        agents' socket directory, under /proc/PID/root;\n"
+	"                           %u stands for the JVM's uid (default /tmp/stapjava-%u)\n"
+	"      --rescan-ms N        look for new JVMs every N ms (default 500)\n"
+	"      --hello-timeout-ms N wait N ms for the agent's Hello before speaking\n"
+	"                           Appendix B only (default 1000)\n"
+	"\n"
+	"What to register (patterns: doc/patterns.md):\n"
+	"  -m, --method PATTERN[:enter,return,compile]    (default enter,return)\n"
+	"  -c, --class PATTERN[:load,prepare,unload]      (default load,prepare,unload)\n"
+	"  -e, --exception PATTERN[:thrown,catch]         (default thrown,catch)\n"
+	"      --gc, --threads, --monitors, --vm          event families\n"
+	"      --args, --return, --stack                  optional data\n"
+	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
+	"                           the bridge, at most TIMEOUT_US (default 100000)\n"
+	"\n"
+	"Output and life:\n"
+	"  -p, --print              print one line per event\n"
+	"  -o, --output FILE        print to FILE (appended) instead of stdout\n"
+	"      --parent PID         exit (unregistering first) when PID exits\n"
+	"      --log-level LEVEL    error, warn (default), info or debug\n"
+	"      --log-file FILE      log to FILE (appended) instead of stderr\n"
+	"  -h, --help               show this help\n"
+	"  -V, --version            show the version\n"
+	"\n"
+	"Exit status: 0 done, 1 failure, 2 bad command line.\n";
+
+enum {
+	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
+	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
+	OPT_LOG_FILE,
+};
+
+static const struct option long_options[] = {
+	{ "pid", required_argument, NULL, 'x' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "class", required_argument, NULL, 'c' },
+	{ "exception", required_argument, NULL, 'e' },
+	{ "print", no_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "gc", no_argument, NULL, OPT_GC },
+	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "monitors", no_argument, NULL, OPT_MONITORS },
+	{ "vm", no_argument, NULL, OPT_VM },
+	{ "args", no_argument, NULL, OPT_ARGS },
+	{ "return", no_argument, NULL, OPT_RETURN },
+	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "sync", optional_argument, NULL, OPT_SYNC },
+	{ "parent", required_argument, NULL, OPT_PARENT },
+	{ "sockdir", required_argument, NULL, OPT_SOCKDIR },
+	{ "rescan-ms", required_argument, NULL, OPT_RESCAN },
+	{ "hello-timeout-ms", required_argument, NULL, OPT_HELLO_TIMEOUT },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "log-file", required_argument, NULL, OPT_LOG_FILE },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Event words of each kind, in bit order (enum wire_event_bits). */
+static const char *const event_words[][3] = {
+	[WIRE_KIND_METHOD] = { "enter", "return", "compile" },
+	[WIRE_KIND_CLASS] = { "load", "prepare", "unload" },
+	[WIRE_KIND_EXCEPTION] = { "thrown", "catch", NULL },
+};
+static const uint8_t default_events[] = {
+	[WIRE_KIND_METHOD] = WIRE_METHOD_ENTER | WIRE_METHOD_RETURN,
+	[WIRE_KIND_CLASS] = WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD,
+	[WIRE_KIND_EXCEPTION] = WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH,
+};
+
+/* "enter,return" -> bits; 0 when some word is not an event of KIND. */
+static uint8_t parse_event_list(uint8_t kind, const char *list)
+{
+	uint8_t bits = 0;
+	const char *p = list;
+
+	if (*p == '\0')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		uint8_t bit = 0;
+
+		for (unsigned i = 0; i < 3; i++) {
+			const char *w = event_words[kind][i];
+
+			if (w && strlen(w) == n && strncmp(p, w, n) == 0)
+				bit = (uint8_t)(1u << i);
+		}
+		if (!bit)
+			return 0;
+		bits |= bit;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return 0;
+	}
+	return bits;
+}
+
+static const char *kind_option(uint8_t kind)
+{
+	return kind == WIRE_KIND_METHOD ? "--method" : kind == WIRE_KIND_CLASS ? "--class" : "--exception";
+}
+
+/* PATTERN[:EVENTS]. The suffix counts only if every word after the last ':'
+ * is an event word, so a ':' inside a pattern stays part of it. */
+static int add_pattern(struct registry *reg, uint8_t kind, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	uint8_t events = default_events[kind];
+	char text[PATTERN_MAX_LEN + 2];
+	char err[256];
+	size_t len = strlen(arg);
+	int rc;
+
+	if (colon) {
+		uint8_t bits = parse_event_list(kind, colon + 1);
+
+		if (bits) {
+			events = bits;
+			len = (size_t)(colon - arg);
+		} else if (strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz,") == strlen(colon + 1)) {
+			sj_error("%s '%s': unknown event list '%s' (events: %s,%s%s%s)", kind_option(kind),
+				 arg, colon + 1, event_words[kind][0], event_words[kind][1],
+				 event_words[kind][2] ? "," : "",
+				 event_words[kind][2] ? event_words[kind][2] : "");
+			return -EINVAL;
+		}
+	}
+	if (len > PATTERN_MAX_LEN) {
+		sj_error("%s '%.40s...': pattern longer than %d bytes", kind_option(kind), arg,
+			 PATTERN_MAX_LEN);
+		return -EINVAL;
+	}
+	memcpy(text, arg, len);
+	text[len] = '\0';
+	rc = registry_add(reg, kind, events, text, err, sizeof err);
+	if (rc == -ENOMEM) {
+		sj_error("out of memory");
+		return rc;
+	}
+	if (rc < 0) {
+		sj_error("%s '%s': %s", kind_option(kind), text, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_uint(const char *opt, const char *arg, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v > max) {
+		sj_error("%s '%s': not a whole number from 0 to %lu", opt, arg, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_pid(const char *opt, const char *arg, pid_t *pid)
+{
+	unsigned long v;
+
+	if (parse_uint(opt, arg, INT_MAX, &v) < 0)
+		return -EINVAL;
+	if (v == 0) {
+		sj_error("%s '%s': not a process id", opt, arg);
+		return -EINVAL;
+	}
+	*pid = (pid_t)v;
+	return 0;
+}
+
+static int add_pid(struct bridge_options *o, const char *arg)
+{
+	pid_t pid, *grown;
+
+	if (parse_pid("--pid", arg, &pid) < 0)
+		return -EINVAL;
+	grown = realloc(o->pids, (o->npids + 1) * sizeof *grown);
+	if (!grown)
+		return -ENOMEM;
+	o->pids = grown;
+	o->pids[o->npids++] = pid;
+	return 0;
+}
+
+static int parse_one(struct bridge_options *o, int c, const char *arg)
+{
+	unsigned long v;
+	int level;
+
+	switch (c) {
+	case 'x': return add_pid(o, arg);
+	case 'l': o->list = true; return 0;
+	case 'm': return add_pattern(&o->reg, WIRE_KIND_METHOD, arg);
+	case 'c': return add_pattern(&o->reg, WIRE_KIND_CLASS, arg);
+	case 'e': return add_pattern(&o->reg, WIRE_KIND_EXCEPTION, arg);
+	case 'p': o->print = true; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_GC: o->reg.gc = true; return 0;
+	case OPT_THREADS: o->reg.threads = true; return 0;
+	case OPT_MONITORS: o->reg.monitors = true; return 0;
+	case OPT_VM: o->reg.vm = true; return 0;
+	case OPT_ARGS: o->reg.opt_mask |= WIRE_OPT_ARGUMENTS; return 0;
+	case OPT_RETURN: o->reg.opt_mask |= WIRE_OPT_RETURN_VALUE; return 0;
+	case OPT_STACK: o->reg.opt_mask |= WIRE_OPT_STACK; return 0;
+	case OPT_SYNC:
+		o->reg.sync = true;
+		if (arg && parse_uint("--sync", arg, UINT32_MAX, &v) < 0)
+			return -EINVAL;
+		o->reg.sync_timeout_us = arg ? (uint32_t)v : OPTIONS_DEFAULT_SYNC_TIMEOUT_US;
+		return 0;
+	case OPT_PARENT: return parse_pid("--parent", arg, &o->parent);
+	case OPT_SOCKDIR:
+		if (arg[0] != '/') {
+			sj_error("--sockdir '%s': not an absolute path", arg);
+			return -EINVAL;
+		}
+		o->sockdir = arg;
+		return 0;
+	case OPT_RESCAN:
+		if (parse_uint("--rescan-ms", arg, 3600000, &v) < 0)
+			return -EINVAL;
+		if (v < 10) {
+			sj_error("--rescan-ms '%s': less than 10", arg);
+			return -EINVAL;
+		}
+		o->rescan_ms = (unsigned)v;
+		return 0;
+	case OPT_HELLO_TIMEOUT:
+		if (parse_uint("--hello-timeout-ms", arg, 3600000, &v) < 0)
+			return -EINVAL;
+		o->hello_timeout_ms = (unsigned)v;
+		return 0;
+	case OPT_LOG_LEVEL:
+		level = sj_log_parse_level(arg);
+		if (level < 0) {
+			sj_error("--log-level '%s': not one of error, warn, info, debug", arg);
+			return -EINVAL;
+		}
+		o->log_level = level;
+		sj_log_set_level(level);
+		return 0;
+	case OPT_LOG_FILE: o->log_file = arg; return 0;
+	}
+	sj_error("unknown option (try --help)");
+	return -EINVAL;
+}
+
+int options_parse(int argc, char **argv, struct bridge_options *o)
+{
+	int c, rc;
+
+	memset(o, 0, sizeof *o);
+	registry_init(&o->reg);
+	o->log_level = SJ_LOG_WARN;
+	o->rescan_ms = OPTIONS_DEFAULT_RESCAN_MS;
+	o->hello_timeout_ms = OPTIONS_DEFAULT_HELLO_TIMEOUT_MS;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":x:lm:c:e:po:hV", long_options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (c == 'V') {
+			printf("stpd-bridge (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			const char *what = argv[optind - 1];
+
+			sj_error("%s '%s' (try --help)",
+				 c == ':' ? "missing argument for" : "unknown option", what);
+			return -EINVAL;
+		}
+		rc = parse_one(o, c, optarg);
+		if (rc < 0)
+			return -EINVAL;
+	}
+	if (optind < argc) {
+		sj_error("unexpected argument '%s' (try --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (!o->list && registry_is_empty(&o->reg)) {
+		sj_error("nothing to register: give -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void options_free(struct bridge_options *o)
+{
+	free(o->pids);
+	registry_free(&o->reg);
+	o->pids = NULL;
+	o->npids = 0;
+}

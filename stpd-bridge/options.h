@@ -1,0 +1,41 @@
+/* options.h: stpd-bridge's command line (documented in stpd-bridge/README.md
+ * and --help).
+ *
+ * Contract: options_parse() fills *o from argv, compiling every pattern on
+ * the way, so a bad pattern is refused before anything else happens. It
+ * returns 0 to go on, 1 when --help or --version was answered (exit 0),
+ * or -EINVAL after logging one line that names the argument and the fault
+ * (exit 2). It never exits itself.
+ */
+#ifndef STPD_BRIDGE_OPTIONS_H
+#define STPD_BRIDGE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "registry.h"
+
+#define OPTIONS_DEFAULT_RESCAN_MS        500u
+#define OPTIONS_DEFAULT_HELLO_TIMEOUT_MS 1000u
+#define OPTIONS_DEFAULT_SYNC_TIMEOUT_US  100000u
+
+struct bridge_options {
+	pid_t *pids;               /* -x, repeatable; none: every JVM */
+	size_t npids;
+	struct registry reg;       /* -m -c -e --gc --threads --monitors --vm --args --return --stack --sync */
+	bool print;                /* --print */
+	bool list;                 /* --list */
+	pid_t parent;              /* --parent, 0: none */
+	const char *sockdir;       /* --sockdir template ("%u": the JVM's uid), NULL: default */
+	const char *output;        /* -o FILE, NULL: stdout */
+	const char *log_file;      /* --log-file, NULL: stderr */
+	int log_level;             /* enum sj_log_level */
+	unsigned rescan_ms;        /* --rescan-ms */
+	unsigned hello_timeout_ms; /* --hello-timeout-ms */
+};
+
+int options_parse(int argc, char **argv, struct bridge_options *o);
+void options_free(struct bridge_options *o);
+
+#endif

@@ -1,0 +1,366 @@
+/* print.c: see print.h. The line format is doc/agent-bridge.md's. */
+#include "print.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pattern.h"
+
+/* Output cursor: once full, every later append is a no-op and the result
+ * is -ENOSPC, so formatting code need not check each step. */
+struct out {
+	char *buf;
+	size_t cap, pos;
+	bool full;
+};
+
+static void out_bytes(struct out *o, const void *p, size_t n)
+{
+	if (o->full || n >= o->cap - o->pos) { /* keep room for the NUL */
+		o->full = true;
+		return;
+	}
+	memcpy(o->buf + o->pos, p, n);
+	o->pos += n;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_bytes(o, s, strlen(s));
+}
+
+static __attribute__((format(printf, 2, 3))) void out_fmt(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->pos, o->cap - o->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->cap - o->pos)
+		o->full = true;
+	else
+		o->pos += (size_t)n;
+}
+
+static ssize_t out_finish(struct out *o)
+{
+	if (o->full || o->pos >= o->cap)
+		return -ENOSPC;
+	o->buf[o->pos] = '\0';
+	return (ssize_t)o->pos;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0 if the
+ * bytes there are not one. Peers send arbitrary bytes; only valid UTF-8
+ * reaches the output unescaped. */
+static size_t utf8_sequence(const uint8_t *p, size_t n)
+{
+	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+	size_t len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		if (c == 0xE0)
+			lo = 0xA0;
+		else if (c == 0xED)
+			hi = 0x9F; /* no surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		if (c == 0xF0)
+			lo = 0x90;
+		else if (c == 0xF4)
+			hi = 0x8F;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return len;
+}
+
+/* Names (methods, classes, thread-less text): a name with a space or a
+ * control byte would break the field syntax, so such bytes become \xHH,
+ * and so does '\' to keep the escape unambiguous. */
+static void out_name(struct out *o, const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+
+	for (size_t i = 0; i < n && !o->full;) {
+		size_t len = utf8_sequence(p + i, n - i);
+
+		if (len == 0 || p[i] <= 0x20 || p[i] == 0x7F || p[i] == '\\') {
+			out_fmt(o, "\\x%02x", p[i]);
+			i++;
+		} else {
+			out_bytes(o, p + i, len);
+			i += len;
+		}
+	}
+}
+
+/* A quoted string: "..." with \" \\ \n \t \r and \xHH for other control
+ * bytes, 0x7F and bytes that are not UTF-8. */
+static void out_quoted(struct out *o, const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+
+	out_bytes(o, "\"", 1);
+	for (size_t i = 0; i < n && !o->full;) {
+		size_t len = utf8_sequence(p + i, n - i);
+		uint8_t c = p[i];
+
+		if (c == '"' || c == '\\')
+			out_fmt(o, "\\%c", c);
+		else if (c == '\n')
+			out_str(o, "\\n");
+		else if (c == '\t')
+			out_str(o, "\\t");
+		else if (c == '\r')
+			out_str(o, "\\r");
+		else if (len == 0 || c < 0x20 || c == 0x7F)
+			out_fmt(o, "\\x%02x", c);
+		else {
+			out_bytes(o, p + i, len);
+			i += len;
+			continue;
+		}
+		i++;
+	}
+	out_bytes(o, "\"", 1);
+}
+
+/* A class signature in Java form ("java.lang.String", "int[]"), with
+ * DROP_DIMS trailing "[]" removed; a malformed signature is shown as sent. */
+static void out_class(struct out *o, const struct wire_str *sig, unsigned drop_dims)
+{
+	/* The Java form is at most ~2x the signature ("[Z" -> "boolean[]"). */
+	char dotted[2 * WIRE_MAX_STRING + 16];
+	ssize_t n = name_class_signature_to_dotted(sig->ptr, sig->len, dotted, sizeof dotted);
+
+	if (n < 0) {
+		out_name(o, sig->ptr, sig->len);
+		return;
+	}
+	while (drop_dims-- > 0 && n >= 2 && dotted[n - 2] == '[' && dotted[n - 1] == ']')
+		n -= 2;
+	out_name(o, dotted, (size_t)n);
+}
+
+static void out_double(struct out *o, double d, int digits)
+{
+	if (isnan(d))
+		out_str(o, "NaN");
+	else if (isinf(d))
+		out_str(o, d > 0 ? "Infinity" : "-Infinity");
+	else
+		out_fmt(o, "%.*g", digits, d);
+}
+
+static void out_value(struct out *o, const struct wire_value *v)
+{
+	switch (v->type) {
+	case WIRE_T_BOOLEAN:
+		out_str(o, v->v.i ? "true" : "false");
+		break;
+	case WIRE_T_BYTE:
+	case WIRE_T_SHORT:
+	case WIRE_T_INT:
+	case WIRE_T_LONG:
+		out_fmt(o, "%" PRId64, v->v.i);
+		break;
+	case WIRE_T_CHAR: {
+		uint16_t c = (uint16_t)v->v.i;
+
+		if (c >= 0x20 && c < 0x7F && c != '\'' && c != '\\')
+			out_fmt(o, "'%c'", (char)c);
+		else
+			out_fmt(o, "U+%04X", c);
+		break;
+	}
+	case WIRE_T_FLOAT:
+		out_double(o, v->v.f, 9);
+		break;
+	case WIRE_T_DOUBLE:
+		out_double(o, v->v.d, 17);
+		break;
+	case WIRE_T_VOID:
+		out_str(o, "void");
+		break;
+	case WIRE_T_NULL:
+		out_str(o, "null");
+		break;
+	case WIRE_T_STRING:
+		out_quoted(o, v->str.ptr, v->str.len);
+		if (v->truncated)
+			out_str(o, "...");
+		break;
+	case WIRE_T_OBJECT:
+		out_class(o, &v->str, 0);
+		out_fmt(o, "@%" PRIx32 "#%" PRIu64, v->aux, v->object_id);
+		break;
+	case WIRE_T_ARRAY:
+		out_class(o, &v->str, 1);
+		out_fmt(o, "[%" PRIu32 "]#%" PRIu64, v->aux, v->object_id);
+		break;
+	case WIRE_T_NONE:
+	default: /* the decoder admits no other type; never print garbage */
+		out_str(o, "?");
+		break;
+	}
+}
+
+ssize_t print_value(char *buf, size_t cap, const struct wire_value *v)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_value(&o, v);
+	return out_finish(&o);
+}
+
+static const struct {
+	unsigned code;
+	const char *label;
+} event_labels[] = {
+	{ WIRE_EV_METHOD_ENTER, "method.enter" },
+	{ WIRE_EV_METHOD_EXIT, "method.return" },
+	{ WIRE_EV_METHOD_COMPILE, "method.compile" },
+	{ WIRE_EV_CLASS_LOAD, "class.load" },
+	{ WIRE_EV_CLASS_PREPARE, "class.prepare" },
+	{ WIRE_EV_CLASS_UNLOAD, "class.unload" },
+	{ WIRE_EV_EXCEPTION_THROWN, "exception.thrown" },
+	{ WIRE_EV_EXCEPTION_CATCH, "exception.catch" },
+	{ WIRE_EV_THREAD_START, "thread.start" },
+	{ WIRE_EV_THREAD_END, "thread.end" },
+	{ WIRE_EV_VM_INIT, "vm.init" },
+	{ WIRE_EV_VM_DEATH, "vm.death" },
+	{ WIRE_EV_GC_START, "gc.start" },
+	{ WIRE_EV_GC_FINISH, "gc.finish" },
+	{ WIRE_EV_MONITOR_ENTER, "monitor.contended_enter" },
+	{ WIRE_EV_MONITOR_ENTERED, "monitor.contended_entered" },
+	{ WIRE_EV_MONITOR_WAIT, "monitor.wait" },
+	{ WIRE_EV_MONITOR_WAITED, "monitor.waited" },
+	{ WIRE_EV_LOST, "lost" },
+};
+
+const char *print_event_label(unsigned code)
+{
+	for (size_t i = 0; i < sizeof event_labels / sizeof event_labels[0]; i++)
+		if (event_labels[i].code == code)
+			return event_labels[i].label;
+	return NULL;
+}
+
+static void out_values(struct out *o, const struct wire_value *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out_bytes(o, ",", 1);
+		out_value(o, &v[i]);
+	}
+}
+
+static void out_stack(struct out *o, const struct wire_trailer *t)
+{
+	out_str(o, " stack=");
+	for (size_t i = 0; i < t->depth; i++) {
+		if (i)
+			out_bytes(o, "|", 1);
+		out_name(o, t->frames[i].method.ptr, t->frames[i].method.len);
+		out_fmt(o, ":%" PRId32, t->frames[i].line);
+	}
+}
+
+/* The fields after ts=, in the documented order. */
+static void out_fields(struct out *o, const struct print_meta *m, const struct wire_event *ev)
+{
+	switch (ev->code) {
+	case WIRE_EV_METHOD_ENTER:
+		out_str(o, " method=");
+		out_name(o, ev->name.ptr, ev->name.len);
+		out_str(o, " args=");
+		out_values(o, ev->values, ev->nvalues);
+		break;
+	case WIRE_EV_METHOD_EXIT:
+		out_str(o, " method=");
+		out_name(o, ev->name.ptr, ev->name.len);
+		out_fmt(o, " popped=%d ret=", ev->popped ? 1 : 0);
+		out_value(o, &ev->retval);
+		break;
+	case WIRE_EV_METHOD_COMPILE:
+		out_str(o, " method=");
+		out_name(o, ev->name.ptr, ev->name.len);
+		out_fmt(o, " code_size=%" PRIu32, ev->u32);
+		if (ev->nvalues > 0 && ev->values[0].type == WIRE_T_LONG)
+			out_fmt(o, " code_addr=0x%" PRIx64, (uint64_t)ev->values[0].v.i);
+		break;
+	case WIRE_EV_CLASS_LOAD:
+	case WIRE_EV_CLASS_PREPARE:
+	case WIRE_EV_CLASS_UNLOAD:
+		out_str(o, " class=");
+		out_class(o, &ev->name, 0);
+		break;
+	case WIRE_EV_EXCEPTION_THROWN:
+	case WIRE_EV_EXCEPTION_CATCH:
+		/* the documented order: exception= before method= */
+		out_str(o, " exception=");
+		out_class(o, &ev->name, 0);
+		out_str(o, " method=");
+		out_name(o, ev->method.ptr, ev->method.len);
+		break;
+	case WIRE_EV_THREAD_START:
+	case WIRE_EV_THREAD_END:
+		if (m->thread_name) {
+			out_str(o, " thread=");
+			out_quoted(o, m->thread_name, m->thread_name_len);
+		}
+		break;
+	case WIRE_EV_MONITOR_ENTER:
+	case WIRE_EV_MONITOR_ENTERED:
+		out_fmt(o, " object=%" PRIu64, ev->object);
+		break;
+	case WIRE_EV_MONITOR_WAIT:
+		out_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
+		break;
+	case WIRE_EV_MONITOR_WAITED:
+		out_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
+		if (ev->has_trailer) /* the flag travels only in the trailer */
+			out_fmt(o, " timed_out=%d", (ev->trailer.flags & WIRE_TF_TIMED_OUT) ? 1 : 0);
+		break;
+	case WIRE_EV_LOST:
+		out_fmt(o, " lost=%" PRIu64, ev->lost);
+		break;
+	default: /* gc.*, vm.*: nothing but the common fields */
+		break;
+	}
+	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK))
+		out_stack(o, &ev->trailer);
+}
+
+ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
+			 const struct wire_event *ev)
+{
+	const char *label = print_event_label(ev->code);
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	if (!label)
+		return 0;
+	out_fmt(&o, "%s pid=%" PRIu32 " tid=%" PRIu64 " ts=%" PRIu64, label, meta->pid, meta->tid,
+		meta->ts_ns);
+	out_fields(&o, meta, ev);
+	out_bytes(&o, "\n", 1);
+	return out_finish(&o);
+}

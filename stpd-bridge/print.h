@@ -1,0 +1,46 @@
+/* print.h: the `stpd-bridge --print` line format (doc/agent-bridge.md).
+ *
+ * Contract: pure functions. They format one decoded event, or one value,
+ * into a caller-owned buffer and never allocate, log or fail for bad peer
+ * bytes: whatever the bytes, the output is one line with no NUL, no newline
+ * inside it and no byte below 0x20 other than none at all (names and strings
+ * are escaped). They return the number of bytes written (a NUL follows, not
+ * counted), 0 when the event has no line of its own (Hello, ThreadName), or
+ * -ENOSPC when the buffer is too small (its contents are then undefined).
+ * PRINT_LINE_MAX bytes always suffice for any event the decoder accepts.
+ * The same formatting will feed the SDT marker arguments.
+ */
+#ifndef STPD_BRIDGE_PRINT_H
+#define STPD_BRIDGE_PRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "wire.h"
+
+/* Escaping makes a byte at most 4 bytes; a message is at most WIRE_MAX_MESSAGE
+ * bytes; the fixed text per value/frame is bounded by the slack. */
+#define PRINT_LINE_MAX (4u * WIRE_MAX_MESSAGE + 65536u)
+
+/* What the line says besides the event body: resolved by the caller (the
+ * trailer when there is one, else the bridge's own stamp). */
+struct print_meta {
+	uint32_t pid;             /* the JVM's pid as the bridge sees it */
+	uint64_t tid;             /* OS thread id of the event's thread (0: none) */
+	uint64_t ts_ns;           /* CLOCK_MONOTONIC nanoseconds */
+	const char *thread_name;  /* thread.start/end: the name, or NULL if unknown */
+	size_t thread_name_len;
+};
+
+/* "method.enter" ... "lost", or NULL for codes with no line (Hello, ThreadName). */
+const char *print_event_label(unsigned code);
+
+/* One whole line for EV, ending in '\n'. */
+ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
+			 const struct wire_event *ev);
+
+/* One value as in the table of doc/agent-bridge.md ("5", "\"hi\"...", "int[3]#7"). */
+ssize_t print_value(char *buf, size_t cap, const struct wire_value *v);
+
+#endif

@@ -1,0 +1,37 @@
+/* procfs.h: what the bridge reads about a process from /proc.
+ *
+ * Contract: a JVM is identified by pid *and* start time (pids are reused).
+ * procfs_read_jvm() fills everything the socket path and the listener check
+ * need. Every function returns 0 (or a length) or a negative errno; -ENOENT
+ * / -ESRCH mean the process is gone. Nothing here logs.
+ */
+#ifndef STPD_BRIDGE_PROCFS_H
+#define STPD_BRIDGE_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct jvm_id {
+	pid_t pid;               /* as the bridge sees it */
+	uint64_t starttime;      /* field 22 of /proc/PID/stat, clock ticks since boot */
+	uid_t uid;               /* real uid */
+	gid_t gid;               /* real gid */
+	pid_t nspid;             /* pid in its own (innermost) pid namespace */
+	uint64_t pidns;          /* inode of /proc/PID/ns/pid */
+};
+
+int procfs_starttime(pid_t pid, uint64_t *starttime);
+int procfs_read_jvm(pid_t pid, struct jvm_id *id);
+
+/* Still the same process (pid alive with the same start time)? */
+bool procfs_same_process(const struct jvm_id *id);
+
+/* /proc/PID/cmdline into buf (NUL-separated arguments); its length. */
+ssize_t procfs_cmdline(pid_t pid, char *buf, size_t cap);
+
+/* 1: a JVM (its executable is named "java", or libjvm.so is mapped), 0: not. */
+int procfs_is_jvm(pid_t pid);
+
+#endif

@@ -1,0 +1,54 @@
+/* registry.h: what the command line asks the agents for, and which decoded
+ * events that selects.
+ *
+ * Contract: a registry holds compiled method / class / exception patterns,
+ * each with the event types wanted (enum wire_event_bits of its kind), the
+ * GC / thread / monitor / VM switches and the optional-data mask. It is
+ * filled once at start-up (registry_add) and read-only afterwards, so workers
+ * share it after fork. registry_wants() is the bridge-side filter: it is
+ * what makes an Appendix-only agent (which gets every event type of a
+ * pattern) behave as if it understood per-type registration, and it is where
+ * probe slots will be matched later. Functions return 0 or a negative errno.
+ */
+#ifndef STPD_BRIDGE_REGISTRY_H
+#define STPD_BRIDGE_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pattern.h"
+#include "wire.h"
+
+struct registry_entry {
+	uint8_t kind;         /* enum wire_kind */
+	uint8_t events;       /* enum wire_event_bits of that kind, never 0 */
+	struct pattern pat;   /* compiled; pattern_text() is what is sent */
+};
+
+struct registry {
+	struct registry_entry *entries;
+	size_t n;
+	bool gc, threads, monitors, vm;
+	uint32_t opt_mask;    /* WIRE_OPT_* */
+	bool sync;            /* synchronous dispatch requested */
+	uint32_t sync_timeout_us;
+};
+
+void registry_init(struct registry *r);
+void registry_free(struct registry *r);
+
+/* Compile TEXT as a pattern of KIND (method patterns as PATTERN_METHOD,
+ * class and exception ones as PATTERN_CLASS) and add it with EVENTS.
+ * -EINVAL / -ENAMETOOLONG: ERR holds pattern_compile's message. */
+int registry_add(struct registry *r, uint8_t kind, uint8_t events, const char *text,
+		 char *err, size_t errlen);
+
+/* Does the registry select EV? Lost is always wanted; Hello and ThreadName
+ * are bookkeeping and never "wanted" as lines. */
+bool registry_wants(const struct registry *r, const struct wire_event *ev);
+
+/* True when nothing at all is registered. */
+bool registry_is_empty(const struct registry *r);
+
+#endif

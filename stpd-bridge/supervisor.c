@@ -1,0 +1,488 @@
+/* supervisor.c: see supervisor.h. */
+#define _GNU_SOURCE /* close_range, pipe2 */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "discovery.h"
+#include "log.h"
+#include "print.h"
+#include "procfs.h"
+#include "worker.h"
+
+#define STOP_GRACE_MS   3000  /* how long workers get to unregister */
+#define PARENT_POLL_MS  200   /* without a pidfd */
+#define OUT_CHUNK       65536
+
+struct child {
+	pid_t pid;               /* the worker; 0 once reaped */
+	struct jvm_id jvm;
+	int rd;                  /* pipe from the worker; -1 at EOF */
+	char *buf;               /* a partial line */
+	size_t len, cap;
+};
+
+struct supervisor {
+	const struct bridge_options *o;
+	int out_fd, log_fd, sigfd, parent_fd;
+	uint64_t parent_start;   /* when polling the parent without a pidfd */
+	struct child *kids;
+	size_t nkids;
+	struct jvm_id *served;   /* JVMs that had a worker: never a second one */
+	size_t nserved;
+	struct discovery *disc;
+	bool stopping;
+	uint64_t stop_deadline;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ workers' output */
+
+/* Read what the worker wrote and pass on every complete line. */
+static void drain_child(struct supervisor *s, struct child *k)
+{
+	for (;;) {
+		ssize_t n;
+		char *nl;
+
+		if (k->cap - k->len < OUT_CHUNK) {
+			size_t cap = k->cap ? 2 * k->cap : 2 * OUT_CHUNK;
+			char *grown;
+
+			if (cap > PRINT_LINE_MAX + 2 * OUT_CHUNK)
+				cap = PRINT_LINE_MAX + 2 * OUT_CHUNK;
+			if (cap <= k->cap || !(grown = realloc(k->buf, cap))) {
+				/* cannot happen with our worker's bounded lines */
+				sj_error("pid %d: worker output line too long; dropped", (int)k->jvm.pid);
+				k->len = 0;
+				continue;
+			}
+			k->buf = grown;
+			k->cap = cap;
+		}
+		n = read(k->rd, k->buf + k->len, k->cap - k->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0 || errno != EAGAIN) {
+				close(k->rd);
+				k->rd = -1;
+			}
+			return;
+		}
+		k->len += (size_t)n;
+		nl = memrchr(k->buf, '\n', k->len);
+		if (nl) {
+			size_t whole = (size_t)(nl - k->buf) + 1;
+
+			if (write_all(s->out_fd, k->buf, whole) < 0 && !s->stopping) {
+				sj_error("output: %s; stopping", strerror(errno));
+				s->stopping = true;
+				s->stop_deadline = now_ms() + STOP_GRACE_MS;
+			}
+			memmove(k->buf, k->buf + whole, k->len - whole);
+			k->len -= whole;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ spawning */
+
+static bool was_served(const struct supervisor *s, const struct jvm_id *id)
+{
+	for (size_t i = 0; i < s->nserved; i++)
+		if (s->served[i].pid == id->pid && s->served[i].starttime == id->starttime)
+			return true;
+	return false;
+}
+
+static void forget_dead_served(struct supervisor *s)
+{
+	for (size_t i = 0; i < s->nserved;)
+		if (!procfs_same_process(&s->served[i]))
+			s->served[i] = s->served[--s->nserved];
+		else
+			i++;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* In the child: keep 0-2, the log, the pipe and the socket directory;
+ * nothing of the other workers (their pipes must see EOF when they die) or
+ * of the supervisor. */
+static void close_other_fds(int a, int b, int c)
+{
+	int keep[3] = { a, b, c };
+	unsigned lo = 3;
+
+	qsort(keep, 3, sizeof keep[0], cmp_int);
+	for (int i = 0; i < 3; i++) {
+		if (keep[i] < (int)lo)
+			continue;
+		if ((unsigned)keep[i] > lo)
+			close_range(lo, (unsigned)keep[i] - 1, 0);
+		lo = (unsigned)keep[i] + 1;
+	}
+	close_range(lo, ~0u, 0);
+}
+
+static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd)
+{
+	struct child *grown, *k;
+	pid_t pid, self = getpid();
+	int p[2];
+
+	grown = realloc(s->kids, (s->nkids + 1) * sizeof *grown);
+	if (!grown)
+		return;
+	s->kids = grown;
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		sj_error("pid %d: pipe: %s", (int)id->pid, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		sj_error("pid %d: fork: %s", (int)id->pid, strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		struct worker_config cfg = { .jvm = *id, .opts = s->o, .out_fd = p[1],
+					     .sockdir_fd = dirfd, .supervisor = self };
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) { /* the worker never reads stdin or writes stdout */
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+		}
+		close_other_fds(p[1], s->log_fd, dirfd);
+		_exit(worker_main(&cfg));
+	}
+	close(p[1]);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	k = &s->kids[s->nkids++];
+	memset(k, 0, sizeof *k);
+	k->pid = pid;
+	k->jvm = *id;
+	k->rd = p[0];
+	sj_info("pid %d: worker %d started (uid %u gid %u)", (int)id->pid, (int)pid,
+		(unsigned)id->uid, (unsigned)id->gid);
+	struct jvm_id *served = realloc(s->served, (s->nserved + 1) * sizeof *served);
+
+	if (served) {
+		s->served = served;
+		s->served[s->nserved++] = *id;
+	}
+}
+
+/* Serve PID if it is a JVM we may serve, with an agent socket, and no worker yet. */
+static void consider(struct supervisor *s, pid_t pid, bool named)
+{
+	struct jvm_id id;
+	int dirfd, rc = procfs_read_jvm(pid, &id);
+
+	if (rc < 0) {
+		if (named)
+			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
+		return;
+	}
+	if (was_served(s, &id))
+		return;
+	/* a bridge that is not root can only become its own uid */
+	if (geteuid() != 0 && id.uid != geteuid()) {
+		if (named)
+			sj_warn("pid %d: owned by uid %u; only root may serve other users' JVMs",
+				(int)pid, (unsigned)id.uid);
+		return;
+	}
+	if (discovery_open_sockdir(&id, s->o->sockdir, &dirfd) < 0)
+		return; /* no agent (yet): look again next scan */
+	if (discovery_socket_exists(&id, dirfd))
+		spawn(s, &id, dirfd);
+	close(dirfd);
+}
+
+static void scan(struct supervisor *s)
+{
+	pid_t *pids;
+	size_t n;
+
+	forget_dead_served(s);
+	if (s->o->npids) {
+		for (size_t i = 0; i < s->o->npids; i++)
+			consider(s, s->o->pids[i], true);
+		return;
+	}
+	if (discovery_scan(s->disc, &pids, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		consider(s, pids[i], false);
+	free(pids);
+}
+
+/* With -x: are all the named processes gone? */
+static bool named_all_gone(const struct supervisor *s)
+{
+	for (size_t i = 0; i < s->o->npids; i++)
+		if (kill(s->o->pids[i], 0) == 0 || errno == EPERM)
+			return false;
+	return s->o->npids > 0;
+}
+
+static void reap(struct supervisor *s)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (size_t i = 0; i < s->nkids; i++) {
+			struct child *k = &s->kids[i];
+
+			if (k->pid != pid)
+				continue;
+			k->pid = 0;
+			if (WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM)
+				sj_warn("pid %d: worker %d died of signal %d", (int)k->jvm.pid, (int)pid,
+					WTERMSIG(status));
+			else
+				sj_debug("pid %d: worker %d exited with status %d", (int)k->jvm.pid, (int)pid,
+					 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		}
+	}
+}
+
+/* Drop the children that have exited and whose output is all read. */
+static void forget_finished(struct supervisor *s)
+{
+	for (size_t i = 0; i < s->nkids;) {
+		struct child *k = &s->kids[i];
+
+		if (k->pid == 0 && k->rd < 0) {
+			free(k->buf);
+			s->kids[i] = s->kids[--s->nkids];
+		} else
+			i++;
+	}
+}
+
+static void begin_stop(struct supervisor *s, const char *why)
+{
+	if (s->stopping)
+		return;
+	sj_info("stopping: %s", why);
+	s->stopping = true;
+	s->stop_deadline = now_ms() + STOP_GRACE_MS;
+	for (size_t i = 0; i < s->nkids; i++)
+		if (s->kids[i].pid > 0)
+			kill(s->kids[i].pid, SIGTERM);
+}
+
+static void kill_remaining(struct supervisor *s)
+{
+	for (size_t i = 0; i < s->nkids; i++)
+		if (s->kids[i].pid > 0) {
+			sj_warn("pid %d: worker %d did not stop in time; killed", (int)s->kids[i].jvm.pid,
+				(int)s->kids[i].pid);
+			kill(s->kids[i].pid, SIGKILL);
+			waitpid(s->kids[i].pid, NULL, 0);
+			s->kids[i].pid = 0;
+		}
+}
+
+static bool parent_alive(const struct supervisor *s)
+{
+	uint64_t st;
+
+	return procfs_starttime(s->o->parent, &st) == 0 && st == s->parent_start;
+}
+
+static int watch_parent(struct supervisor *s)
+{
+	pid_t parent = s->o->parent;
+
+	s->parent_fd = -1;
+	if (!parent)
+		return 0;
+	if (procfs_starttime(parent, &s->parent_start) < 0) {
+		sj_error("--parent %d: no such process", (int)parent);
+		return -ESRCH;
+	}
+	s->parent_fd = -1;
+	if (parent == getppid()) /* the kernel tells us at once */
+		prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	s->parent_fd = (int)syscall(SYS_pidfd_open, parent, 0);
+	if (s->parent_fd < 0)
+		sj_debug("--parent %d: no pidfd (%s); polling every %d ms", (int)parent,
+			 strerror(errno), PARENT_POLL_MS);
+	/* it may have died between the two looks */
+	if (!parent_alive(s)) {
+		sj_error("--parent %d: exited while the bridge started", (int)parent);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static int setup_signals(void)
+{
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -errno;
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void on_signals(struct supervisor *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGCHLD)
+			reap(s);
+		else
+			begin_stop(s, strsignal((int)si.ssi_signo));
+	}
+}
+
+static int poll_once(struct supervisor *s, int timeout)
+{
+	size_t nfds = 2 + s->nkids;
+	struct pollfd *fds = calloc(nfds, sizeof *fds);
+	int n;
+
+	if (!fds)
+		return -ENOMEM;
+	fds[0] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = s->stopping ? -1 : s->parent_fd, .events = POLLIN };
+	for (size_t i = 0; i < s->nkids; i++)
+		fds[2 + i] = (struct pollfd){ .fd = s->kids[i].rd, .events = POLLIN };
+	n = poll(fds, (nfds_t)nfds, timeout);
+	if (n > 0) {
+		/* output first: a worker's last lines come before its end */
+		for (size_t i = 0; i < s->nkids; i++)
+			if (fds[2 + i].revents)
+				drain_child(s, &s->kids[i]);
+		if (fds[0].revents)
+			on_signals(s);
+		if (fds[1].revents)
+			begin_stop(s, "the --parent process exited");
+	}
+	free(fds);
+	return n < 0 && errno != EINTR ? -errno : 0;
+}
+
+static int loop(struct supervisor *s)
+{
+	uint64_t next_scan = 0, next_parent_check = 0;
+
+	for (;;) {
+		uint64_t now = now_ms();
+		int timeout;
+
+		if (!s->stopping) {
+			if (s->o->parent && s->parent_fd < 0 && now >= next_parent_check) {
+				next_parent_check = now + PARENT_POLL_MS;
+				if (!parent_alive(s))
+					begin_stop(s, "the --parent process exited");
+			}
+			if (!s->stopping && now >= next_scan) {
+				scan(s);
+				next_scan = now + s->o->rescan_ms;
+			}
+			if (!s->stopping && s->nkids == 0 && named_all_gone(s))
+				begin_stop(s, "every JVM named with -x is gone");
+		}
+		forget_finished(s);
+		if (s->stopping && s->nkids == 0)
+			return 0;
+		if (s->stopping && now >= s->stop_deadline) {
+			kill_remaining(s);
+			for (size_t i = 0; i < s->nkids; i++)
+				if (s->kids[i].rd >= 0)
+					drain_child(s, &s->kids[i]);
+			return 0;
+		}
+		timeout = (int)(s->stopping ? s->stop_deadline - now
+				: next_scan > now ? next_scan - now : 0);
+		if (s->o->parent && s->parent_fd < 0 && timeout > PARENT_POLL_MS)
+			timeout = PARENT_POLL_MS;
+		if (poll_once(s, timeout) < 0)
+			return 1;
+	}
+}
+
+int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
+{
+	struct supervisor s = { .o = o, .out_fd = out_fd, .log_fd = log_fd, .parent_fd = -1 };
+	int rc;
+
+	s.sigfd = setup_signals();
+	s.disc = discovery_new();
+	if (s.sigfd < 0 || !s.disc) {
+		sj_error("setup: %s", strerror(errno));
+		return 1;
+	}
+	if (watch_parent(&s) < 0)
+		rc = 1;
+	else {
+		sj_info("serving %s; looking for agents every %u ms",
+			o->npids ? "the JVMs named with -x" : "every JVM", o->rescan_ms);
+		rc = loop(&s);
+	}
+	for (size_t i = 0; i < s.nkids; i++) {
+		free(s.kids[i].buf);
+		if (s.kids[i].rd >= 0)
+			close(s.kids[i].rd);
+	}
+	free(s.kids);
+	free(s.served);
+	discovery_free(s.disc);
+	if (s.parent_fd >= 0)
+		close(s.parent_fd);
+	close(s.sigfd);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* supervisor.h: the bridge's (root) parent process.
+ *
+ * Contract: supervisor_run() only discovers and supervises. It scans /proc
+ * every --rescan-ms for JVMs (or the -x pids), and for each JVM whose agent
+ * socket exists forks one worker (worker.h), which drops to the JVM's owner
+ * before it touches the socket. It never reads a byte from an agent. It
+ * copies the workers' lines to OUT_FD, whole lines only, so lines of
+ * different JVMs never interleave. It ends when told to (SIGTERM, SIGINT,
+ * SIGHUP), when --parent dies (pidfd, or start-time polling), or, with -x,
+ * when every named JVM is gone; it then passes the end on to the workers
+ * (SIGTERM: they unregister), waits for them (bounded), and returns the exit
+ * status. LOG_FD (-1: stderr) is kept open in the workers.
+ */
+#ifndef STPD_BRIDGE_SUPERVISOR_H
+#define STPD_BRIDGE_SUPERVISOR_H
+
+#include "options.h"
+
+int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd);
+
+#endif

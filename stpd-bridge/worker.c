@@ -1,0 +1,322 @@
+/* worker.c: see worker.h. */
+#include "worker.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "connection.h"
+#include "log.h"
+#include "print.h"
+#include "privsep.h"
+#include "threadnames.h"
+
+#define SUPERVISOR_CHECK_MS 1000
+
+struct worker {
+	const struct worker_config *cfg;
+	struct conn conn;
+	struct threadnames names;
+	struct wire_event *ev;   /* large: one, reused */
+	char *line;              /* PRINT_LINE_MAX bytes */
+	int sigfd;
+	pid_t pid;               /* the JVM's, for log lines */
+	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
+};
+
+/* How a step ended: go on, stop quietly, or stop because the peer failed. */
+enum step { STEP_OK, STEP_STOP, STEP_REFUSE };
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static enum step registrations(struct worker *w)
+{
+	int rc;
+
+	w->conn.hello_done = true;
+	rc = conn_send_registrations(&w->conn, &w->cfg->opts->reg);
+	if (rc < 0) {
+		sj_warn("pid %d: sending the registrations failed: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
+	}
+	return STEP_OK;
+}
+
+static enum step on_hello(struct worker *w, const struct wire_hello *h)
+{
+	if (w->conn.peer.hello) {
+		sj_warn("pid %d: disconnecting: a second Hello from the agent", w->pid);
+		return STEP_REFUSE;
+	}
+	if (wire_peer_accept_hello(&w->conn.peer, h, CONN_OUR_CAPS) < 0) {
+		sj_warn("pid %d: disconnecting: Hello with byte order 0x%02x, version %u", w->pid,
+			h->order, h->version);
+		return STEP_REFUSE;
+	}
+	if (h->pid != (uint32_t)w->cfg->jvm.nspid)
+		sj_warn("pid %d: the agent's Hello says pid %u, expected %d", w->pid, h->pid,
+			(int)w->cfg->jvm.nspid);
+	sj_info("pid %d: agent \"%.*s\", protocol %u, capabilities 0x%02x", w->pid,
+		(int)(h->description.len > 200 ? 200 : h->description.len), h->description.ptr,
+		h->version, w->conn.peer.caps);
+	/* after a late Hello the Appendix B registrations stay: they cover it */
+	return w->conn.hello_done ? STEP_OK : registrations(w);
+}
+
+static enum step print_event(struct worker *w, const struct wire_event *ev)
+{
+	struct print_meta m = { .pid = (uint32_t)w->pid };
+	const struct threadname *tn = NULL;
+	ssize_t n;
+	int rc;
+
+	if (ev->has_trailer) {
+		m.tid = ev->trailer.os_tid;
+		m.ts_ns = ev->trailer.timestamp_ns;
+	} else { /* an Appendix-only agent: the body's thread, our clock */
+		m.tid = ev->thread;
+		m.ts_ns = monotonic_ns();
+	}
+	if (ev->code == WIRE_EV_THREAD_START || ev->code == WIRE_EV_THREAD_END)
+		tn = threadnames_get(&w->names, ev->thread);
+	if (tn) {
+		m.thread_name = tn->name;
+		m.thread_name_len = tn->len;
+	}
+	n = print_event_line(w->line, PRINT_LINE_MAX, &m, ev);
+	if (n < 0) {
+		sj_warn("pid %d: an event line exceeds %u bytes; not printed", w->pid, PRINT_LINE_MAX);
+		return STEP_OK;
+	}
+	rc = write_all(w->cfg->out_fd, w->line, (size_t)n);
+	if (rc < 0) { /* the supervisor is gone */
+		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
+	}
+	return STEP_OK;
+}
+
+static enum step on_event(struct worker *w, const struct wire_event *ev)
+{
+	enum step s = STEP_OK;
+
+	if (ev->code == WIRE_EV_HELLO)
+		return on_hello(w, &ev->hello);
+	if (!w->conn.hello_done) { /* an Appendix-only agent that talks first */
+		s = registrations(w);
+		if (s != STEP_OK)
+			return s;
+	}
+	if (ev->code == WIRE_EV_VM_DEATH)
+		w->vm_died = true;
+	if (ev->code == WIRE_EV_THREAD_NAME) {
+		threadnames_set(&w->names, ev->thread, ev->name.ptr, ev->name.len);
+		return STEP_OK;
+	}
+	if (w->cfg->opts->print && registry_wants(&w->cfg->opts->reg, ev))
+		s = print_event(w, ev);
+	if (ev->code == WIRE_EV_THREAD_END)
+		threadnames_forget(&w->names, ev->thread);
+	if (s == STEP_OK && ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
+		int rc = conn_send_ack(&w->conn, ev->trailer.seq);
+
+		if (rc < 0) {
+			sj_warn("pid %d: sending Ack failed: %s", w->pid, strerror(-rc));
+			return STEP_STOP;
+		}
+	}
+	return s;
+}
+
+static enum step read_events(struct worker *w)
+{
+	struct wire_error err;
+	long got = wire_reader_fill(&w->conn.rd, w->conn.fd);
+
+	/* one line when an agent goes: info after VmDeath, a warning mid-stream */
+	if (got == 0) {
+		sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN, "pid %d: the agent closed the connection",
+		       w->pid);
+		return STEP_STOP;
+	}
+	if (got == -EAGAIN)
+		return STEP_OK;
+	if (got < 0) {
+		sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN, "pid %d: connection lost: %s", w->pid,
+		       strerror((int)-got));
+		return STEP_STOP;
+	}
+	for (;;) {
+		size_t len, used;
+		const uint8_t *data = wire_reader_data(&w->conn.rd, &len);
+		int rc;
+		enum step s;
+
+		if (len == 0)
+			return STEP_OK;
+		memset(&err, 0, sizeof err);
+		rc = wire_decode_event(&w->conn.peer, data, len, w->ev, &used, &err);
+		if (rc == -EAGAIN)
+			return STEP_OK;
+		if (rc < 0) {
+			sj_warn("pid %d: disconnecting: %s", w->pid,
+				err.text[0] ? err.text : "malformed message");
+			return STEP_REFUSE;
+		}
+		s = on_event(w, w->ev);
+		wire_reader_consume(&w->conn.rd, used);
+		if (s != STEP_OK)
+			return s;
+	}
+}
+
+static int setup_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static enum step run(struct worker *w)
+{
+	uint64_t hello_deadline = monotonic_ns() + (uint64_t)w->cfg->opts->hello_timeout_ms * 1000000u;
+
+	for (;;) {
+		struct pollfd fds[3] = {
+			{ .fd = w->conn.fd, .events = POLLIN },
+			{ .fd = w->sigfd, .events = POLLIN },
+			{ .fd = w->cfg->out_fd, .events = 0 }, /* POLLERR: the supervisor is gone */
+		};
+		int timeout = SUPERVISOR_CHECK_MS, n;
+
+		if (!w->conn.hello_done) {
+			uint64_t now = monotonic_ns();
+
+			timeout = now >= hello_deadline ? 0 : (int)((hello_deadline - now) / 1000000u) + 1;
+		}
+		n = poll(fds, 3, timeout);
+		if (n < 0 && errno != EINTR)
+			return STEP_STOP;
+		if (getppid() != w->cfg->supervisor || (fds[2].revents & (POLLERR | POLLHUP)))
+			return STEP_STOP;
+		if (fds[1].revents & POLLIN)
+			return STEP_STOP;
+		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			enum step s = read_events(w);
+
+			if (s != STEP_OK)
+				return s;
+		}
+		if (!w->conn.hello_done && monotonic_ns() >= hello_deadline) {
+			sj_info("pid %d: no Hello from the agent within %u ms: speaking Appendix A/B only",
+				w->pid, w->cfg->opts->hello_timeout_ms);
+			enum step s = registrations(w);
+
+			if (s != STEP_OK)
+				return s;
+		}
+	}
+}
+
+static int connect_and_run(struct worker *w)
+{
+	char why[512];
+	enum step s;
+	int rc;
+
+	rc = conn_open(&w->conn, &w->cfg->jvm, w->cfg->sockdir_fd, w->cfg->opts->sockdir, why,
+		       sizeof why);
+	close(w->cfg->sockdir_fd);
+	if (rc < 0 && w->conn.untrusted) {
+		sj_error("pid %d: %s", w->pid, why);
+		return WORKER_REFUSED;
+	}
+	if (rc < 0) {
+		sj_warn("pid %d: %s", w->pid, why[0] ? why : strerror(-rc));
+		return WORKER_FAILED;
+	}
+	sj_info("pid %d: connected to the agent (worker uid %u gid %u)", w->pid,
+		(unsigned)getuid(), (unsigned)getgid());
+	rc = conn_send_hello(&w->conn);
+	if (rc < 0) {
+		sj_warn("pid %d: sending Hello failed: %s", w->pid, strerror(-rc));
+		return WORKER_FAILED;
+	}
+	s = run(w);
+	if (s == STEP_REFUSE)
+		return WORKER_REFUSED;
+	conn_send_reset(&w->conn); /* best effort: closing drops registrations too */
+	return WORKER_DONE;
+}
+
+int worker_main(const struct worker_config *cfg)
+{
+	struct worker w = { .cfg = cfg, .sigfd = -1, .pid = cfg->jvm.pid };
+	const char *what = "";
+	char comm[16];
+	int rc, status;
+
+	w.conn.fd = -1;
+	snprintf(comm, sizeof comm, "sjbridge-%d", (int)cfg->jvm.pid);
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+	rc = privsep_drop(cfg->jvm.uid, cfg->jvm.gid, &what);
+	if (rc < 0) {
+		sj_error("pid %d: cannot drop privileges to uid %u gid %u: %s: %s", w.pid,
+			 (unsigned)cfg->jvm.uid, (unsigned)cfg->jvm.gid, what, strerror(-rc));
+		return WORKER_FAILED;
+	}
+	/* a credential change clears the parent-death signal: set it now, then
+	 * make sure the parent did not die before it was set */
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	if (getppid() != cfg->supervisor)
+		return WORKER_DONE;
+	w.sigfd = setup_signals();
+	w.ev = malloc(sizeof *w.ev);
+	w.line = malloc(PRINT_LINE_MAX);
+	threadnames_init(&w.names);
+	if (w.sigfd < 0 || !w.ev || !w.line) {
+		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(errno));
+		status = WORKER_FAILED;
+	} else
+		status = connect_and_run(&w);
+	conn_close(&w.conn);
+	threadnames_free(&w.names);
+	free(w.ev);
+	free(w.line);
+	if (w.sigfd >= 0)
+		close(w.sigfd);
+	return status;
+}

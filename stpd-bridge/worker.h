@@ -1,0 +1,38 @@
+/* worker.h: the per-JVM worker process.
+ *
+ * Contract: worker_main() runs in a freshly forked child of the supervisor,
+ * with SIGTERM, SIGINT, SIGHUP and SIGCHLD blocked and every descriptor but
+ * 0-2, the log's, OUT_FD and SOCKDIR_FD closed. It drops to the JVM owner (privsep.h)
+ * before it touches the socket, connects and verifies the listener,
+ * handshakes, registers, and then decodes events until the agent goes away,
+ * the supervisor goes away (parent-death signal, OUT_FD's reader closed, or
+ * getppid() changed) or it is told to stop (SIGTERM): then it sends Reset
+ * when negotiated and returns. Lines for --print go to OUT_FD, one write
+ * per line. Every failure is logged here in one line naming the JVM; the
+ * return value is the process's exit status (enum worker_exit).
+ */
+#ifndef STPD_BRIDGE_WORKER_H
+#define STPD_BRIDGE_WORKER_H
+
+#include <sys/types.h>
+
+#include "options.h"
+#include "procfs.h"
+
+enum worker_exit {
+	WORKER_DONE = 0,       /* agent gone, or told to stop */
+	WORKER_FAILED = 1,     /* could not set up (privileges, connect) */
+	WORKER_REFUSED = 3,    /* the peer was not trusted or sent malformed bytes */
+};
+
+struct worker_config {
+	struct jvm_id jvm;
+	const struct bridge_options *opts;
+	int out_fd;            /* write end of the pipe to the supervisor */
+	int sockdir_fd;        /* the agent's socket directory (O_PATH) */
+	pid_t supervisor;      /* the parent's pid, to notice its death */
+};
+
+int worker_main(const struct worker_config *cfg);
+
+#endif

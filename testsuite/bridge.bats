@@ -1,0 +1,396 @@
+#!/usr/bin/env bats
+# stpd-bridge: discovery, --list, privilege separation, the listener check,
+# handshake and registrations, --print, malformed peers, dying agents and
+# --parent. Agents are testsuite/fakeagent (copied as "java" so discovery
+# takes it for a JVM); --list also sees a real JVM. Every test uses its own
+# socket directory (--sockdir), so JVMs of other users of this machine are
+# never touched.
+
+setup_file() {
+	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
+	export BRIDGE=$BUILD/stpd-bridge/stpd-bridge FAKE=$BUILD/testsuite/fakeagent
+	export AGENT=$BUILD/agent/libstapjava.so
+	[ -x "$BRIDGE" ] || { echo "no $BRIDGE: build first" >&2; return 1; }
+	[ -x "$FAKE" ] || { echo "no $FAKE: make check builds it" >&2; return 1; }
+	# a JVM for --list: a class nobody can read
+	export JCLASSES
+	JCLASSES=$(mktemp -d /tmp/stpd-bridge-java.XXXXXX)
+	chmod 755 "$JCLASSES"
+	cat >"$JCLASSES/Sleeper.java" <<-'EOF'
+		public class Sleeper {
+			public static void main(String[] a) throws Exception { Thread.sleep(60000); }
+		}
+	EOF
+	cat >"$JCLASSES/Demo.java" <<-'EOF'
+		public class Demo {
+			static int add(int a, int b) { return a + b; }
+			public static void main(String[] args) {
+				int s = 0;
+				for (int i = 0; i < 3; i++) s += add(i, 1);
+				try { throw new IllegalStateException("x"); } catch (IllegalStateException e) { s++; }
+				System.out.println(s);
+			}
+		}
+	EOF
+	javac -d "$JCLASSES" "$JCLASSES/Sleeper.java" "$JCLASSES/Demo.java"
+	chmod -R a+rX "$JCLASSES"
+}
+
+teardown_file() {
+	rm -rf "$JCLASSES"
+}
+
+setup() {
+	T=$(mktemp -d /tmp/stpd-bridge-test.XXXXXX)
+	chmod 755 "$T"
+	mkdir "$T/bin"
+	cp "$FAKE" "$T/bin/java"
+	STARTED=()
+	NFAKE=0
+}
+
+teardown() {
+	local pid
+	for pid in "${STARTED[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${STARTED[@]}"; do wait "$pid" 2>/dev/null || true; done
+	rm -rf "$T"
+}
+
+# wait_for FILE REGEX: until a line of FILE matches (10 s at most).
+wait_for() {
+	local i
+	for i in $(seq 200); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for /$2/ in $1:" >&2
+	cat "$1" >&2 2>/dev/null
+	return 1
+}
+
+# wait_gone PID: until the process is gone (10 s at most).
+wait_gone() {
+	local i
+	for i in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	echo "process $1 still alive" >&2
+	return 1
+}
+
+sockdir() { # sockdir UID GID: the per-user socket directory, as the agent makes it
+	local d=$T/s-$1
+	[ -d "$d" ] || { mkdir -m 700 "$d" && chown "$1:$2" "$d"; }
+	echo "$d"
+}
+
+# start_fake UID GID [fakeagent options]: sets FA (pid) and FA_CMDS (its
+# command log); returns once it listens.
+start_fake() {
+	local uid=$1 gid=$2 d
+	shift 2
+	d=$(sockdir "$uid" "$gid")
+	NFAKE=$((NFAKE + 1))
+	FA_CMDS=$d/cmds.$NFAKE
+	setpriv --reuid="$uid" --regid="$gid" --clear-groups \
+		"$T/bin/java" Fake.Main --sockdir "$d" --ready "$d/ready.$NFAKE" --commands "$FA_CMDS" "$@" \
+		3>&- &
+	FA=$!
+	STARTED+=("$FA")
+	wait_for "$d/ready.$NFAKE" sock
+}
+
+start_bridge() { # start_bridge ARGS...: sets BR
+	"$BRIDGE" --sockdir "$T/s-%u" --rescan-ms 100 --log-file "$T/log" -o "$T/out" "$@" 3>&- &
+	BR=$!
+	STARTED+=("$BR")
+}
+
+worker_of() { # worker_of JVM_PID: the worker's pid, from the log
+	sed -n "s/.*: info: pid $1: worker \([0-9]*\) started.*/\1/p" "$T/log" | head -1
+}
+
+# The log without the "[pid]" of the process that wrote each line.
+log_lines() {
+	sed -E 's/^stpd-bridge\[[0-9]+\]: /stpd-bridge: /' "$T/log"
+}
+
+ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads --monitors --vm
+	--args --return --stack)
+
+@test "bad command lines exit 2 naming the argument and the fault" {
+	run "$BRIDGE" -m 'foo.bar(I)'
+	[ "$status" -eq 2 ]
+	[[ $output =~ ^stpd-bridge\[[0-9]+\]:\ error:\ --method\ \'foo.bar\(I\)\':\ .*offset ]]
+	run "$BRIDGE" -e 'java.lang.*:thrown,bogus'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --exception 'java.lang.*:thrown,bogus': unknown event list 'thrown,bogus' (events: thrown,catch)" ]]
+	run "$BRIDGE" --print
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: nothing to register: give -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	run "$BRIDGE" -x 0 --gc
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --pid '0': not a process id" ]]
+	run "$BRIDGE" --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Usage: stpd-bridge [OPTION]..." ]
+}
+
+@test "--list shows a JVM of another user with its main class, and which JVMs have an agent" {
+	setpriv --reuid=65534 --regid=65534 --clear-groups java -Xshare:auto -cp "$JCLASSES" Sleeper 3>&- &
+	local jvm=$! i
+	STARTED+=("$jvm")
+	for i in $(seq 200); do # until setpriv has become java
+		[[ $(readlink "/proc/$jvm/exe") == */java ]] && break
+		sleep 0.05
+	done
+	start_fake 0 0 --scenario none
+	run "$BRIDGE" --list --sockdir "$T/s-%u"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "PID     USER         AGENT MAIN" ]
+	printf -v want '%-7d %-12s %-5s %s' "$jvm" nobody no Sleeper
+	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
+	printf -v want '%-7d %-12s %-5s %s' "$FA" root yes Fake.Main
+	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
+}
+
+@test "a worker runs as the JVM's owner with no capabilities and no_new_privs" {
+	start_fake 65534 65534 --scenario none
+	start_bridge -m 'Demo.*' --log-level info
+	wait_for "$T/log" "pid $FA: connected to the agent \(worker uid 65534 gid 65534\)"
+	local w
+	w=$(worker_of "$FA")
+	[ -n "$w" ]
+	run sh -c "grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/$w/status | sed 's/[[:space:]]*$//'"
+	[ "$output" = "$(printf '%s\n' 'Uid:	65534	65534	65534	65534' 'Gid:	65534	65534	65534	65534' \
+		'Groups:' 'CapInh:	0000000000000000' 'CapPrm:	0000000000000000' \
+		'CapEff:	0000000000000000' 'CapBnd:	0000000000000000' 'CapAmb:	0000000000000000' \
+		'NoNewPrivs:	1')" ]
+	# the supervisor itself stays root
+	grep -q '^Uid:	0	0	0	0$' "/proc/$BR/status"
+}
+
+@test "a worker for a root JVM keeps uid 0 but no capability" {
+	start_fake 0 0 --scenario none
+	start_bridge -m 'Demo.*' --log-level info
+	wait_for "$T/log" "pid $FA: connected to the agent \(worker uid 0 gid 0\)"
+	local w
+	w=$(worker_of "$FA")
+	run grep -E '^(Uid|CapPrm|CapEff|CapBnd|NoNewPrivs):' "/proc/$w/status"
+	[ "$output" = "$(printf '%s\n' 'Uid:	0	0	0	0' 'CapPrm:	0000000000000000' \
+		'CapEff:	0000000000000000' 'CapBnd:	0000000000000000' 'NoNewPrivs:	1')" ]
+}
+
+@test "--print writes every event in the documented format; extension registrations" {
+	start_fake 65534 65534 --scenario all
+	start_bridge "${ALL_OPTS[@]}"
+	wait_for "$T/out" '^vm.death '
+	run sed "s/ pid=$FA / pid=PID /" "$T/out"
+	[ "$output" = 'vm.init pid=PID tid=4250 ts=1000000
+thread.start pid=PID tid=4251 ts=3000000 thread="worker-1"
+method.enter pid=PID tid=4250 ts=4000000 method=Demo.add(II)I args=2,3
+method.return pid=PID tid=4250 ts=5000000 method=Demo.add(II)I popped=0 ret=5
+method.compile pid=PID tid=4252 ts=6000000 method=Demo.add(II)I code_size=120 code_addr=0x7f0012345678
+class.load pid=PID tid=4250 ts=7000000 class=java.lang.String
+class.prepare pid=PID tid=4250 ts=8000000 class=int[]
+class.unload pid=PID tid=0 ts=9000000 class=Demo$Inner
+exception.thrown pid=PID tid=4250 ts=10000000 exception=java.lang.IllegalStateException method=Demo.fail()V
+exception.catch pid=PID tid=4250 ts=11000000 exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V
+monitor.contended_enter pid=PID tid=4251 ts=12000000 object=17
+monitor.contended_entered pid=PID tid=4251 ts=13000000 object=17
+monitor.wait pid=PID tid=4251 ts=14000000 object=17 timeout_ms=500
+monitor.waited pid=PID tid=4251 ts=15000000 object=17 timeout_ms=500 timed_out=1
+gc.start pid=PID tid=0 ts=16000000
+gc.finish pid=PID tid=0 ts=17000000
+method.enter pid=PID tid=4250 ts=18000000 method=Demo.greet(Ljava/lang/String;)V args="hi \"x\"\n" stack=Demo.greet(Ljava/lang/String;)V:12|Demo.main([Ljava/lang/String;)V:30
+lost pid=PID tid=0 ts=19000000 lost=3
+thread.end pid=PID tid=4251 ts=21000000 thread="worker-1"
+vm.death pid=PID tid=4250 ts=22000000' ]
+	run cat "$FA_CMDS"
+	[ "$output" = 'accepted
+Hello version=1 caps=0x1f
+Register kind=1 events=0x7 pattern=Demo.*
+Register kind=2 events=0x7 pattern=*
+Register kind=3 events=0x3 pattern=*
+GcEvents enable=1
+ThreadEvents enable=1
+MonitorEvents enable=1
+VmEvents enable=1
+RequestForOptionalData mask=0x7
+scenario all' ]
+}
+
+@test "an Appendix-only agent gets Appendix B registrations; event types are filtered by the bridge" {
+	start_fake 0 0 --appendix --scenario all
+	start_bridge --print -m 'Demo.add:enter' -m 'Demo.add:return' -e '*:catch' --threads --args \
+		--hello-timeout-ms 200 --log-level info
+	wait_for "$T/out" '^thread.end '
+	wait_for "$T/log" "pid $FA: no Hello from the agent within 200 ms: speaking Appendix A/B only"
+	run sed -E "s/ pid=$FA / pid=PID /; s/ ts=[0-9]+( |$)/ ts=TS\1/" "$T/out"
+	[ "$output" = 'thread.start pid=PID tid=4251 ts=TS
+method.enter pid=PID tid=4250 ts=TS method=Demo.add(II)I args=2,3
+method.return pid=PID tid=4250 ts=TS method=Demo.add(II)I popped=0 ret=5
+exception.catch pid=PID tid=4250 ts=TS exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V
+thread.end pid=PID tid=4251 ts=TS' ]
+	run cat "$FA_CMDS"
+	[ "$output" = 'accepted
+Hello version=1 caps=0x1f
+RegisterMethod pattern=Demo.add
+RegisterException pattern=*
+ThreadEvents enable=1
+RequestForOptionalData mask=0x1
+scenario all' ]
+}
+
+@test "a socket squatted by another user is refused before a byte is sent" {
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 3>&- &
+	local jvm=$! d ns start
+	STARTED+=("$jvm")
+	wait_for "/proc/$jvm/status" '^Uid:	65534'
+	d=$(sockdir 65534 65534)
+	ns=$(stat -L -c %i "/proc/$jvm/ns/pid")
+	start=$(awk '{print $22}' "/proc/$jvm/stat")
+	# root listens on the path computed for nobody's JVM, open to anyone
+	"$FAKE" --path "$d/jvm-$ns-$jvm-$start.sock" --mode 0777 --ready "$T/squat.ready" \
+		--commands "$T/squat.cmds" 3>&- &
+	local squatter=$!
+	STARTED+=("$squatter")
+	wait_for "$T/squat.ready" sock
+	start_bridge -x "$jvm" -m 'Demo.*'
+	wait_for "$T/log" "socket refused"
+	run log_lines
+	[ "$output" = "stpd-bridge: error: pid $jvm: the listener is pid $squatter uid 0, not the JVM (pid $jvm uid 65534): socket refused" ]
+	wait_for "$T/squat.cmds" '^closed$'
+	run cat "$T/squat.cmds"
+	[ "$output" = $'accepted\nclosed' ]
+}
+
+@test "a peer sending malformed bytes is disconnected with the field and offset; another carries on" {
+	start_fake 0 0 --scenario garbage
+	local bad=$FA
+	start_fake 65534 65534 --scenario some --wait-file "$T/go"
+	local good=$FA good_cmds=$FA_CMDS
+	start_bridge --print -m 'Demo.*'
+	wait_for "$T/log" "pid $bad: disconnecting"
+	touch "$T/go"
+	wait_for "$good_cmds" '^scenario some$'
+	wait_for "$T/out" 'ts=2000000 '
+	run log_lines
+	[ "$output" = "stpd-bridge: warn: pid $bad: disconnecting: MethodEnter (0x80): method name length at offset 1: 70000 exceeds the limit 65535" ]
+	run sed "s/ pid=$good / pid=PID /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=4250 ts=1000000 method=Demo.tick()V args=
+method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
+	kill -0 "$BR"
+}
+
+@test "an agent that dies mid-stream costs one log line; the bridge carries on" {
+	start_bridge --print -m 'Demo.*' --log-level warn
+	start_fake 0 0 --scenario some --then exit
+	local first=$FA
+	wait_for "$T/log" "pid $first: "
+	wait_gone "$first"
+	start_fake 65534 65534 --scenario some
+	wait_for "$T/out" "pid=$FA .*ts=2000000 "
+	run log_lines
+	[ "$output" = "stpd-bridge: warn: pid $first: the agent closed the connection" ]
+	[ "$(grep -c "pid=$first " "$T/out")" -eq 2 ]
+	kill -0 "$BR"
+}
+
+@test "a JVM started after the bridge is found" {
+	start_bridge --print -m 'Demo.*' --log-level info
+	wait_for "$T/log" 'info: serving every JVM; looking for agents every 100 ms'
+	start_fake 65534 65534 --scenario some
+	wait_for "$T/out" "pid=$FA .*ts=2000000 "
+	grep -q "info: pid $FA: worker [0-9]* started (uid 65534 gid 65534)" "$T/log"
+}
+
+@test "--parent: the bridge unregisters and exits when its parent dies" {
+	sleep 120 3>&- &
+	local parent=$!
+	STARTED+=("$parent")
+	start_fake 65534 65534 --scenario none
+	start_bridge --parent "$parent" -m 'Demo.*' --log-level info
+	wait_for "$FA_CMDS" '^scenario none$'
+	local w
+	w=$(worker_of "$FA")
+	kill "$parent"
+	wait_gone "$BR"
+	wait_gone "$w"
+	wait_for "$FA_CMDS" '^closed$'
+	run tail -2 "$FA_CMDS"
+	[ "$output" = $'Reset\nclosed' ]
+	grep -q 'info: stopping: the --parent process exited' "$T/log"
+	wait "$BR"
+}
+
+@test "--parent that does not exist: exit 1 at once" {
+	run "$BRIDGE" --parent 2147483646 -m 'Demo.*'
+	[ "$status" -eq 1 ]
+	[[ $output == *"error: --parent 2147483646: no such process" ]]
+}
+
+@test "--sync: the bridge sets synchronous dispatch and acknowledges every event" {
+	start_fake 0 0 --scenario some
+	start_bridge --print -m 'Demo.*' --sync=5000
+	wait_for "$FA_CMDS" '^Ack seq=2$'
+	run cat "$FA_CMDS"
+	[ "$output" = 'accepted
+Hello version=1 caps=0x1f
+Register kind=1 events=0x3 pattern=Demo.*
+VmEvents enable=1
+DispatchMode mode=1 timeout_us=5000
+RequestForOptionalData mask=0x0
+scenario some
+Ack seq=1
+Ack seq=2' ]
+}
+
+@test "lines of many JVMs never interleave" {
+	local i pids=()
+	for i in 1 2 3 4; do
+		start_fake 0 0 --scenario all --wait-file "$T/go"
+		pids+=("$FA")
+	done
+	start_bridge "${ALL_OPTS[@]}"
+	for i in "${!pids[@]}"; do wait_for "$T/s-0/cmds.$((i + 1))" '^RequestForOptionalData'; done
+	touch "$T/go"
+	for i in "${pids[@]}"; do wait_for "$T/out" "^vm.death pid=$i "; done
+	[ "$(wc -l <"$T/out")" -eq 80 ]
+	# every line is one of the 20 known lines of one of the JVMs
+	for i in "${pids[@]}"; do
+		[ "$(grep -c " pid=$i " "$T/out")" -eq 20 ]
+	done
+	! grep -Ev '^[a-z._]+ pid=[0-9]+ tid=[0-9]+ ts=[0-9]+( |$)' "$T/out"
+}
+
+@test "a real JVM of nobody with the agent, started after the bridge: its events, no log noise" {
+	[ -f "$AGENT" ] || { echo "no $AGENT: build the agent" >&2; return 1; }
+	local d jvm
+	d=$(sockdir 65534 65534)
+	start_bridge --print -m 'Demo.add' -e '*IllegalStateException' --args --return --log-level warn
+	# wait_ms: the JVM waits for a bridge to register before main runs
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		java "-agentpath:$AGENT=sockdir=$d,wait_ms=10000" -cp "$JCLASSES" Demo >"$T/jvm.out" 3>&- &
+	jvm=$!
+	STARTED+=("$jvm")
+	wait "$jvm"
+	[ "$(cat "$T/jvm.out")" = 7 ]
+	wait_for "$T/out" '^exception.catch '
+	run sed -E "s/ pid=$jvm / pid=PID /; s/ tid=[0-9]+ / tid=TID /; s/ ts=[0-9]+ / ts=TS /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=TID ts=TS method=Demo.add(II)I args=0,1
+method.return pid=PID tid=TID ts=TS method=Demo.add(II)I popped=0 ret=1
+method.enter pid=PID tid=TID ts=TS method=Demo.add(II)I args=1,1
+method.return pid=PID tid=TID ts=TS method=Demo.add(II)I popped=0 ret=2
+method.enter pid=PID tid=TID ts=TS method=Demo.add(II)I args=2,1
+method.return pid=PID tid=TID ts=TS method=Demo.add(II)I popped=0 ret=3
+exception.thrown pid=PID tid=TID ts=TS exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V
+exception.catch pid=PID tid=TID ts=TS exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V' ]
+	# one thread: every line has the same tid, an OS thread of the JVM (not its pid)
+	[ "$(sed -E 's/.* tid=([0-9]+) .*/\1/' "$T/out" | sort -u | wc -l)" -eq 1 ]
+	# a JVM that ends normally (VmDeath, then close) is no warning
+	kill -0 "$BR"
+	[ ! -s "$T/log" ]
+}

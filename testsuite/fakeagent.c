@@ -1,0 +1,419 @@
+/* fakeagent.c: a stand-in for the JVMTI agent, for testsuite/bridge.bats.
+ *
+ *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
+ *             [--commands FILE] [--appendix] [--caps N]
+ *             [--scenario all|some|garbage|none] [--then stay|exit]
+ *             [--wait-file FILE] [NAME...]
+ *
+ * It listens where the real agent would (doc/agent-bridge.md: DIR defaults
+ * to /tmp/stapjava-<uid>, the name is jvm-<pidns>-<pid>-<starttime>.sock), or
+ * on PATH exactly (to squat a socket), writes the path to FILE once it
+ * listens, accepts one connection, logs every command it decodes to the
+ * commands file (one line each), answers the bridge's Hello (unless
+ * --appendix), and after the OptionalData command that ends a registration
+ * sends the scenario's events (once FILE exists, with --wait-file; with a
+ * TF_SYNC flag on each after DispatchMode 1). Then it stays until the bridge hangs up
+ * (stay) or exits at once, mid-stream (exit). Copied to a file named "java",
+ * it passes for a JVM; a NAME argument is ignored and shows as its "main class".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "wire.h"
+
+static const char *commands_file, *scenario = "all", *then = "stay", *wait_file;
+static bool sync_mode;         /* DispatchMode 1 received: every event asks for an Ack */
+static uint32_t our_caps = WIRE_CAP_ALL;
+static int appendix_only;
+static struct wire_peer peer;  /* the bridge, as we see it */
+static uint64_t seq;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "fakeagent: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void note(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int fd, n;
+
+	if (!commands_file)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof line - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof line - 2)
+		n = sizeof line - 2;
+	line[n++] = '\n';
+	fd = open(commands_file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0) {
+		if (write(fd, line, (size_t)n) < 0)
+			perror("fakeagent: commands file");
+		close(fd);
+	}
+}
+
+static void send_bytes(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+
+		if (w < 0)
+			die("send: %s", strerror(errno));
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+static struct wire_str S(const char *s)
+{
+	return (struct wire_str){ s, (uint32_t)strlen(s) };
+}
+
+/* Send EV with a trailer: seq, ts = seq ms, the given OS tid. */
+static void send_event(int fd, struct wire_event *ev, uint32_t tid)
+{
+	static uint8_t data[1 << 16];
+	struct wire_buf b = { data, sizeof data, 0 };
+	int rc;
+
+	ev->has_trailer = true;
+	if (sync_mode)
+		ev->trailer.flags |= WIRE_TF_SYNC;
+	ev->trailer.seq = ++seq;
+	ev->trailer.timestamp_ns = seq * 1000000u;
+	ev->trailer.os_tid = tid;
+	rc = wire_encode_event(&b, &peer, ev);
+	if (rc < 0)
+		die("encode 0x%x: %s", ev->code, strerror(-rc));
+	send_bytes(fd, b.data, b.len);
+}
+
+static struct wire_event *event(unsigned code, const char *name, uint64_t thread)
+{
+	static struct wire_event ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.code = code;
+	ev.name = S(name ? name : "");
+	ev.thread = thread;
+	return &ev;
+}
+
+static bool ext(void)
+{
+	return (peer.caps & WIRE_CAP_EXT_EVENTS) != 0;
+}
+
+static void scenario_all(int fd)
+{
+	struct wire_event *ev;
+
+	if (ext())
+		send_event(fd, event(WIRE_EV_VM_INIT, NULL, 4250), 4250);
+	if (ext()) {
+		ev = event(WIRE_EV_THREAD_NAME, "worker-1", 4251);
+		send_event(fd, ev, 4250);
+	}
+	send_event(fd, event(WIRE_EV_THREAD_START, NULL, 4251), 4251);
+	ev = event(WIRE_EV_METHOD_ENTER, "Demo.add(II)I", 4250);
+	ev->nvalues = 2;
+	ev->values[0] = (struct wire_value){ .type = WIRE_T_INT, .v.i = 2 };
+	ev->values[1] = (struct wire_value){ .type = WIRE_T_INT, .v.i = 3 };
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_METHOD_EXIT, "Demo.add(II)I", 4250);
+	ev->retval = (struct wire_value){ .type = WIRE_T_INT, .v.i = 5 };
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_METHOD_COMPILE, "Demo.add(II)I", 0);
+	ev->u32 = 120;
+	ev->nvalues = 1;
+	ev->values[0] = (struct wire_value){ .type = WIRE_T_LONG, .v.i = 0x7f0012345678 };
+	send_event(fd, ev, 4252);
+	send_event(fd, event(WIRE_EV_CLASS_LOAD, "Ljava/lang/String;", 4250), 4250);
+	send_event(fd, event(WIRE_EV_CLASS_PREPARE, "[I", 4250), 4250);
+	if (ext())
+		send_event(fd, event(WIRE_EV_CLASS_UNLOAD, "LDemo$Inner;", 0), 0);
+	ev = event(WIRE_EV_EXCEPTION_THROWN, "Ljava/lang/IllegalStateException;", 4250);
+	ev->method = S("Demo.fail()V");
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_EXCEPTION_CATCH, "Ljava/lang/IllegalStateException;", 4250);
+	ev->method = S("Demo.main([Ljava/lang/String;)V");
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_MONITOR_ENTER, NULL, 4251);
+	ev->object = 17;
+	send_event(fd, ev, 4251);
+	ev = event(WIRE_EV_MONITOR_ENTERED, NULL, 4251);
+	ev->object = 17;
+	send_event(fd, ev, 4251);
+	ev = event(WIRE_EV_MONITOR_WAIT, NULL, 4251);
+	ev->object = 17;
+	ev->u32 = 500;
+	send_event(fd, ev, 4251);
+	ev = event(WIRE_EV_MONITOR_WAITED, NULL, 4251);
+	ev->object = 17;
+	ev->u32 = 500;
+	ev->trailer.flags = WIRE_TF_TIMED_OUT;
+	send_event(fd, ev, 4251);
+	if (ext()) {
+		send_event(fd, event(WIRE_EV_GC_START, NULL, 0), 0);
+		send_event(fd, event(WIRE_EV_GC_FINISH, NULL, 0), 0);
+	}
+	ev = event(WIRE_EV_METHOD_ENTER, "Demo.greet(Ljava/lang/String;)V", 4250);
+	ev->nvalues = 1;
+	ev->values[0] = (struct wire_value){ .type = WIRE_T_STRING, .str = S("hi \"x\"\n") };
+	if (peer.caps & WIRE_CAP_STACK) {
+		ev->trailer.flags = WIRE_TF_STACK;
+		ev->trailer.depth = 2;
+		ev->trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12 };
+		ev->trailer.frames[1] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), 30 };
+	}
+	send_event(fd, ev, 4250);
+	if (ext()) {
+		ev = event(WIRE_EV_LOST, NULL, 0);
+		ev->lost = 3;
+		send_event(fd, ev, 0);
+		send_event(fd, event(WIRE_EV_THREAD_NAME, "worker-1", 4251), 4251);
+	}
+	send_event(fd, event(WIRE_EV_THREAD_END, NULL, 4251), 4251);
+	if (ext())
+		send_event(fd, event(WIRE_EV_VM_DEATH, NULL, 0), 4250);
+}
+
+static void scenario_some(int fd)
+{
+	for (int i = 0; i < 2; i++) {
+		struct wire_event *ev = event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250);
+
+		send_event(fd, ev, 4250);
+	}
+}
+
+static void run_scenario(int fd)
+{
+	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
+	static const uint8_t garbage[] = { 0x80, 0x70, 0x11, 0x01, 0x00, 'x', 'y' };
+
+	while (wait_file && access(wait_file, F_OK) != 0)
+		usleep(10000); /* the test says when */
+	note("scenario %s", scenario);
+	if (strcmp(scenario, "all") == 0)
+		scenario_all(fd);
+	else if (strcmp(scenario, "some") == 0)
+		scenario_some(fd);
+	else if (strcmp(scenario, "garbage") == 0)
+		send_bytes(fd, garbage, sizeof garbage);
+	if (strcmp(then, "exit") == 0) {
+		note("exit");
+		_exit(0);
+	}
+}
+
+static void answer_hello(int fd, const struct wire_hello *h)
+{
+	static uint8_t data[256];
+	struct wire_buf b = { data, sizeof data, 0 };
+	struct wire_event ev = { .code = WIRE_EV_HELLO };
+
+	note("Hello version=%u caps=0x%02x", h->version, h->caps);
+	if (appendix_only)
+		return;
+	wire_peer_accept_hello(&peer, h, our_caps);
+	wire_hello_init(&ev.hello, our_caps, "fakeagent 1");
+	if (wire_encode_event(&b, &peer, &ev) < 0)
+		die("encode Hello");
+	send_bytes(fd, b.data, b.len);
+}
+
+static void log_command(const struct wire_command *c)
+{
+	const char *name = wire_command_name(c->code);
+
+	switch (c->code) {
+	case WIRE_CMD_REGISTER:
+		note("%s kind=%u events=0x%x pattern=%.*s", name, c->kind, c->events,
+		     (int)c->pattern.len, c->pattern.ptr);
+		break;
+	case WIRE_CMD_UNREGISTER:
+		note("%s kind=%u pattern=%.*s", name, c->kind, (int)c->pattern.len, c->pattern.ptr);
+		break;
+	case WIRE_CMD_REGISTER_METHOD:
+	case WIRE_CMD_REGISTER_CLASS:
+	case WIRE_CMD_REGISTER_EXCEPTION:
+		note("%s pattern=%.*s", name, (int)c->pattern.len, c->pattern.ptr);
+		break;
+	case WIRE_CMD_GC_EVENTS:
+	case WIRE_CMD_THREAD_EVENTS:
+	case WIRE_CMD_MONITOR_EVENTS:
+	case WIRE_CMD_VM_EVENTS:
+		note("%s enable=%d", name, c->enable);
+		break;
+	case WIRE_CMD_OPTIONAL_DATA:
+		note("%s mask=0x%x", name, c->mask);
+		break;
+	case WIRE_CMD_DISPATCH_MODE:
+		note("%s mode=%u timeout_us=%u", name, c->mode, c->timeout_us);
+		break;
+	case WIRE_CMD_ACK:
+		note("%s seq=%" PRIu64, name, c->seq);
+		break;
+	default:
+		note("%s", name ? name : "?");
+	}
+}
+
+static void serve(int fd)
+{
+	static struct wire_reader r;
+
+	if (wire_reader_init(&r, 2 * WIRE_MAX_MESSAGE) < 0)
+		die("reader");
+	wire_peer_init(&peer);
+	for (;;) {
+		long n = wire_reader_fill(&r, fd);
+
+		if (n <= 0) {
+			note("closed");
+			return;
+		}
+		for (;;) {
+			struct wire_command cmd;
+			struct wire_error err;
+			size_t len, used;
+			const uint8_t *d = wire_reader_data(&r, &len);
+			int rc;
+
+			if (!len)
+				break;
+			rc = wire_decode_command(&peer, d, len, &cmd, &used, &err);
+			if (rc == -EAGAIN)
+				break;
+			if (rc < 0) {
+				note("malformed: %s", err.text);
+				return;
+			}
+			if (cmd.code == WIRE_CMD_HELLO)
+				answer_hello(fd, &cmd.hello);
+			else
+				log_command(&cmd);
+			if (cmd.code == WIRE_CMD_DISPATCH_MODE)
+				sync_mode = cmd.mode == WIRE_DISPATCH_SYNC;
+			if (cmd.code == WIRE_CMD_OPTIONAL_DATA)
+				run_scenario(fd);
+			wire_reader_consume(&r, used);
+		}
+	}
+}
+
+static void own_path(const char *sockdir, char *path, size_t cap)
+{
+	char dir[4096];
+	unsigned long long start = 0;
+	struct stat st;
+	char buf[1024], *p;
+	FILE *f = fopen("/proc/self/stat", "r");
+
+	if (!f || !fgets(buf, sizeof buf, f))
+		die("/proc/self/stat");
+	fclose(f);
+	p = strrchr(buf, ')');
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &start) != 1)
+		die("start time");
+	if (stat("/proc/self/ns/pid", &st) < 0)
+		die("ns/pid");
+	if (sockdir)
+		snprintf(dir, sizeof dir, "%s", sockdir);
+	else
+		snprintf(dir, sizeof dir, "/tmp/stapjava-%u", (unsigned)getuid());
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die("mkdir %s: %s", dir, strerror(errno));
+	snprintf(path, cap, "%s/jvm-%llu-%d-%llu.sock", dir, (unsigned long long)st.st_ino,
+		 (int)getpid(), start);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sockdir", required_argument, NULL, 'd' }, { "path", required_argument, NULL, 'P' },
+		{ "mode", required_argument, NULL, 'M' }, { "ready", required_argument, NULL, 'r' },
+		{ "commands", required_argument, NULL, 'c' }, { "appendix", no_argument, NULL, 'a' },
+		{ "caps", required_argument, NULL, 'C' }, { "scenario", required_argument, NULL, 's' },
+		{ "then", required_argument, NULL, 't' }, { "wait-file", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
+	unsigned mode = 0600;
+	char path[4400], tmp[4500];
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int c, lfd, cfd;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': sockdir = optarg; break;
+		case 'P': fixed = optarg; break;
+		case 'M': mode = (unsigned)strtoul(optarg, NULL, 8); break;
+		case 'r': ready = optarg; break;
+		case 'c': commands_file = optarg; break;
+		case 'a': appendix_only = 1; break;
+		case 'C': our_caps = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 's': scenario = optarg; break;
+		case 't': then = optarg; break;
+		case 'w': wait_file = optarg; break;
+		default: die("bad option");
+		}
+	}
+	if (fixed)
+		snprintf(path, sizeof path, "%s", fixed);
+	else
+		own_path(sockdir, path, sizeof path);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (strlen(tmp) >= sizeof addr.sun_path)
+		die("path too long: %s", tmp);
+	memcpy(addr.sun_path, tmp, strlen(tmp) + 1);
+	unlink(tmp);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+	    chmod(tmp, mode) < 0 || listen(lfd, 4) < 0 || rename(tmp, path) < 0)
+		die("listen on %s: %s", path, strerror(errno));
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (!f)
+			die("%s: %s", ready, strerror(errno));
+		fprintf(f, "%s\n", path);
+		fclose(f);
+	}
+	cfd = accept(lfd, NULL, NULL);
+	if (cfd < 0)
+		die("accept: %s", strerror(errno));
+	note("accepted");
+	serve(cfd);
+	close(cfd);
+	unlink(path);
+	return 0;
+}

@@ -1,0 +1,248 @@
+// Families: one scenario per event family, for testsuite/agent.bats.
+//
+//   java Families SCENARIO GOFILE [ARG]
+//
+// Every scenario first waits (bounded) for GOFILE, so the test can attach a
+// client and register before anything happens, then prints the OS thread ids
+// of the threads involved ("tid NAME=N") for the test to compare with events.
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+public class Families {
+    static void waitFor(String file) throws Exception {
+        Path p = Paths.get(file);
+        for (int i = 0; i < 6000; i++) {
+            if (Files.exists(p))
+                return;
+            Thread.sleep(5);
+        }
+        System.err.println("Families: " + file + " never appeared");
+        System.exit(99);
+    }
+
+    static String osTid() {
+        try {
+            String link = Files.readSymbolicLink(Paths.get("/proc/thread-self")).toString();
+            return link.substring(link.lastIndexOf('/') + 1);
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    static void printTid(String name) {
+        System.out.println("tid " + name + "=" + osTid());
+    }
+
+    public static void main(String[] args) throws Exception {
+        String scenario = args[0];
+        if (!scenario.equals("exitrace"))
+            waitFor(args[1]);
+        switch (scenario) {
+        case "methods": Demo.run(); break;
+        case "exceptions": Exceptions.run(); break;
+        case "threads": Threads.run(); break;
+        case "monitors": Monitors.run(); break;
+        case "gc": printTid("main"); System.gc(); break;
+        case "classes": Classes.run(args.length > 2 ? args[2] : null); break;
+        case "jit": Hot.run(); break;
+        case "flood": Flood.run(Integer.parseInt(args[2]), args[3]); break;
+        case "exitrace": ExitRace.run(args[1]); break;
+        case "manythreads": ManyThreads.run(Integer.parseInt(args[2])); break;
+        case "idle": waitFor(args[2]); break;
+        case "hello": System.out.println("hello from Families"); break;
+        default: throw new IllegalArgumentException(scenario);
+        }
+    }
+}
+
+class Demo {
+    int field = 7;
+
+    static int add(int a, int b) { return a + b; }
+    static void prims(boolean z, byte b, char c, short s, int i, long j, float f, double d) {}
+    static void chars(char a, char b, char c) {}
+    static void floats(float a, double b, double c, double d) {}
+    long inst(long x, double y, int z) { return x + z + field; }
+    static String refs(String s, Object o, Object n, int[] a, String[] sa, int[][] m) { return s + "!"; }
+    static boolean retZ() { return true; }
+    static byte retB() { return -5; }
+    static char retC() { return 'q'; }
+    static short retS() { return -300; }
+    static long retJ() { return 1L << 40; }
+    static float retF() { return 1.5f; }
+    static double retD() { return -0.25; }
+    static Object retNull() { return null; }
+    static int[] retArr() { return new int[] {1, 2, 3}; }
+    static Object retObj() { return new java.util.ArrayList<String>(); }
+    static void fail() { throw new IllegalStateException("boom"); }
+
+    static void run() {
+        Families.printTid("main");
+        add(2, 3);
+        prims(true, (byte) -1, 'x', (short) 300, -7, 1234567890123L, 0.1f, 2.5);
+        chars('\'', '\\', '\u00e9');
+        floats(Float.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e-300);
+        new Demo().inst(40L, 1.25, 2);
+        refs("h\u00e9llo \u20ac\ud83d\ude00 \"q\"\n", new java.util.ArrayList<String>(), null,
+             new int[3], new String[] {"a", "b"}, new int[2][]);
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 300; i++)
+            big.append((char) ('a' + i % 26));
+        refs(big.toString(), null, null, null, null, null);
+        retZ(); retB(); retC(); retS(); retJ(); retF(); retD(); retNull(); retArr(); retObj();
+        try { fail(); } catch (IllegalStateException e) { }
+    }
+}
+
+class Exceptions {
+    static void thrower() { throw new IllegalArgumentException("bad"); }
+    static void catcher() {
+        try { thrower(); } catch (IllegalArgumentException e) { }
+    }
+    static void run() {
+        Families.printTid("main");
+        catcher();
+    }
+}
+
+class Threads {
+    static void run() throws Exception {
+        Families.printTid("main");
+        for (int i = 1; i <= 2; i++) {
+            Thread t = new Thread(() -> Families.printTid(Thread.currentThread().getName()), "worker-" + i);
+            t.start();
+            t.join();
+        }
+    }
+}
+
+class Monitors {
+    static final Object lock = new Object();
+    static final Object waitObj = new Object();
+    static volatile boolean ready, go;
+
+    static void run() throws Exception {
+        Families.printTid("main");
+        // contended enter: main holds the lock until the other thread is blocked on it.
+        // The blocker does its printing (class loading, stream locks) first, so the
+        // only monitor it can contend on afterwards is `lock`.
+        Thread b = new Thread(() -> {
+            Families.printTid("blocker");
+            ready = true;
+            while (!go)
+                Thread.onSpinWait();
+            synchronized (lock) { }
+        }, "blocker");
+        b.start();
+        while (!ready)
+            Thread.sleep(1);
+        synchronized (lock) {
+            go = true;
+            while (b.getState() != Thread.State.BLOCKED)
+                Thread.sleep(1);
+        }
+        b.join();
+        // a wait that times out
+        synchronized (waitObj) { waitObj.wait(50); }
+        // a wait that is notified
+        Thread w = new Thread(() -> {
+            Families.printTid("waiter");
+            synchronized (waitObj) {
+                try { waitObj.wait(); } catch (InterruptedException e) { }
+            }
+        }, "waiter");
+        w.start();
+        while (w.getState() != Thread.State.WAITING)
+            Thread.sleep(1);
+        synchronized (waitObj) { waitObj.notifyAll(); }
+        w.join();
+    }
+}
+
+class Loaded {
+    static int value = 42;
+}
+
+class Classes {
+    static void run(String classesDir) throws Exception {
+        Families.printTid("main");
+        Class.forName("Loaded");
+        if (classesDir == null)
+            return;
+        URLClassLoader loader = new URLClassLoader(new URL[] {Paths.get(classesDir).toUri().toURL()}, null);
+        Class<?> c = loader.loadClass("Unloadable");
+        c.getMethod("get").invoke(null);
+        c = null;
+        loader.close();
+        loader = null;
+        for (int i = 0; i < 5; i++)
+            System.gc();
+    }
+}
+
+class Hot {
+    static int work(int x) { return x * 31 + 7; }
+    static void run() {
+        Families.printTid("main");
+        int acc = 0;
+        for (int i = 0; i < 200000; i++)
+            acc += work(i);
+        System.out.println("acc " + acc);
+    }
+}
+
+class Flood {
+    static void tick(int i) {}
+    static void run(int n, String doneFile) throws Exception {
+        for (int i = 0; i < n; i++)
+            tick(i);
+        System.out.println("generated " + n);
+        Files.createFile(Paths.get(doneFile));
+    }
+}
+
+class ExitRace {
+    static volatile long sink;
+    static void busy(int i) { sink += i; }
+    static void run(String goFile) throws Exception {
+        for (int t = 0; t < 8; t++) {
+            Thread th = new Thread(() -> {
+                for (int i = 0; ; i++) {
+                    busy(i);
+                    if ((i & 1023) == 0) {
+                        try { throw new RuntimeException("x"); } catch (RuntimeException e) { }
+                    }
+                }
+            }, "busy-" + t);
+            th.setDaemon(false);
+            th.start();
+        }
+        Families.waitFor(goFile);
+        Thread.sleep(200);
+        System.out.println("exiting");
+        System.exit(0);
+    }
+}
+
+class ManyThreads {
+    static void run(int n) throws Exception {
+        Thread[] ts = new Thread[100];
+        int started = 0;
+        while (started < n) {
+            int batch = Math.min(100, n - started);
+            for (int i = 0; i < batch; i++) {
+                final int k = started + i;
+                ts[i] = new Thread(() -> { if (k < 0) System.out.println(); }, "t-" + k);
+                ts[i].start();
+            }
+            for (int i = 0; i < batch; i++)
+                ts[i].join();
+            started += batch;
+        }
+        System.out.println("threads " + n);
+    }
+}

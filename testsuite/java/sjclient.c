@@ -1,0 +1,301 @@
+/* sjclient: a small test client for the agent's socket (until stpd-bridge can
+ * stand in). Connects, optionally says Hello, sends the commands named on the
+ * command line, and prints every event in the `stpd-bridge --print` format.
+ *
+ *   sjclient [OPTIONS] SOCKET [COMMAND...]
+ *
+ * Options:
+ *   --no-hello          Appendix-only peer: no Hello, plain Appendix B only
+ *   --pause-until FILE  after sending the commands, read nothing until FILE exists
+ *   --count             print no events; at EOF print "events=N lost=L"
+ *   --raw HEX           send these bytes (after the Hello unless --no-hello), then read
+ *   --uid UID           connect as UID (keeping only the capability to reach the socket)
+ *   --timeout SEC       give up after SEC seconds (default 60): exit 3
+ *   --ack-never         in sync mode, never send an Ack
+ * Commands:
+ *   method:PAT class:PAT exception:PAT           Appendix B registrations
+ *   reg:KIND:EVENTS:PAT  unreg:KIND:PAT          KIND = method|class|exception, EVENTS a number
+ *   gc:0|1 threads:0|1 monitors:0|1 vm:0|1      switches
+ *   opt:MASK  sync:TIMEOUT_US  async  reset
+ * At EOF it prints "eof" to stderr and exits 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <grp.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sjprint.h"
+#include "wire.h"
+
+static struct sjprint_names names;
+static struct wire_event ev;
+
+static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sjclient: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "sjclient: timed out\n";
+	ssize_t ignored = write(2, msg, sizeof(msg) - 1);
+	(void)ignored;
+	_exit(3);
+}
+
+static bool peer_closed;
+
+/* A peer that closed (the agent refusing us) is not an error: reading then shows EOF. */
+static void send_all(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n && !peer_closed) {
+		ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+			peer_closed = true;
+			return;
+		}
+		if (w <= 0)
+			die("send: %s", strerror(errno));
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+static void send_cmd(int fd, const struct wire_command *cmd)
+{
+	uint8_t buf[8192];
+	struct wire_buf b = { buf, sizeof(buf), 0 };
+	if (wire_encode_command(&b, cmd) < 0)
+		die("cannot encode a command (%s)", wire_command_name(cmd->code));
+	send_all(fd, buf, b.len);
+}
+
+static uint8_t kind_of(const char *s, size_t n)
+{
+	if (n == 6 && !strncmp(s, "method", 6)) return WIRE_KIND_METHOD;
+	if (n == 5 && !strncmp(s, "class", 5)) return WIRE_KIND_CLASS;
+	if (n == 9 && !strncmp(s, "exception", 9)) return WIRE_KIND_EXCEPTION;
+	die("unknown kind in '%s'", s);
+}
+
+static void parse_command(const char *arg, struct wire_command *cmd)
+{
+	const char *colon = strchr(arg, ':');
+	size_t klen = colon ? (size_t)(colon - arg) : strlen(arg);
+	const char *v = colon ? colon + 1 : "";
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->pattern.ptr = v;
+	cmd->pattern.len = (uint32_t)strlen(v);
+#define IS(s) (klen == sizeof(s) - 1 && !strncmp(arg, s, klen))
+	if (IS("method")) cmd->code = WIRE_CMD_REGISTER_METHOD;
+	else if (IS("class")) cmd->code = WIRE_CMD_REGISTER_CLASS;
+	else if (IS("exception")) cmd->code = WIRE_CMD_REGISTER_EXCEPTION;
+	else if (IS("gc")) { cmd->code = WIRE_CMD_GC_EVENTS; cmd->enable = atoi(v); }
+	else if (IS("threads")) { cmd->code = WIRE_CMD_THREAD_EVENTS; cmd->enable = atoi(v); }
+	else if (IS("monitors")) { cmd->code = WIRE_CMD_MONITOR_EVENTS; cmd->enable = atoi(v); }
+	else if (IS("vm")) { cmd->code = WIRE_CMD_VM_EVENTS; cmd->enable = atoi(v); }
+	else if (IS("opt")) { cmd->code = WIRE_CMD_OPTIONAL_DATA; cmd->mask = (uint32_t)strtoul(v, NULL, 0); }
+	else if (IS("sync")) { cmd->code = WIRE_CMD_DISPATCH_MODE; cmd->mode = 1; cmd->timeout_us = (uint32_t)strtoul(v, NULL, 0); }
+	else if (IS("async")) { cmd->code = WIRE_CMD_DISPATCH_MODE; cmd->mode = 0; }
+	else if (IS("reset")) cmd->code = WIRE_CMD_RESET;
+	else if (IS("reg") || IS("unreg")) {
+		const char *c2 = strchr(v, ':');
+		if (!c2)
+			die("'%s': want reg:KIND:EVENTS:PAT or unreg:KIND:PAT", arg);
+		cmd->kind = kind_of(v, (size_t)(c2 - v));
+		const char *pat = c2 + 1;
+		if (IS("reg")) {
+			cmd->code = WIRE_CMD_REGISTER;
+			cmd->events = (uint8_t)strtoul(pat, (char **)&pat, 0);
+			if (*pat != ':')
+				die("'%s': want reg:KIND:EVENTS:PAT", arg);
+			pat++;
+		} else {
+			cmd->code = WIRE_CMD_UNREGISTER;
+		}
+		cmd->pattern.ptr = pat;
+		cmd->pattern.len = (uint32_t)strlen(pat);
+	} else
+		die("unknown command '%s'", arg);
+#undef IS
+}
+
+static void become(uid_t uid)
+{
+	/* keep only what is needed to reach a 0700 directory of another user */
+	if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
+	    prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0 || setresuid(uid, uid, uid) < 0)
+		die("cannot switch user: %s", strerror(errno));
+	cap_t caps = cap_from_text("cap_dac_override,cap_dac_read_search=ep");
+	if (!caps || cap_set_proc(caps) < 0)
+		die("cannot keep cap_dac_override: %s", strerror(errno));
+	cap_free(caps);
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		die("socket path too long: %s", path);
+	strcpy(sa.sun_path, path);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die("connect: %s", strerror(errno));
+	return fd;
+}
+
+static size_t unhex(const char *hex, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+	while (hex[0] && hex[1] && n < cap) {
+		unsigned v;
+		if (sscanf(hex, "%2x", &v) != 1)
+			die("bad hex '%s'", hex);
+		out[n++] = (uint8_t)v;
+		hex += 2;
+	}
+	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	bool hello = true, count = false, ack = true;
+	const char *pause_file = NULL, *raw = NULL;
+	long uid = -1;
+	unsigned timeout = 60;
+	int i;
+
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strcmp(argv[i], "--no-hello")) hello = false;
+		else if (!strcmp(argv[i], "--count")) count = true;
+		else if (!strcmp(argv[i], "--ack-never")) ack = false;
+		else if (!strcmp(argv[i], "--pause-until") && i + 1 < argc) pause_file = argv[++i];
+		else if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
+		else if (!strcmp(argv[i], "--uid") && i + 1 < argc) uid = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = (unsigned)atoi(argv[++i]);
+		else die("unknown option %s", argv[i]);
+	}
+	if (i >= argc)
+		die("usage: sjclient [OPTIONS] SOCKET [COMMAND...]");
+	signal(SIGALRM, on_alarm);
+	alarm(timeout);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (uid >= 0)
+		become((uid_t)uid);
+	int fd = connect_to(argv[i++]);
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0)
+		die("SO_PEERCRED: %s", strerror(errno));
+
+	struct wire_peer peer;
+	wire_peer_init(&peer);
+	struct wire_reader rd;
+	if (wire_reader_init(&rd, WIRE_MAX_MESSAGE + 4096) < 0)
+		die("out of memory");
+	if (hello) {
+		struct wire_command h;
+		memset(&h, 0, sizeof(h));
+		h.code = WIRE_CMD_HELLO;
+		wire_hello_init(&h.hello, WIRE_CAP_ALL, "sjclient");
+		send_cmd(fd, &h);
+	}
+	if (raw) {
+		static uint8_t bytes[65536];
+		send_all(fd, bytes, unhex(raw, bytes, sizeof(bytes)));
+	}
+	/* extension commands only after the agent's Hello: read it first */
+	bool got_hello = !hello;
+	unsigned long long events = 0, lost = 0;
+	for (;;) {
+		if (got_hello && i < argc) {
+			for (; i < argc; i++) {
+				struct wire_command cmd;
+				parse_command(argv[i], &cmd);
+				send_cmd(fd, &cmd);
+			}
+			if (pause_file) {
+				struct stat st;
+				while (stat(pause_file, &st) < 0)
+					usleep(5000);
+			}
+		}
+		size_t len, used;
+		const uint8_t *data = wire_reader_data(&rd, &len);
+		struct wire_error err;
+		int rc = len ? wire_decode_event(&peer, data, len, &ev, &used, &err) : -EAGAIN;
+		if (rc == -EAGAIN) {
+			long n = wire_reader_fill(&rd, fd);
+			if (n == 0 || n == -ECONNRESET)
+				break;
+			if (n < 0 && n != -EAGAIN && n != -EINTR)
+				die("read: %s", strerror((int)-n));
+			continue;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "sjclient: malformed event: %s\n", err.text);
+			return 1;
+		}
+		if (ev.code == WIRE_EV_HELLO) {
+			if (wire_peer_accept_hello(&peer, &ev.hello, WIRE_CAP_ALL) < 0)
+				die("bad agent Hello");
+			got_hello = true;
+			if (!count)
+				printf("hello pid=%u caps=0x%02x\n", ev.hello.pid, peer.caps);
+		} else if (ev.code == WIRE_EV_THREAD_NAME) {
+			sjprint_thread_name(&names, &ev);
+		} else if (ev.code == WIRE_EV_LOST) {
+			lost = ev.lost;
+			if (!count)
+				sjprint_event(stdout, &ev, (uint32_t)cred.pid, now_ns(), &names);
+		} else {
+			events++;
+			if (!count)
+				sjprint_event(stdout, &ev, (uint32_t)cred.pid, now_ns(), &names);
+		}
+		if (ack && ev.has_trailer && (ev.trailer.flags & WIRE_TF_SYNC)) {
+			struct wire_command a;
+			memset(&a, 0, sizeof(a));
+			a.code = WIRE_CMD_ACK;
+			a.seq = ev.trailer.seq;
+			send_cmd(fd, &a);
+		}
+		wire_reader_consume(&rd, used);
+	}
+	if (count)
+		printf("events=%llu lost=%llu\n", events, lost);
+	fprintf(stderr, "eof\n");
+	return 0;
+}

@@ -1,0 +1,389 @@
+/* Unit tests for stpd-bridge/print.c: the exact --print text of every value
+ * type and every event (doc/agent-bridge.md), escaping, and buffer bounds. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+
+static char buf[65536];
+static struct wire_event ev; /* large: static */
+
+static struct wire_str S(const char *s)
+{
+	return (struct wire_str){ s, (uint32_t)strlen(s) };
+}
+
+static struct wire_str SN(const char *s, size_t n)
+{
+	return (struct wire_str){ s, (uint32_t)n };
+}
+
+static void assert_value(struct wire_value v, const char *want)
+{
+	ssize_t n = print_value(buf, sizeof buf, &v);
+
+	if (n < 0)
+		fail_msg("print_value type '%c' failed: %zd", v.type, n);
+	assert_string_equal(buf, want);
+	assert_int_equal((size_t)n, strlen(want));
+}
+
+static struct wire_value I(uint8_t type, int64_t i)
+{
+	return (struct wire_value){ .type = type, .v.i = i };
+}
+
+static void test_values_integers(void **state)
+{
+	(void)state;
+	assert_value(I(WIRE_T_BOOLEAN, 1), "true");
+	assert_value(I(WIRE_T_BOOLEAN, 0), "false");
+	assert_value(I(WIRE_T_BYTE, -128), "-128");
+	assert_value(I(WIRE_T_SHORT, -32768), "-32768");
+	assert_value(I(WIRE_T_INT, 2147483647), "2147483647");
+	assert_value(I(WIRE_T_INT, -7), "-7");
+	assert_value(I(WIRE_T_LONG, INT64_MIN), "-9223372036854775808");
+	assert_value(I(WIRE_T_LONG, 42), "42");
+}
+
+static void test_values_chars(void **state)
+{
+	(void)state;
+	assert_value(I(WIRE_T_CHAR, 'a'), "'a'");
+	assert_value(I(WIRE_T_CHAR, ' '), "' '");
+	assert_value(I(WIRE_T_CHAR, '~'), "'~'");
+	assert_value(I(WIRE_T_CHAR, '\''), "U+0027");
+	assert_value(I(WIRE_T_CHAR, '\\'), "U+005C");
+	assert_value(I(WIRE_T_CHAR, 0xE9), "U+00E9");
+	assert_value(I(WIRE_T_CHAR, '\n'), "U+000A");
+	assert_value(I(WIRE_T_CHAR, 0x7F), "U+007F");
+	assert_value(I(WIRE_T_CHAR, 0xFFFF), "U+FFFF");
+}
+
+static void test_values_floats(void **state)
+{
+	(void)state;
+	assert_value((struct wire_value){ .type = WIRE_T_FLOAT, .v.f = 1.5f }, "1.5");
+	assert_value((struct wire_value){ .type = WIRE_T_FLOAT, .v.f = 0.1f }, "0.100000001");
+	assert_value((struct wire_value){ .type = WIRE_T_FLOAT, .v.f = NAN }, "NaN");
+	assert_value((struct wire_value){ .type = WIRE_T_FLOAT, .v.f = INFINITY }, "Infinity");
+	assert_value((struct wire_value){ .type = WIRE_T_FLOAT, .v.f = -INFINITY }, "-Infinity");
+	assert_value((struct wire_value){ .type = WIRE_T_DOUBLE, .v.d = 0.1 }, "0.10000000000000001");
+	assert_value((struct wire_value){ .type = WIRE_T_DOUBLE, .v.d = -2.0 }, "-2");
+	assert_value((struct wire_value){ .type = WIRE_T_DOUBLE, .v.d = 1e300 }, "1.0000000000000001e+300");
+	assert_value((struct wire_value){ .type = WIRE_T_DOUBLE, .v.d = NAN }, "NaN");
+	assert_value((struct wire_value){ .type = WIRE_T_DOUBLE, .v.d = -INFINITY }, "-Infinity");
+}
+
+static void test_values_no_payload(void **state)
+{
+	(void)state;
+	assert_value(I(WIRE_T_VOID, 0), "void");
+	assert_value(I(WIRE_T_NULL, 0), "null");
+	assert_value(I(WIRE_T_NONE, 0), "?");
+}
+
+static struct wire_value T(const char *s, size_t n, bool truncated)
+{
+	return (struct wire_value){ .type = WIRE_T_STRING, .str = SN(s, n), .truncated = truncated };
+}
+
+static void test_values_strings(void **state)
+{
+	(void)state;
+	assert_value(T("hello", 5, false), "\"hello\"");
+	assert_value(T("", 0, false), "\"\"");
+	assert_value(T("a\"b\\c", 5, false), "\"a\\\"b\\\\c\"");
+	assert_value(T("1\n2\t3\r", 6, false), "\"1\\n2\\t3\\r\"");
+	assert_value(T("\x01\x1f\x7f", 3, false), "\"\\x01\\x1f\\x7f\"");
+	assert_value(T("nul\0x", 5, false), "\"nul\\x00x\"");
+	assert_value(T("caf\xc3\xa9 \xe2\x82\xac", 9, false), "\"caf\xc3\xa9 \xe2\x82\xac\"");
+	/* not UTF-8: a lone continuation byte, a truncated sequence, a surrogate */
+	assert_value(T("\x80x\xc3", 3, false), "\"\\x80x\\xc3\"");
+	assert_value(T("\xed\xa0\x80", 3, false), "\"\\xed\\xa0\\x80\"");
+	assert_value(T("abc", 3, true), "\"abc\"...");
+}
+
+static void test_values_objects_arrays(void **state)
+{
+	struct wire_value v = { .type = WIRE_T_OBJECT, .str = S("Ljava/util/ArrayList;"),
+				.object_id = 12, .aux = 0x1b6d3586 };
+
+	(void)state;
+	assert_value(v, "java.util.ArrayList@1b6d3586#12");
+	v.str = S("LOuter$Inner;");
+	v.aux = 0;
+	assert_value(v, "Outer$Inner@0#12");
+	v.str = S("Lbad"); /* malformed: shown as sent */
+	assert_value(v, "Lbad@0#12");
+	v.str = S("La b;"); /* a space would split the field */
+	assert_value(v, "a\\x20b@0#12");
+
+	v = (struct wire_value){ .type = WIRE_T_ARRAY, .str = S("[I"), .object_id = 7, .aux = 3 };
+	assert_value(v, "int[3]#7");
+	v.str = S("[Ljava/lang/String;");
+	v.aux = 2;
+	assert_value(v, "java.lang.String[2]#7");
+	v.str = S("[[J");
+	v.aux = 0;
+	assert_value(v, "long[][0]#7");
+}
+
+/* -------------------------------------------------------------- events */
+
+static void reset(unsigned code)
+{
+	memset(&ev, 0, sizeof ev);
+	ev.code = code;
+}
+
+static void assert_line(const struct print_meta *m, const char *want)
+{
+	ssize_t n = print_event_line(buf, sizeof buf, m, &ev);
+
+	if (n < 0)
+		fail_msg("print_event_line 0x%x failed: %zd", ev.code, n);
+	assert_string_equal(buf, want);
+	assert_int_equal((size_t)n, strlen(want));
+}
+
+static const struct print_meta M = { .pid = 4242, .tid = 4250, .ts_ns = 81234567890 };
+
+static void test_event_method_enter(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_METHOD_ENTER);
+	ev.name = S("Demo.add(II)I");
+	ev.nvalues = 2;
+	ev.values[0] = I(WIRE_T_INT, 2);
+	ev.values[1] = I(WIRE_T_INT, 3);
+	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I args=2,3\n");
+	ev.nvalues = 0;
+	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I args=\n");
+	ev.nvalues = 3;
+	ev.values[0] = T("a,b", 3, false);
+	ev.values[1] = I(WIRE_T_NULL, 0);
+	ev.values[2] = I(WIRE_T_CHAR, 'x');
+	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I"
+			" args=\"a,b\",null,'x'\n");
+}
+
+static void test_event_method_return(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_METHOD_EXIT);
+	ev.name = S("Demo.add(II)I");
+	ev.retval = I(WIRE_T_INT, 5);
+	assert_line(&M, "method.return pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I popped=0 ret=5\n");
+	ev.popped = true;
+	ev.retval = I(WIRE_T_NONE, 0);
+	assert_line(&M, "method.return pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I popped=1 ret=?\n");
+	ev.popped = false;
+	ev.name = S("Demo.run()V");
+	ev.retval = I(WIRE_T_VOID, 0);
+	assert_line(&M, "method.return pid=4242 tid=4250 ts=81234567890 method=Demo.run()V popped=0 ret=void\n");
+}
+
+static void test_event_method_compile(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_METHOD_COMPILE);
+	ev.name = S("Demo.add(II)I");
+	ev.u32 = 120;
+	ev.nvalues = 1;
+	ev.values[0] = I(WIRE_T_LONG, 0x7f0012345678);
+	assert_line(&M, "method.compile pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I"
+			" code_size=120 code_addr=0x7f0012345678\n");
+	ev.nvalues = 0;
+	assert_line(&M, "method.compile pid=4242 tid=4250 ts=81234567890 method=Demo.add(II)I code_size=120\n");
+}
+
+static void test_event_classes(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_CLASS_LOAD);
+	ev.name = S("Ljava/lang/String;");
+	assert_line(&M, "class.load pid=4242 tid=4250 ts=81234567890 class=java.lang.String\n");
+	reset(WIRE_EV_CLASS_PREPARE);
+	ev.name = S("[I");
+	assert_line(&M, "class.prepare pid=4242 tid=4250 ts=81234567890 class=int[]\n");
+	reset(WIRE_EV_CLASS_UNLOAD);
+	ev.name = S("LDemo$Inner;");
+	assert_line(&M, "class.unload pid=4242 tid=4250 ts=81234567890 class=Demo$Inner\n");
+}
+
+static void test_event_exceptions(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_EXCEPTION_THROWN);
+	ev.name = S("Ljava/lang/IllegalStateException;");
+	ev.method = S("Demo.fail()V");
+	assert_line(&M, "exception.thrown pid=4242 tid=4250 ts=81234567890"
+			" exception=java.lang.IllegalStateException method=Demo.fail()V\n");
+	ev.code = WIRE_EV_EXCEPTION_CATCH;
+	ev.method = S("Demo.main([Ljava/lang/String;)V");
+	assert_line(&M, "exception.catch pid=4242 tid=4250 ts=81234567890"
+			" exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V\n");
+}
+
+static void test_event_threads(void **state)
+{
+	struct print_meta m = M;
+
+	(void)state;
+	m.tid = 4251;
+	m.thread_name = "worker-1";
+	m.thread_name_len = 8;
+	reset(WIRE_EV_THREAD_START);
+	assert_line(&m, "thread.start pid=4242 tid=4251 ts=81234567890 thread=\"worker-1\"\n");
+	reset(WIRE_EV_THREAD_END);
+	m.thread_name = "a \"b\"\n";
+	m.thread_name_len = 6;
+	assert_line(&m, "thread.end pid=4242 tid=4251 ts=81234567890 thread=\"a \\\"b\\\"\\n\"\n");
+	m.thread_name = NULL; /* name unknown: no field */
+	assert_line(&m, "thread.end pid=4242 tid=4251 ts=81234567890\n");
+}
+
+static void test_event_vm_gc_lost(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_VM_INIT);
+	assert_line(&M, "vm.init pid=4242 tid=4250 ts=81234567890\n");
+	reset(WIRE_EV_VM_DEATH);
+	assert_line(&M, "vm.death pid=4242 tid=4250 ts=81234567890\n");
+	reset(WIRE_EV_GC_START);
+	assert_line(&M, "gc.start pid=4242 tid=4250 ts=81234567890\n");
+	reset(WIRE_EV_GC_FINISH);
+	assert_line(&M, "gc.finish pid=4242 tid=4250 ts=81234567890\n");
+	reset(WIRE_EV_LOST);
+	ev.lost = 18446744073709551615u;
+	assert_line(&M, "lost pid=4242 tid=4250 ts=81234567890 lost=18446744073709551615\n");
+}
+
+static void test_event_monitors(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_MONITOR_ENTER);
+	ev.object = 17;
+	assert_line(&M, "monitor.contended_enter pid=4242 tid=4250 ts=81234567890 object=17\n");
+	ev.code = WIRE_EV_MONITOR_ENTERED;
+	assert_line(&M, "monitor.contended_entered pid=4242 tid=4250 ts=81234567890 object=17\n");
+	ev.code = WIRE_EV_MONITOR_WAIT;
+	ev.u32 = 500;
+	assert_line(&M, "monitor.wait pid=4242 tid=4250 ts=81234567890 object=17 timeout_ms=500\n");
+	ev.code = WIRE_EV_MONITOR_WAITED;
+	assert_line(&M, "monitor.waited pid=4242 tid=4250 ts=81234567890 object=17 timeout_ms=500\n");
+	ev.has_trailer = true;
+	assert_line(&M, "monitor.waited pid=4242 tid=4250 ts=81234567890 object=17 timeout_ms=500 timed_out=0\n");
+	ev.trailer.flags = WIRE_TF_TIMED_OUT;
+	assert_line(&M, "monitor.waited pid=4242 tid=4250 ts=81234567890 object=17 timeout_ms=500 timed_out=1\n");
+}
+
+static void test_event_stack(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_METHOD_ENTER);
+	ev.name = S("Demo.greet(Ljava/lang/String;)V");
+	ev.nvalues = 1;
+	ev.values[0] = T("hi", 2, false);
+	ev.has_trailer = true;
+	ev.trailer.flags = WIRE_TF_STACK;
+	ev.trailer.depth = 3;
+	ev.trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12 };
+	ev.trailer.frames[1] = (struct wire_frame){ S("java.lang.Object.wait(J)V"), -2 };
+	ev.trailer.frames[2] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), -1 };
+	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=Demo.greet(Ljava/lang/String;)V"
+			" args=\"hi\" stack=Demo.greet(Ljava/lang/String;)V:12|java.lang.Object.wait(J)V:-2"
+			"|Demo.main([Ljava/lang/String;)V:-1\n");
+}
+
+static void test_event_hostile_names(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_METHOD_ENTER);
+	ev.name = SN("a b\nc\\d\xff", 8);
+	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=a\\x20b\\x0ac\\x5cd\\xff args=\n");
+}
+
+static void test_events_without_line(void **state)
+{
+	(void)state;
+	reset(WIRE_EV_HELLO);
+	assert_int_equal(print_event_line(buf, sizeof buf, &M, &ev), 0);
+	reset(WIRE_EV_THREAD_NAME);
+	assert_int_equal(print_event_line(buf, sizeof buf, &M, &ev), 0);
+	assert_null(print_event_label(WIRE_EV_HELLO));
+	assert_string_equal(print_event_label(WIRE_EV_MONITOR_ENTERED), "monitor.contended_entered");
+}
+
+static void test_buffer_bounds(void **state)
+{
+	const char *want = "class.load pid=4242 tid=4250 ts=81234567890 class=java.lang.String\n";
+	size_t len = strlen(want);
+
+	(void)state;
+	reset(WIRE_EV_CLASS_LOAD);
+	ev.name = S("Ljava/lang/String;");
+	for (size_t cap = 0; cap <= len; cap++)
+		assert_int_equal(print_event_line(buf, cap, &M, &ev), -ENOSPC);
+	assert_int_equal(print_event_line(buf, len + 1, &M, &ev), (ssize_t)len);
+	assert_string_equal(buf, want);
+}
+
+/* The worst case the decoder admits fits in PRINT_LINE_MAX: 255 strings of
+ * control bytes (4x when escaped) filling a whole message. */
+static void test_worst_case_fits(void **state)
+{
+	size_t each = (WIRE_MAX_MESSAGE - 64) / WIRE_MAX_VALUES - 6;
+	char *payload = malloc(each), *line = malloc(PRINT_LINE_MAX);
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(payload);
+	assert_non_null(line);
+	memset(payload, 1, each);
+	reset(WIRE_EV_METHOD_ENTER);
+	ev.name = S("Demo.x()V");
+	ev.nvalues = WIRE_MAX_VALUES;
+	for (unsigned i = 0; i < WIRE_MAX_VALUES; i++)
+		ev.values[i] = T(payload, each, true);
+	n = print_event_line(line, PRINT_LINE_MAX, &M, &ev);
+	assert_true(n > (ssize_t)(4 * each * WIRE_MAX_VALUES));
+	free(payload);
+	free(line);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values_integers),
+		cmocka_unit_test(test_values_chars),
+		cmocka_unit_test(test_values_floats),
+		cmocka_unit_test(test_values_no_payload),
+		cmocka_unit_test(test_values_strings),
+		cmocka_unit_test(test_values_objects_arrays),
+		cmocka_unit_test(test_event_method_enter),
+		cmocka_unit_test(test_event_method_return),
+		cmocka_unit_test(test_event_method_compile),
+		cmocka_unit_test(test_event_classes),
+		cmocka_unit_test(test_event_exceptions),
+		cmocka_unit_test(test_event_threads),
+		cmocka_unit_test(test_event_vm_gc_lost),
+		cmocka_unit_test(test_event_monitors),
+		cmocka_unit_test(test_event_stack),
+		cmocka_unit_test(test_event_hostile_names),
+		cmocka_unit_test(test_events_without_line),
+		cmocka_unit_test(test_buffer_bounds),
+		cmocka_unit_test(test_worst_case_fits),
+	};
+
+	return cmocka_run_group_tests_name("print", tests, NULL, NULL);
+}
