@@ -14,16 +14,22 @@ static char log_ident[32] = "stapjava";
 static int log_fd = -1;
 static volatile int log_level = SJ_LOG_WARN;
 
+/* A level outside the enum (a cast integer) must not index level_names. */
+static int clamp_level(int level)
+{
+	return level < SJ_LOG_ERROR ? SJ_LOG_ERROR : level > SJ_LOG_DEBUG ? SJ_LOG_DEBUG : level;
+}
+
 void sj_log_open(const char *ident, int fd, enum sj_log_level level)
 {
 	snprintf(log_ident, sizeof log_ident, "%s", ident ? ident : "stapjava");
 	log_fd = fd;
-	log_level = level;
+	log_level = clamp_level((int)level);
 }
 
 void sj_log_set_level(enum sj_log_level level)
 {
-	log_level = level;
+	log_level = clamp_level((int)level);
 }
 
 enum sj_log_level sj_log_get_level(void)
@@ -41,8 +47,9 @@ int sj_log_parse_level(const char *text)
 
 void sj_log(enum sj_log_level level, const char *fmt, ...)
 {
-	if ((int)level > log_level || (int)level < 0)
+	if ((int)level > log_level)
 		return;
+	level = (enum sj_log_level)clamp_level((int)level);
 	int saved_errno = errno;
 	char line[1024];
 	int head = snprintf(line, sizeof line, "%s[%ld]: %s: ", log_ident, (long)getpid(),

@@ -233,7 +233,9 @@ int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hell
 /* Decode one message from buf[0..len). Returns 0 and sets *used, -EAGAIN when
  * buf holds a valid but incomplete prefix, -EBADMSG when it can never become a
  * valid message (err says why and where). Codes that need a negotiated
- * capability the peer lacks are malformed. */
+ * capability the peer lacks are malformed. The decoders are stateless: a Hello
+ * decodes wherever it stands, and refusing a second or late one is the
+ * caller's job (PROTOCOL.md, "Rules for peers"). */
 int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t len,
 		      struct wire_event *ev, size_t *used, struct wire_error *err);
 int wire_decode_command(const struct wire_peer *peer, const uint8_t *buf, size_t len,
@@ -278,6 +280,8 @@ static inline const uint8_t *wire_reader_data(const struct wire_reader *r, size_
 	*len = r->end - r->start;
 	return r->buf + r->start;
 }
+/* Strings decoded from wire_reader_data() point into the buffer: they are
+ * valid until the next consume, fill or push, which may move the bytes. */
 void wire_reader_consume(struct wire_reader *r, size_t n);
 
 #endif

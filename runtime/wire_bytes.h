@@ -24,6 +24,38 @@
 #define WIRE_EXT_EVENT_FIRST 0x91u
 #define WIRE_EXT_EVENT_LAST  0x97u
 
+/* The capability an event code needs (0: none). Hello (0x90) needs none: it
+ * is how negotiation starts. One rule for the encoder and the decoder. */
+static inline uint32_t wire_event_needs_cap(unsigned code)
+{
+	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
+}
+
+/* The capability a command code needs (0: none). */
+static inline uint32_t wire_command_needs_cap(unsigned code)
+{
+	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS)
+		return WIRE_CAP_EXT_CMDS;
+	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
+		return WIRE_CAP_SYNC;
+	return 0;
+}
+
+/* The event bits a Register of this kind may carry; 0 for an unknown kind. */
+static inline uint8_t wire_kind_event_bits(uint8_t kind)
+{
+	switch (kind) {
+	case WIRE_KIND_METHOD:
+		return WIRE_METHOD_ENTER | WIRE_METHOD_RETURN | WIRE_METHOD_COMPILE;
+	case WIRE_KIND_CLASS:
+		return WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD;
+	case WIRE_KIND_EXCEPTION:
+		return WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH;
+	default:
+		return 0;
+	}
+}
+
 static inline bool wire_order_is_valid(uint8_t order)
 {
 	return order == WIRE_ORDER_LITTLE || order == WIRE_ORDER_BIG;

@@ -436,6 +436,31 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 	}
 }
 
+/* Every scalar a message may set is cleared, so a field the new message does
+ * not carry never shows a value (or a pointer into an older buffer) from the
+ * previous one. The value and frame arrays are left alone: nvalues and depth
+ * bound what is valid in them, and clearing 20 KB per event would cost. */
+static void wire_event_reset(struct wire_event *ev, unsigned code)
+{
+	ev->code = code;
+	ev->name = (struct wire_str){ 0 };
+	ev->method = (struct wire_str){ 0 };
+	ev->thread = 0;
+	ev->object = 0;
+	ev->u32 = 0;
+	ev->popped = false;
+	ev->lost = 0;
+	ev->hello = (struct wire_hello){ 0 };
+	ev->nvalues = 0;
+	ev->retval = (struct wire_value){ 0 };
+	ev->has_trailer = false;
+	ev->trailer.seq = 0;
+	ev->trailer.timestamp_ns = 0;
+	ev->trailer.os_tid = 0;
+	ev->trailer.flags = 0;
+	ev->trailer.depth = 0;
+}
+
 int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t len,
 		      struct wire_event *ev, size_t *used, struct wire_error *err)
 {
@@ -452,14 +477,11 @@ int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t l
 	c.message = wire_event_name(code);
 	if (!c.message)
 		return wire_fail_code(err, "event code", 0, "unknown event code 0x%02x at offset 0", code);
-	if (code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST && !(caps & WIRE_CAP_EXT_EVENTS))
+	if (wire_event_needs_cap(code) & ~caps)
 		return wire_fail_code(err, "event code", 0, "%s (0x%02x): event code at offset 0: extension not negotiated",
 				      c.message, code);
 
-	ev->code = code;
-	ev->nvalues = 0;
-	ev->has_trailer = false;
-	ev->trailer.depth = 0;
+	wire_event_reset(ev, code);
 	TRY(wire_read_event_body(&c, ev));
 	if (code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
 		TRY(wire_read_trailer(&c, caps, &ev->trailer));
@@ -472,11 +494,13 @@ int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t l
 /* ------------------------------------------------------------- commands */
 
 /* The rest of a bridge Hello, once its string (n bytes, at the cursor) is
- * known to start with "\0STPJ". */
+ * known to start with "\0STPJ". length_foreign: the string length was in the
+ * byte order that is not ours; the order the Hello declares must agree. */
 static int wire_read_bridge_hello(struct wire_cursor *c, size_t len_at, uint32_t n,
-				  struct wire_command *cmd)
+				  bool length_foreign, struct wire_command *cmd)
 {
 	struct wire_hello *h = &cmd->hello;
+	size_t order_at;
 
 	cmd->code = WIRE_CMD_HELLO;
 	c->message = "Hello";
@@ -484,7 +508,12 @@ static int wire_read_bridge_hello(struct wire_cursor *c, size_t len_at, uint32_t
 		return wire_fail(c, "hello string length", len_at,
 				 "%u is shorter than the %u bytes of a Hello", n, WIRE_HELLO_MIN_STRING);
 	c->pos += WIRE_BRIDGE_HELLO_PREFIX_LEN;
+	order_at = c->pos;
 	TRY(wire_read_order(c, &h->order));
+	if ((h->order != WIRE_HOST_ORDER) != length_foreign)
+		return wire_fail(c, "byte order", order_at,
+				 "'%c' contradicts the string length, which was in the other byte order",
+				 h->order);
 	TRY(wire_read_hello_numbers(c, h));
 	n -= WIRE_HELLO_MIN_STRING;
 	TRY(wire_need(c, "description", n));
@@ -523,33 +552,19 @@ static int wire_read_pattern_or_hello(struct wire_cursor *c, const struct wire_p
 		rc = wire_detect_swapped_hello(c, &n);
 		TRY(rc);
 		if (rc == 0)
-			return wire_read_bridge_hello(c, at, n, cmd);
+			return wire_read_bridge_hello(c, at, n, !c->swap, cmd);
 	}
 	TRY(wire_check_string_length(c, "pattern length", at, n));
 	if (n >= WIRE_BRIDGE_HELLO_PREFIX_LEN) {
 		TRY(wire_need(c, "pattern", WIRE_BRIDGE_HELLO_PREFIX_LEN));
 		if (memcmp(c->buf + c->pos, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN) == 0)
-			return wire_read_bridge_hello(c, at, n, cmd);
+			return wire_read_bridge_hello(c, at, n, c->swap, cmd);
 	}
 	TRY(wire_need(c, "pattern", n));
 	cmd->pattern.ptr = (const char *)c->buf + c->pos;
 	cmd->pattern.len = n;
 	c->pos += n;
 	return 0;
-}
-
-static uint8_t wire_kind_event_bits(uint8_t kind)
-{
-	switch (kind) {
-	case WIRE_KIND_METHOD:
-		return WIRE_METHOD_ENTER | WIRE_METHOD_RETURN | WIRE_METHOD_COMPILE;
-	case WIRE_KIND_CLASS:
-		return WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD;
-	case WIRE_KIND_EXCEPTION:
-		return WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH;
-	default:
-		return 0;
-	}
 }
 
 static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
@@ -617,15 +632,6 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}
-}
-
-static uint32_t wire_command_needs_cap(unsigned code)
-{
-	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS)
-		return WIRE_CAP_EXT_CMDS;
-	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
-		return WIRE_CAP_SYNC;
-	return 0;
 }
 
 int wire_decode_command(const struct wire_peer *peer, const uint8_t *buf, size_t len,

@@ -254,7 +254,10 @@ static void wire_put_bridge_hello(struct wire_writer *w, const struct wire_hello
 		return;
 	}
 	wire_put_u8(w, WIRE_CMD_REGISTER_METHOD);
+	/* the whole Hello, its string length included, is in the declared order */
+	w->swap = h->order != WIRE_HOST_ORDER;
 	wire_put_u32(w, WIRE_HELLO_MIN_STRING + h->description.len);
+	w->swap = false;
 	wire_put_bytes(w, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN);
 	wire_put_u8(w, h->order);
 	wire_put_hello_numbers(w, h);
@@ -377,8 +380,7 @@ int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const st
 
 	if (!wire_writer_start(&w, b) || !wire_event_name(ev->code))
 		return -EINVAL;
-	if (ev->code >= WIRE_EXT_EVENT_FIRST && ev->code <= WIRE_EXT_EVENT_LAST &&
-	    !(caps & WIRE_CAP_EXT_EVENTS))
+	if (wire_event_needs_cap(ev->code) & ~caps)
 		return -EINVAL;
 	wire_put_u8(&w, (uint8_t)ev->code);
 	wire_put_event_body(&w, ev);
@@ -395,13 +397,9 @@ int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const st
 
 static bool wire_register_ok(uint8_t kind, uint8_t events)
 {
-	static const uint8_t kind_bits[] = {
-		[WIRE_KIND_METHOD] = 0x7, [WIRE_KIND_CLASS] = 0x7, [WIRE_KIND_EXCEPTION] = 0x3,
-	};
+	uint8_t allowed = wire_kind_event_bits(kind);
 
-	if (kind < WIRE_KIND_METHOD || kind > WIRE_KIND_EXCEPTION)
-		return false;
-	return events != 0 && !(events & ~kind_bits[kind]);
+	return allowed && events != 0 && !(events & ~allowed);
 }
 
 /* A pattern the agent would read as a bridge Hello cannot be sent as one. */

@@ -154,3 +154,14 @@ fake_test() { # fake_test DIR NAME BODY
 	[[ $output == *"not ok - t_leak: exited with status 23 after its tests"* ]]
 	[ "${lines[-1]}" = "total: 1 passed, 1 failed, 0 skipped" ]
 }
+
+@test "run-tests stops a hung program at its bound and counts it as failed" {
+	local b=$BATS_TEST_TMPDIR/fake
+	make_fake_build "$b" t_hang
+	fake_test "$b" t_hang 'echo 1..2; echo "ok 1 - a"; exec sleep 600'
+	STAPJAVA_TEST_TIMEOUT=2 STAPJAVA_BUILDDIR=$b run "$SRC/testsuite/run-tests" unit
+	[ "$status" -eq 1 ]
+	[[ $output == *"# TIMEOUT: t_hang was stopped after 2 s"* ]]
+	[[ $output == *"not ok - t_hang: 1 of 2 planned tests never reported (crashed?)"* ]]
+	[ "${lines[-1]}" = "total: 1 passed, 1 failed, 0 skipped" ]
+}

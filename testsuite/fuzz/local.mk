@@ -54,3 +54,14 @@ fuzz-corpus: testsuite/fuzz/make_corpus$(EXEEXT)
 	testsuite/fuzz/make_corpus $(top_srcdir)/testsuite/fuzz/corpus
 
 .PHONY: fuzz fuzz-corpus
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_corpus
+testsuite_fuzz_replay_corpus_SOURCES = testsuite/fuzz/replay_corpus.c \
+	testsuite/fuzz/fuzz_wire_decode.c $(WIRE_TEST_HELPERS)
+testsuite_fuzz_replay_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/unit \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus"'
+testsuite_fuzz_replay_corpus_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_corpus_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_corpus
+EXTRA_DIST += testsuite/fuzz/make_corpus.c

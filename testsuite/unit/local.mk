@@ -37,3 +37,9 @@ testsuite_unit_test_wire_stream_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_wire_stream
 
 EXTRA_DIST += testsuite/unit/README.md
+
+check_PROGRAMS += testsuite/unit/test_log
+testsuite_unit_test_log_SOURCES = testsuite/unit/test_log.c
+testsuite_unit_test_log_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_log_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_log

@@ -414,6 +414,13 @@ static void test_bridge_hello_edges(void **state)
 	memcpy(buf + 5, "\0STPJ", 5);
 	expect_bad("swapped length after Hello", true, &greeted, buf, 5, "length", 1);
 
+	/* the declared order must be the order the length was in */
+	buf[10] = wire_host_order();
+	expect_bad("swapped length, host order declared", true, &fresh, buf, 11, "byte order", 10);
+	store(buf + 1, 20, 4, !be);
+	buf[10] = wire_foreign_order();
+	expect_bad("host length, foreign order declared", true, &fresh, buf, 11, "byte order", 10);
+
 	/* "\0STPJ" but shorter than the Hello's fixed part */
 	store(buf + 1, WIRE_HELLO_MIN_STRING - 1, 4, !be);
 	memset(buf + 10, 0, sizeof(buf) - 10);

@@ -402,6 +402,46 @@ static void test_names(void **state)
 				fail_msg("events 0x%x and 0x%x share a name", a, b);
 }
 
+/* A message never shows fields of the one decoded before it into the same
+ * struct: after ClassPrepare (name, thread) and a trailer, ThreadStarted must
+ * leave name empty, and a MethodExit's retval must not survive into a
+ * MethodEnter. Stale pointers would point into bytes already consumed. */
+static void test_decode_clears_previous_message(void **state)
+{
+	(void)state;
+	static const uint8_t prepare[] = { 0x84, 3, 0, 0, 0, 'L', 'a', ';', 9, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t started[] = { 0x87, 7, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t exit_ret[] = { 0x81, 1, 0, 0, 0, 'm', 5, 0, 0, 0, 0, 0, 0, 0, 1, '?' };
+	static const uint8_t exit_int[] = { 0x81, 1, 0, 0, 0, 'm', 5, 0, 0, 0, 0, 0, 0, 0, 0, 'I', 42, 0, 0, 0 };
+	static const uint8_t enter[] = { 0x80, 1, 0, 0, 0, 'm', 5, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct wire_peer peer;
+	struct wire_event *ev = calloc(1, sizeof(*ev));
+	struct wire_error err;
+	size_t used;
+
+	assert_non_null(ev);
+	wire_peer_init(&peer);
+	peer.swap = wire_host_is_big_endian(); /* the bytes above are little-endian */
+	assert_int_equal(wire_decode_event(&peer, prepare, sizeof prepare, ev, &used, &err), 0);
+	assert_int_equal(ev->name.len, 3);
+	assert_int_equal(wire_decode_event(&peer, started, sizeof started, ev, &used, &err), 0);
+	assert_int_equal(ev->thread, 7);
+	assert_null(ev->name.ptr);
+	assert_int_equal(ev->name.len, 0);
+	assert_int_equal(wire_decode_event(&peer, exit_int, sizeof exit_int, ev, &used, &err), 0);
+	assert_int_equal(ev->retval.type, 'I');
+	assert_int_equal(ev->retval.v.i, 42);
+	assert_int_equal(wire_decode_event(&peer, enter, sizeof enter, ev, &used, &err), 0);
+	assert_int_equal(ev->retval.type, 0);
+	assert_int_equal(ev->retval.v.i, 0);
+	assert_false(ev->popped);
+	assert_int_equal(wire_decode_event(&peer, exit_ret, sizeof exit_ret, ev, &used, &err), 0);
+	assert_true(ev->popped);
+	assert_int_equal(wire_decode_event(&peer, started, sizeof started, ev, &used, &err), 0);
+	assert_false(ev->popped);
+	free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_peer_init_and_accept_hello),
 		cmocka_unit_test(test_hello_init),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_decode_clears_previous_message),
 	};
 
 	return cmocka_run_group_tests_name("wire_roundtrip", tests, setup, teardown);
