@@ -4,3 +4,46 @@ EXTRA_DIST += \
 	translator-patches/README.md \
 	translator-patches/stap-runtime-fix \
 	translator-patches/task-work-cancel-func.patch
+
+# stap-java: the translator (see man/stap-java.1).  The paths it uses are compiled
+# in; STAPJAVA_BRIDGE, STAPJAVA_AGENT, STAPJAVA_TAPSET and STAPJAVA_RUNTIME_FIX
+# override them (the tests run from the build tree that way).
+bin_PROGRAMS += translator-patches/stap-java
+translator_patches_stap_java_SOURCES = \
+	translator-patches/stap-java.c \
+	translator-patches/sj_buf.c translator-patches/sj_buf.h \
+	translator-patches/sj_lex.c translator-patches/sj_lex.h \
+	translator-patches/sj_diag.c translator-patches/sj_diag.h \
+	translator-patches/sj_translate.c translator-patches/sj_translate.h \
+	translator-patches/sj_emit.c translator-patches/sj_emit.h \
+	translator-patches/sj_cmdline.c translator-patches/sj_cmdline.h \
+	translator-patches/sj_run.c translator-patches/sj_run.h
+translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSJ_BRIDGE_PATH='"$(bindir)/stpd-bridge"' \
+	-DSJ_AGENT_PATH='"$(libdir)/libstapjava.so"' \
+	-DSJ_TAPSET_DIR='"$(pkgdatadir)/tapset"' \
+	-DSJ_RUNTIME_FIX='"$(runtimefixdir)/stap-runtime-fix"'
+translator_patches_stap_java_LDADD = runtime/libsjruntime.la
+
+# The runtime fix is installed for stap-java, with the patch it applies beside it.
+runtimefixdir = $(pkgdatadir)/runtime-fix
+runtimefix_SCRIPTS = translator-patches/stap-runtime-fix
+runtimefix_DATA = translator-patches/task-work-cancel-func.patch
+
+dist_man1_MANS = man/stap-java.1
+EXTRA_DIST += \
+	testsuite/translator.bats \
+	testsuite/translator/basic.expected \
+	testsuite/translator/basic.stp \
+	testsuite/translator/defaults.expected \
+	testsuite/translator/defaults.stp \
+	testsuite/translator/errors.err \
+	testsuite/translator/errors.stp \
+	testsuite/translator/nojava.expected \
+	testsuite/translator/nojava.stp \
+	testsuite/translator/tricky.expected \
+	testsuite/translator/tricky.stp
+
+# A stand-in for stpd-bridge with all its markers, for testsuite/translator.bats.
+check_PROGRAMS += testsuite/translator/fake-bridge
+testsuite_translator_fake_bridge_SOURCES = testsuite/translator/fake-bridge.c

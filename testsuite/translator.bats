@@ -1,0 +1,305 @@
+#!/usr/bin/env bats
+# stap-java: translation of java.* probe points (golden files in translator/),
+# its error messages, the bridge command line, stap's options, the runtime fix,
+# and real `stap -p2` runs on the output against a stand-in bridge binary
+# (translator/fake-bridge) that has stpd-bridge's SDT markers.
+
+setup_file() {
+	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
+	export SJ=$BUILD/translator-patches/stap-java
+	export FAKE_BRIDGE=$BUILD/testsuite/translator/fake-bridge
+	[ -x "$SJ" ] || { echo "no $SJ: build first" >&2; return 1; }
+	[ -x "$FAKE_BRIDGE" ] || { echo "no $FAKE_BRIDGE: make build-tests builds it" >&2; return 1; }
+	# the kernel stap elaborates for: one whose headers are installed
+	export KREL
+	KREL=$(ls /lib/modules | while read -r k; do [ -e "/lib/modules/$k/build" ] && echo "$k"; done | sort -V | tail -n1)
+	[ -n "$KREL" ] || { echo "no kernel headers under /lib/modules/*/build" >&2; return 1; }
+}
+
+setup() {
+	T=$(mktemp -d /tmp/stap-java-test.XXXXXX)
+	# fixed paths, so golden files do not depend on where things are built
+	export STAPJAVA_BRIDGE=/opt/stapjava/bin/stpd-bridge
+	export STAPJAVA_AGENT=/opt/stapjava/lib/libstapjava.so
+	export STAPJAVA_TAPSET=/opt/stapjava/share/stapjava/tapset
+	export STAPJAVA_CACHE=/var/cache/stapjava-test
+	# a runtime fix that says what it was asked
+	cat >"$T/fix" <<-'EOF2'
+		#!/bin/sh
+		[ "$1" = -r ] || exit 2
+		echo -R
+		echo /cache/runtime-4.8
+		echo "-DFIX_FOR=$2"
+	EOF2
+	chmod +x "$T/fix"
+	export STAPJAVA_RUNTIME_FIX=$T/fix
+	unset JAVA_TOOL_OPTIONS
+	cd "$SRC/testsuite/translator"
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# golden NAME [ARGS...]: --dump of NAME.stp, with stap's pass 2 (so no runtime fix)
+golden() {
+	local name=$1
+	shift
+	run "$SJ" --dump -p2 "$@" "$name.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	diff -u "$name.expected" <(printf '%s\n' "$output")
+}
+
+# the section of --dump output after the line "# stap-java --dump: $1"
+section() {
+	printf '%s\n' "$output" | awk -v h="# stap-java --dump: $1" '$0 == h { on = 1; next } /^# stap-java --dump: / { on = 0 } on'
+}
+
+@test "golden: the design's example (method enter/return and a syscall: sync)" {
+	golden basic
+}
+
+@test "golden: default event types, shared slots, families, optional data, async" {
+	golden defaults
+}
+
+@test "golden: comments, strings, aliases, lists, ?, !, if, %( %), @define, embedded C, layout" {
+	golden tricky
+}
+
+@test "golden: a script without Java probes passes unchanged and starts no bridge" {
+	golden nojava
+}
+
+@test "golden: every error of the Java syntax, in stap's format, and nothing runs" {
+	STAPJAVA_STAP=/bin/false run "$SJ" --dump errors.stp only-one-arg
+	[ "$status" -eq 1 ]
+	diff -u errors.err <(printf '%s\n' "$output")
+}
+
+@test "line and column of every token outside rewritten points are unchanged" {
+	run "$SJ" --dump -p2 tricky.stp
+	[ "$status" -eq 0 ]
+	section "script tricky.stp" >"$T/out.stp"
+	# same number of lines, plus the begin probe; rewritten lines keep their length
+	# unless a name is longer than the text it replaces (never on one line)
+	[ "$(wc -l <tricky.stp)" -eq $(($(wc -l <"$T/out.stp") - 2)) ]
+	# line by line: a byte differs only where a point was blanked or named
+	head -n "$(wc -l <tricky.stp)" "$T/out.stp" >"$T/user.stp"
+	awk 'NR == FNR { orig[FNR] = $0; next }
+	     {
+		a = orig[FNR]; b = $0
+		while (match(b, /__stapjava_s[0-9]+/)) {
+			pad = sprintf("%*s", RLENGTH, "")
+			b = substr(b, 1, RSTART - 1) pad substr(b, RSTART + RLENGTH)
+			if (length(b) > length(a) && a ~ /java$/) b = substr(b, 1, length(a))
+		}
+		if (length(a) != length(b)) { print "length " FNR ": " a; bad = 1 }
+		for (i = 1; i <= length(a); i++)
+			if (substr(a, i, 1) != substr(b, i, 1) && substr(b, i, 1) != " ") { print "byte " FNR ":" i ": " a; bad = 1; break }
+	     }
+	     END { exit bad }' tricky.stp "$T/user.stp"
+	# a point split over lines keeps its line count and what follows keeps its column
+	grep -n '^             { println(java_name) }$' "$T/out.stp"
+}
+
+@test "too many distinct Java probe points: the 257th is an error" {
+	for i in $(seq 0 256); do echo "probe java.method(\"C.m$i\") { }"; done >"$T/many.stp"
+	run "$SJ" --dump "$T/many.stp"
+	[ "$status" -eq 1 ]
+	[ "$output" = "parse error: too many Java probe points: at most 256 distinct java.method/class/exception points per script
+        saw: identifier 'java' at $T/many.stp:257:7
+     source: probe java.method(\"C.m256\") { }
+                   ^
+
+1 parse error.
+Pass 1: parse failed.  [stap-java]" ]
+	# 256 are fine, and the same point again takes no new slot
+	sed -i '$d' "$T/many.stp"
+	echo 'probe java.method("C.m0") { }' >>"$T/many.stp"
+	run "$SJ" --dump -p2 "$T/many.stp"
+	[ "$status" -eq 0 ]
+	[ "$(section "tapset <tmpdir>/stapjava_slots.stp" | grep -c '^probe __stapjava_s')" -eq 256 ]
+}
+
+@test "-e and -E: both translated, one slot table, errors name <input> and <input1>" {
+	run "$SJ" --dump -p2 -e 'probe java.class("A") {}' -E 'probe java.class("B"), java.class("A") {}'
+	[ "$status" -eq 0 ]
+	[ "$(section "script <input>")" = 'probe __stapjava_s0   {}
+probe begin { system("exec '\''/opt/stapjava/bin/stpd-bridge'\'' --parent " . sprint(stp_pid()) . " '\''--fire'\'' '\''--slot'\'' '\''0:class.load:A'\'' '\''--slot'\'' '\''1:class.load:B'\'' </dev/null &") } // generated by stap-java: starts stpd-bridge' ]
+	[ "$(section "script <input1>")" = 'probe __stapjava_s1  , __stapjava_s0   {}' ]
+	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script> -E <script>" ]
+	run "$SJ" --dump -e 'probe begin {}' -E 'probe java.class(A) {}'
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "        saw: identifier 'A' at <input1>:1:18" ]
+}
+
+@test "script arguments: @N as a pattern, and passed on after --" {
+	run "$SJ" --dump -p2 -e 'probe java.method(@2).return { println(@1) }' -- first 'Demo.add(II)I'
+	[ "$status" -eq 0 ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.return:Demo.add(II)I'" ]
+	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script> -- first 'Demo.add(II)I'" ]
+}
+
+@test "dispatch: kernel and process probes force --sync; --java-sync/--java-async override" {
+	run "$SJ" --dump -p2 -e 'probe java.class("A"), kernel.function("vfs_read") {}'
+	[[ "$(section bridge)" == *" '--sync'" ]]
+	run "$SJ" --dump -p2 -e 'probe java.class("A") {} probe process("/bin/ls").function("main") {}'
+	[[ "$(section bridge)" == *" '--sync'" ]]
+	run "$SJ" --dump -p2 -e 'probe java.class("A") {} probe begin, end, error, never, timer.ms(100) {}'
+	[[ "$(section bridge)" != *"--sync"* ]]
+	# an alias the script defines counts by what it stands for
+	run "$SJ" --dump -p2 -e 'probe a = java.class("A") {} probe a {} probe b = timer.s(1) {} probe b {}'
+	[[ "$(section bridge)" != *"--sync"* ]]
+	run "$SJ" --dump -p2 -e 'probe k = syscall.read {} probe java.class("A") {}'
+	[[ "$(section bridge)" == *" '--sync'" ]]
+	run "$SJ" --dump -p2 --java-sync -e 'probe java.class("A") {}'
+	[[ "$(section bridge)" == *" '--sync'" ]]
+	run "$SJ" --dump -p2 --java-async -e 'probe java.class("A"), syscall.read {}'
+	[[ "$(section bridge)" != *"--sync"* ]]
+}
+
+@test "optional data: requested only when the script names java_args, java_return, java_stack" {
+	run "$SJ" --dump -p2 -e 'probe java.method("A.b") { println(java_name) /* java_args */ print("java_stack") }'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:A.b'" ]
+	run "$SJ" --dump -p2 -e 'probe java.method("A.b").return { println(java_return) }'
+	[[ "$(section bridge)" == *"'--return'" ]]
+	run "$SJ" --dump -p2 -e 'probe java.method("A.b") { f() } function f() { println(java_args, java_stack) }'
+	[[ "$(section bridge)" == *"'--args' '--stack'" ]]
+}
+
+@test "-x PID: stap and the bridge both get it" {
+	run "$SJ" --dump -p2 -x 4242 -e 'probe java.vm.init {}'
+	[ "$status" -eq 0 ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--vm' '-x' '4242'" ]
+	[ "$(section stap)" = "stap -p 2 -x 4242 -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
+	run "$SJ" --dump -p2 -x 12ab -e 'probe java.vm.init {}'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: -x '12ab': not a process id" ]]
+}
+
+@test "-c CMD: the command's JVMs get the agent through JAVA_TOOL_OPTIONS" {
+	run "$SJ" --dump -p2 -c 'java -cp . Demo' -e 'probe java.class("Demo") {}'
+	[ "$(section environment)" = "JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so" ]
+	[ "$(section stap)" = "stap -p 2 -c 'java -cp . Demo' -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
+	JAVA_TOOL_OPTIONS=-Xmx64m run "$SJ" --dump -p2 -c 'java Demo' -e 'probe java.class("Demo") {}'
+	[ "$(section environment)" = "JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so -Xmx64m" ]
+	# no Java probe point: the environment is left alone
+	run "$SJ" --dump -p2 -c 'java Demo' -e 'probe begin {}'
+	[[ "$output" != *JAVA_TOOL_OPTIONS* ]]
+}
+
+@test "-c CMD: the real run exports JAVA_TOOL_OPTIONS to stap and its command" {
+	printf '#!/bin/sh\nprintf "%%s\\n" "$JAVA_TOOL_OPTIONS" >"%s/env"\n' "$T" >"$T/stap"
+	chmod +x "$T/stap"
+	STAPJAVA_STAP=$T/stap run "$SJ" -p2 -c 'java Demo' -e 'probe java.class("Demo") {}'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/env")" = "-agentpath:/opt/stapjava/lib/libstapjava.so" ]
+}
+
+@test "options pass through in order; stap-java's own are removed" {
+	run "$SJ" --dump -v -k -p4 -o out.txt -r 6.1.0-test -m mymod -D X=1 -g --suppress-time-limits \
+		--tmpdir /tmp/x --java-async -e 'probe java.class("A") {}' -- a1 a2
+	[ "$status" -eq 0 ]
+	[ "$(section stap)" = "stap -v -k -p 4 -o out.txt -r 6.1.0-test -m mymod -D X=1 -g --suppress-time-limits --tmpdir /tmp/x -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -R /cache/runtime-4.8 -DFIX_FOR=6.1.0-test -e <script> -- a1 a2" ]
+	# clustered short options, and options after the script (stap permutes too)
+	run "$SJ" --dump -kvp2 nojava.stp -x 7 arg
+	[ "$(section stap)" = "stap -k -v -p 2 -x 7 -I /opt/stapjava/share/stapjava/tapset '<tmpdir>/script.stp' -- arg" ]
+	run "$SJ" --dump -p2 -e 'probe begin {}' -o
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: option requires an argument -- 'o'" ]]
+}
+
+@test "runtime fix: for -r's release or uname -r, from pass 3 on, never with -R or --runtime=bpf" {
+	run "$SJ" --dump -p3 -r 6.1.0-56-amd64 nojava.stp
+	[[ "$(section stap)" == *" -R /cache/runtime-4.8 -DFIX_FOR=6.1.0-56-amd64 '<tmpdir>/script.stp'" ]]
+	run "$SJ" --dump nojava.stp
+	[[ "$(section stap)" == *" -R /cache/runtime-4.8 -DFIX_FOR=$(uname -r) '<tmpdir>/script.stp'" ]]
+	run "$SJ" --dump -p2 nojava.stp
+	[[ "$output" != *FIX_FOR* ]]
+	run "$SJ" --dump -R /my/runtime nojava.stp
+	[[ "$output" != *FIX_FOR* ]]
+	run "$SJ" --dump --runtime=bpf nojava.stp
+	[[ "$output" != *FIX_FOR* ]]
+	# a failing fix is reported, and stap runs without it
+	STAPJAVA_RUNTIME_FIX=/bin/false run "$SJ" --dump -p4 nojava.stp
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warn: /bin/false -r $(uname -r) failed; running stap without the runtime fix"* ]]
+}
+
+@test "a long bridge command goes through an arguments file that the begin probe reads" {
+	for i in $(seq 1 12); do echo "probe java.method(\"com.example.service.Class$i.method\") {}"; done >"$T/long.stp"
+	export STAPJAVA_CACHE=$T/cache STAPJAVA_STAP=/bin/true
+	run "$SJ" -p2 "$T/long.stp"
+	[ "$status" -eq 0 ]
+	f=$(ls "$T"/cache/bridge-args-*)
+	[ "$(head -n 3 "$f")" = "--fire
+--slot
+0:method.enter:com.example.service.Class1.method" ]
+	[ "$(wc -l <"$f")" -eq 25 ]
+	run "$SJ" --dump -p2 "$T/long.stp"
+	grep -F "probe begin { system(\"set -f; exec '/opt/stapjava/bin/stpd-bridge' --parent \" . sprint(stp_pid()) . \" \$(cat '$f') </dev/null &\") }" <<<"$output"
+	# what the shell makes of it: one word per argument, '*' not globbed
+	printf -- '--fire\n--slot\n0:method.enter:*\n' >"$f"
+	(cd "$T" && touch a b && set -f && printf '<%s>' $(cat "$f")) >"$T/words"
+	[ "$(cat "$T/words")" = "<--fire><--slot><0:method.enter:*>" ]
+}
+
+@test "listing modes (-l, -L, -V) go straight to stap with the tapset" {
+	printf '#!/bin/sh\nprintf "%%s|" "$@" >"%s/args"\n' "$T" >"$T/stap"
+	chmod +x "$T/stap"
+	STAPJAVA_STAP=$T/stap run "$SJ" -L 'java.method("x")'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/args")" = "-L|java.method(\"x\")|-I|/opt/stapjava/share/stapjava/tapset|" ]
+}
+
+# --- the output is valid stap: real elaboration against the stand-in bridge ---------
+
+stap_p2() {
+	mkdir -p "$T/tapset"
+	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_TAPSET=$T/tapset run "$SJ" -p2 -r "$KREL" "$@"
+}
+
+@test "stap -p2 elaborates translated scripts (slots, lists, aliases, conditionals, macros)" {
+	cat >"$T/a.stp" <<-'EOF2'
+		global t
+		@define JM %( java.method("macro.Body.run") %)
+		probe java.method("A.b(I)V").enter { t[java_tid] = gettimeofday_us() }
+		probe java.method("A.b(I)V").return { printf("%d %s %d\n", gettimeofday_us() - t[java_tid], java_return, java_popped) }
+		probe myalias = java.class("alias.Rhs").prepare, java.class("alias.Rhs").unload { tag = class_name }
+		probe myalias { println(tag) }
+		probe java.exception("java.lang.*").catch ?, java.exception("X")! { printf("%s %s %s %s\n", java_event_name, exception_name, java_method, java_stack) }
+		probe java.method("Cond.x").compile if (java_pid_filter > 0) { println(java_code_size, java_code_addr) }
+		probe %( arch == "x86_64" %? java.class("Then") %: java.class("Else") %) { println(java_thread_name, java_timestamp, java_event, java_pid, java_args) }
+		probe @JM { println(method_name) }
+		probe process("/bin/true").begin { println(pid()) }
+		global java_pid_filter = 1
+	EOF2
+	stap_p2 "$T/a.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *'process("'"$FAKE_BRIDGE"'").statement('* ]]
+	# no warnings about the variables a handler does not use
+	! grep '^WARNING:.*java_' <<<"$output"
+}
+
+@test "stap's own errors in user code keep the user's file, line and column" {
+	cat >"$T/b.stp" <<-'EOF2'
+		probe java.class("A") { println(java_name) }
+		probe java.method("Demo.add(II)I").return { x = 1 + nosuch(java_return) }
+	EOF2
+	stap_p2 "$T/b.stp"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"semantic error: unresolved function nosuch"*": identifier 'nosuch' at $T/b.stp:2:53"* ]]
+	[[ "$output" != *stap-java.*/b.stp* ]]
+	# and for -e
+	stap_p2 -e 'probe java.class("A") { println(nosuch2) }'
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"identifier 'nosuch2' at <input>:1:33"* ]]
+}
+
+@test "stap -p2 of a script with 256 slots" {
+	for i in $(seq 0 255); do echo "probe java.method(\"C.m$i\") { println(java_name) }"; done >"$T/many.stp"
+	stap_p2 "$T/many.stp"
+	[ "$status" -eq 0 ] || { echo "$output" | tail; return 1; }
+}

@@ -1,0 +1,42 @@
+/* sj_cmdline.h: stap's command line, as stap-java needs to see it.
+ *
+ * Contract: sj_cmdline_parse() splits ARGV the way stap's getopt_long does
+ * (options may follow the script; `--` ends them): stap's options are kept, in
+ * order, as the words to pass on; the script (a file, "-" or -e TEXT), the -E
+ * scripts and the script's arguments are taken out, and the options stap-java
+ * itself looks at are noted.  stap-java's own options (--dump, --java-sync,
+ * --java-async) are removed.  Returns 0, or -EINVAL with a message in ERR
+ * (an option that lacks its argument).
+ */
+#ifndef STAPJAVA_SJ_CMDLINE_H
+#define STAPJAVA_SJ_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sj_sync_choice { SJ_SYNC_AUTO, SJ_SYNC_ON, SJ_SYNC_OFF };
+
+struct sj_cmdline {
+	char **pass;		/* stap options to pass on, in order */
+	size_t npass;
+	const char *script_file;	/* FILE or "-", NULL with -e */
+	const char *script_text;	/* -e TEXT */
+	char **extra_scripts;	/* -E TEXT, in order */
+	size_t nextra;
+	char **script_args;	/* after the script */
+	size_t nargs;
+	int pass_stop;		/* -p N, 5 without -p */
+	const char *kernel;	/* -r */
+	const char *target_pid;	/* -x */
+	const char *command;	/* -c */
+	bool runtime_given;	/* -R */
+	bool non_kernel_runtime;	/* --runtime=bpf|dyninst, --bpf, --dyninst */
+	bool listing;		/* -l, -L, -h, -V, --dump-*: nothing to translate */
+	bool dump;		/* --dump */
+	enum sj_sync_choice sync;	/* --java-sync / --java-async */
+};
+
+int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, size_t errlen);
+void sj_cmdline_free(struct sj_cmdline *c);
+
+#endif

@@ -1,0 +1,453 @@
+/* sj_translate.c: see sj_translate.h.
+ *
+ * Where a probe point can be: at brace depth 0 and outside parentheses, so
+ * `java.method(...)` is rewritten in probe headers, alias definitions, both
+ * branches of %( %) conditionals and @define bodies alike, but never in a
+ * handler (where `java . method("x")` would be string concatenation).  Deciding
+ * about synchronous dispatch needs more: which tokens start a probe point of a
+ * `probe` header, tracked by a small state machine below.
+ */
+#include "sj_translate.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern.h"
+#include "sj_diag.h"
+#include "sj_lex.h"
+
+struct kind_info {
+	const char *name;
+	const char *events[4];	/* the first is the default */
+	const char *expected;	/* for the error message */
+};
+
+static const struct kind_info kinds[] = {
+	[SJ_KIND_METHOD] = { "method", { "enter", "return", "compile" }, "enter, return or compile" },
+	[SJ_KIND_CLASS] = { "class", { "load", "prepare", "unload" }, "load, prepare or unload" },
+	[SJ_KIND_EXCEPTION] = { "exception", { "thrown", "catch" }, "thrown or catch" },
+};
+
+const char *sj_kind_name(enum sj_kind kind)
+{
+	return kinds[kind].name;
+}
+
+#define MAX_PP_NESTING 64
+
+struct pp_frame {
+	bool saved_at_pp;
+	bool define_body;
+};
+
+struct scan {
+	struct sj_translation *t;
+	const char *name, *buf;
+	size_t len;
+	struct sj_token *tk;
+	size_t n;
+	struct sj_buf *out;
+	size_t copied;		/* bytes of buf already in out */
+	int brace, paren;
+	bool in_header, at_pp, define_pending;
+	long pending;		/* token starting the current probe point, -1: none */
+	struct pp_frame stack[MAX_PP_NESTING];
+	int depth, define_depth;
+	int oom;
+};
+
+static void error_at(struct scan *s, const struct sj_token *tok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void error_at(struct scan *s, const struct sj_token *tok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (sj_diag_error(&s->t->errors, s->name, s->buf, s->len, tok, fmt, ap) < 0)
+		s->oom = 1;
+	va_end(ap);
+	s->t->nerrors++;
+}
+
+static const struct sj_token *tok(const struct scan *s, size_t i)
+{
+	return &s->tk[i < s->n ? i : s->n];	/* the EOF token past the end */
+}
+
+static bool is_op(const struct sj_token *t, const char *op)
+{
+	return sj_tok_is(t, SJ_TOK_OP, op);
+}
+
+static int push_name(char ***v, size_t *n, const char *text, size_t len)
+{
+	char **bigger = realloc(*v, (*n + 1) * sizeof **v);
+	if (!bigger)
+		return -ENOMEM;
+	*v = bigger;
+	if (!(bigger[*n] = strndup(text, len)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* --- slots ------------------------------------------------------------------------ */
+
+/* The slot of (KIND, EVENT, PATTERN), added if new; -ENOSPC when all are taken. */
+static int slot_for(struct sj_translation *t, enum sj_kind kind, const char *event,
+		    const char *pattern)
+{
+	for (size_t i = 0; i < t->nslots; i++) {
+		const struct sj_slot *sl = &t->slots[i];
+		if (sl->kind == kind && sl->event == event && strcmp(sl->pattern, pattern) == 0)
+			return (int)i;
+	}
+	if (t->nslots == SJ_MAX_SLOTS)
+		return -ENOSPC;
+	char *copy = strdup(pattern);
+	if (!copy)
+		return -ENOMEM;
+	t->slots[t->nslots] = (struct sj_slot){ kind, event, copy };
+	return (int)t->nslots++;
+}
+
+/* Copy buf up to OFF, then the slot probe's name in place of [OFF, END): newlines
+ * are kept and every other byte becomes a space, so what follows stays put. */
+static int emit_replacement(struct scan *s, size_t off, size_t end, int slot)
+{
+	char name[32];
+	int nlen = snprintf(name, sizeof name, SJ_SLOT_PREFIX "%d", slot);
+	int rc = sj_buf_add(s->out, s->buf + s->copied, off - s->copied);
+
+	rc |= sj_buf_add(s->out, name, (size_t)nlen);
+	for (size_t i = off; i < end; i++) {
+		if (s->buf[i] == '\n')
+			rc |= sj_buf_add(s->out, "\n", 1);
+		else if (i - off >= (size_t)nlen || memchr(s->buf + off, '\n', i - off))
+			rc |= sj_buf_add(s->out, " ", 1);
+	}
+	s->copied = end;
+	return rc ? -ENOMEM : 0;
+}
+
+/* --- one java.KIND("PATTERN")[.EVENT] point ----------------------------------------- */
+
+/* The pattern text of token P (a string literal or @N) into OUT; false after an error. */
+static bool pattern_argument(struct scan *s, const struct sj_token *p, const char *kname,
+			     char *out, size_t outlen)
+{
+	const char *text;
+	size_t len;
+
+	if (p->kind == SJ_TOK_STRING && p->len >= 2 && p->text[p->len - 1] == '"') {
+		text = p->text + 1;
+		len = p->len - 2;
+	} else if (p->kind == SJ_TOK_IDENT && p->len >= 2 && p->text[0] == '@' &&
+		   strspn(p->text + 1, "0123456789") == p->len - 1) {
+		unsigned long idx = strtoul(p->text + 1, NULL, 10);
+		if (idx < 1 || idx > s->t->nscript_args) {
+			error_at(s, p, "command line argument index %lu out of range [1-%zu]",
+				 idx, s->t->nscript_args);
+			return false;
+		}
+		text = s->t->script_args[idx - 1];
+		len = strlen(text);
+	} else {
+		error_at(s, p, "expected a string literal as the pattern of java.%s", kname);
+		return false;
+	}
+	if (len == 0) {
+		error_at(s, p, "empty pattern in java.%s", kname);
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\'' || text[i] == '\\' || text[i] == '"') {
+			error_at(s, p, "bad pattern in java.%s: %s at offset %zu cannot occur in a Java name",
+				 kname, text[i] == '\'' ? "quote" : text[i] == '"' ? "double quote" : "backslash", i);
+			return false;
+		}
+	}
+	static struct pattern compiled;	/* 4 KiB: too big for comfort on the stack */
+	char err[256];
+	enum pattern_kind pk = strcmp(kname, "method") == 0 ? PATTERN_METHOD : PATTERN_CLASS;
+	if (pattern_compile(&compiled, pk, text, len, err, sizeof err) < 0) {
+		error_at(s, p, "bad pattern in java.%s: %s", kname, err);
+		return false;
+	}
+	size_t nlen;
+	const char *norm = pattern_text(&compiled, &nlen);
+	if (nlen + 1 > outlen) {
+		error_at(s, p, "bad pattern in java.%s: too long", kname);
+		return false;
+	}
+	memcpy(out, norm, nlen + 1);
+	return true;
+}
+
+/* Tokens I, I+1, I+2 are `java` `.` KIND.  Returns the index of the first token
+ * after the point (after an error: where scanning goes on). */
+static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
+{
+	const struct kind_info *ki = &kinds[kind];
+	const char *event = ki->events[0];
+	size_t j = i + 3;
+	static char pattern[PATTERN_MAX_LEN + 1];
+
+	if (!is_op(tok(s, j), "(")) {
+		error_at(s, tok(s, j), "expected '(' and a pattern after java.%s", ki->name);
+		return j;
+	}
+	bool ok = pattern_argument(s, tok(s, j + 1), ki->name, pattern, sizeof pattern);
+	if (!is_op(tok(s, j + 2), ")")) {
+		if (ok)
+			error_at(s, tok(s, j + 2), "expected ')' after the pattern of java.%s", ki->name);
+		return j + 2;
+	}
+	j += 3;
+	if (is_op(tok(s, j), ".")) {
+		const struct sj_token *ev = tok(s, j + 1);
+		event = NULL;
+		for (size_t k = 0; ev->kind == SJ_TOK_IDENT && k < 4 && ki->events[k]; k++)
+			if (sj_tok_is(ev, SJ_TOK_IDENT, ki->events[k]))
+				event = ki->events[k];
+		if (!event) {
+			if (ev->kind == SJ_TOK_IDENT)
+				error_at(s, ev, "unknown event type '%.*s' of java.%s (expected %s)",
+					 (int)ev->len, ev->text, ki->name, ki->expected);
+			else
+				error_at(s, ev, "expected an event type of java.%s (%s)", ki->name,
+					 ki->expected);
+			return j + 1;
+		}
+		j += 2;
+		if (is_op(tok(s, j), ".")) {
+			error_at(s, tok(s, j), "expected the end of the probe point after java.%s(...).%s",
+				 ki->name, event);
+			return j;
+		}
+	}
+	if (!ok)
+		return j;
+	int slot = slot_for(s->t, kind, event, pattern);
+	if (slot == -ENOSPC) {
+		error_at(s, tok(s, i), "too many Java probe points: at most %d distinct java.method/class/exception points per script",
+			 SJ_MAX_SLOTS);
+		return j;
+	}
+	if (slot < 0 || emit_replacement(s, tok(s, i)->off, tok(s, j - 1)->off + tok(s, j - 1)->len, slot) < 0)
+		s->oom = 1;
+	return j;
+}
+
+static int java_kind(const struct scan *s, size_t i)
+{
+	if (!sj_tok_is(tok(s, i), SJ_TOK_IDENT, "java") || !is_op(tok(s, i + 1), "."))
+		return -1;
+	for (int k = SJ_KIND_METHOD; k <= SJ_KIND_EXCEPTION; k++)
+		if (sj_tok_is(tok(s, i + 2), SJ_TOK_IDENT, kinds[k].name))
+			return k;
+	return -1;
+}
+
+/* --- which probe points force synchronous dispatch -------------------------------- */
+
+/* The component starting at token I, glued from adjacent identifier and '*' tokens
+ * ("gc", "thr*", "*"). */
+static size_t component(const struct scan *s, size_t i, char *out, size_t outlen)
+{
+	size_t n = 0;
+	for (size_t k = i; k < s->n; k++) {
+		const struct sj_token *t = tok(s, k);
+		if (!(t->kind == SJ_TOK_IDENT || is_op(t, "*")) ||
+		    (k > i && t->off != tok(s, k - 1)->off + tok(s, k - 1)->len) ||
+		    n + t->len >= outlen)
+			break;
+		memcpy(out + n, t->text, t->len);
+		n += t->len;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static void classify_pending(struct scan *s)
+{
+	static const char *const families[] = { "gc", "thread", "monitor", "vm" };
+	static const char *const neutral[] = { "begin", "end", "error", "never", "timer" };
+	char first[128], second[128];
+	long i = s->pending;
+
+	if (i < 0)
+		return;
+	s->pending = -1;
+	component(s, (size_t)i, first, sizeof first);
+	if (strcmp(first, "java") == 0 && is_op(tok(s, (size_t)i + 1), ".")) {
+		component(s, (size_t)i + 2, second, sizeof second);
+		for (unsigned f = 0; f < 4; f++)
+			if (fnmatch(second, families[f], 0) == 0)
+				s->t->families |= 1u << f;
+		return;
+	}
+	for (size_t k = 0; k < sizeof neutral / sizeof neutral[0]; k++)
+		if (strcmp(first, neutral[k]) == 0)
+			return;
+	const struct sj_token *t = tok(s, (size_t)i);
+	if (push_name(&s->t->other_points, &s->t->nother, first[0] ? first : t->text,
+		      first[0] ? strlen(first) : t->len) < 0)
+		s->oom = 1;
+}
+
+static void preprocessor(struct scan *s, const struct sj_token *t)
+{
+	if (t->kind == SJ_TOK_PP_IF) {
+		if (s->depth < MAX_PP_NESTING)
+			s->stack[s->depth] = (struct pp_frame){ s->at_pp, s->define_pending };
+		s->depth++;
+		s->define_depth += s->define_pending;
+		s->define_pending = false;
+		s->at_pp = false;	/* a condition, or a macro body */
+		return;
+	}
+	if (s->depth == 0)
+		return;
+	struct pp_frame *f = &s->stack[s->depth <= MAX_PP_NESTING ? s->depth - 1 : MAX_PP_NESTING - 1];
+	if (t->kind == SJ_TOK_PP_END) {
+		s->define_depth -= f->define_body;
+		s->depth--;
+		return;
+	}
+	if (t->kind == SJ_TOK_PP_ELSE)
+		classify_pending(s);
+	if (!f->define_body)
+		s->at_pp = f->saved_at_pp;
+}
+
+/* One token that is not part of a java.KIND point. */
+static void track(struct scan *s, size_t i)
+{
+	const struct sj_token *t = tok(s, i);
+	bool top = s->brace == 0 && s->paren == 0;
+	bool header = top && s->in_header;
+
+	if (t->kind >= SJ_TOK_PP_IF) {
+		preprocessor(s, t);
+	} else if (t->kind == SJ_TOK_IDENT && top && sj_tok_is(t, SJ_TOK_IDENT, "@define")) {
+		s->define_pending = true;
+	} else if (t->kind == SJ_TOK_IDENT && top && sj_tok_is(t, SJ_TOK_IDENT, "probe")) {
+		s->in_header = s->at_pp = true;
+		s->pending = -1;
+	} else if (is_op(t, "{")) {
+		if (header) {
+			classify_pending(s);
+			s->in_header = s->at_pp = false;
+		}
+		s->brace++;
+	} else if (is_op(t, "}")) {
+		s->brace -= s->brace > 0;
+	} else if (is_op(t, "(") || is_op(t, "[")) {
+		s->paren++;
+	} else if (is_op(t, ")") || is_op(t, "]")) {
+		s->paren -= s->paren > 0;
+	} else if (header && is_op(t, ",")) {
+		classify_pending(s);
+		s->at_pp = true;
+	} else if (header && (is_op(t, "=") || is_op(t, "+="))) {
+		if (s->pending >= 0) {
+			const struct sj_token *a = tok(s, (size_t)s->pending);
+			if (push_name(&s->t->aliases, &s->t->naliases, a->text, a->len) < 0)
+				s->oom = 1;
+		}
+		s->pending = -1;
+		s->at_pp = true;
+	} else if (header && sj_tok_is(t, SJ_TOK_IDENT, "if")) {
+		classify_pending(s);
+		s->at_pp = false;
+	} else if (header && s->at_pp && s->define_depth == 0) {
+		s->pending = (long)i;
+		s->at_pp = false;
+	}
+}
+
+static void scan_optional_data(struct scan *s, const struct sj_token *t)
+{
+	static const struct { const char *word; unsigned bit; } uses[] = {
+		{ "java_arg", SJ_OPT_ARGS }, { "java_ret", SJ_OPT_RETURN }, { "java_stack", SJ_OPT_STACK },
+	};
+	char word[256];
+
+	if (t->kind != SJ_TOK_IDENT || t->len >= sizeof word)
+		return;
+	memcpy(word, t->text, t->len);
+	word[t->len] = '\0';
+	for (size_t k = 0; k < sizeof uses / sizeof uses[0]; k++)
+		if (strstr(word, uses[k].word))
+			s->t->optional |= uses[k].bit;
+}
+
+int sj_translate_text(struct sj_translation *t, const char *name, const char *buf, size_t len,
+		      struct sj_buf *out)
+{
+	struct scan s = { .t = t, .name = name, .buf = buf, .len = len, .out = out, .pending = -1 };
+	int rc = sj_lex_all(buf, len, &s.tk, &s.n);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < s.n && !s.oom;) {
+		int kind = s.brace == 0 && s.paren == 0 ? java_kind(&s, i) : -1;
+		if (kind >= 0) {
+			if (s.in_header && s.at_pp)
+				s.at_pp = false;	/* a slot: never forces sync by itself */
+			i = java_point(&s, i, (enum sj_kind)kind);
+			continue;
+		}
+		scan_optional_data(&s, tok(&s, i));
+		track(&s, i);
+		i++;
+	}
+	classify_pending(&s);
+	if (!s.oom && sj_buf_add(out, buf + s.copied, len - s.copied) < 0)
+		s.oom = 1;
+	free(s.tk);
+	return s.oom ? -ENOMEM : 0;
+}
+
+/* --- the translation as a whole ------------------------------------------------------ */
+
+void sj_translation_init(struct sj_translation *t, char *const *script_args, size_t nargs)
+{
+	memset(t, 0, sizeof *t);
+	t->script_args = script_args;
+	t->nscript_args = nargs;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void sj_translation_free(struct sj_translation *t)
+{
+	for (size_t i = 0; i < t->nslots; i++)
+		free(t->slots[i].pattern);
+	free_names(t->other_points, t->nother);
+	free_names(t->aliases, t->naliases);
+	sj_buf_free(&t->errors);
+}
+
+bool sj_translation_wants_sync(const struct sj_translation *t)
+{
+	for (size_t i = 0; i < t->nother; i++) {
+		bool alias = false;
+		for (size_t k = 0; k < t->naliases && !alias; k++)
+			alias = strcmp(t->other_points[i], t->aliases[k]) == 0;
+		if (!alias)
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,65 @@
+/* sj_translate.h: rewriting java.method/class/exception probe points into slot probes.
+ *
+ * Contract: sj_translate_text() is called once per script text of a stap run (the
+ * main script first, then each -E script), all with the same translation, which
+ * collects what the generated code needs: the slot table (one slot per distinct
+ * kind, event and normalised pattern, in order of first use), the event families
+ * and optional data the script uses, and whether it has probes that need
+ * synchronous dispatch.  The rewritten text has every byte of the input at the
+ * same line and column, except on the first line of a rewritten point.
+ * Errors in the Java syntax are appended to t->errors in stap's format and
+ * counted in t->nerrors; the return value is only about memory (0 or -ENOMEM).
+ */
+#ifndef STAPJAVA_SJ_TRANSLATE_H
+#define STAPJAVA_SJ_TRANSLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sj_buf.h"
+
+#define SJ_MAX_SLOTS 256	/* markers slot0 .. slot255 of stpd-bridge */
+#define SJ_SLOT_PREFIX "__stapjava_s"
+
+enum sj_kind { SJ_KIND_METHOD, SJ_KIND_CLASS, SJ_KIND_EXCEPTION };
+
+enum sj_family { SJ_FAM_GC = 1, SJ_FAM_THREADS = 2, SJ_FAM_MONITORS = 4, SJ_FAM_VM = 8 };
+
+enum sj_optional { SJ_OPT_ARGS = 1, SJ_OPT_RETURN = 2, SJ_OPT_STACK = 4 };
+
+struct sj_slot {
+	enum sj_kind kind;
+	const char *event;	/* static: "enter", "load", ... */
+	char *pattern;		/* normalised by pattern_compile */
+};
+
+struct sj_translation {
+	struct sj_slot slots[SJ_MAX_SLOTS];
+	size_t nslots;
+	unsigned families;	/* enum sj_family bits */
+	unsigned optional;	/* enum sj_optional bits */
+	char **other_points;	/* first components of non-Java probe points */
+	size_t nother;
+	char **aliases;		/* names the script defines as probe aliases */
+	size_t naliases;
+	struct sj_buf errors;
+	unsigned nerrors;
+	char *const *script_args;	/* for @1 .. @N */
+	size_t nscript_args;
+};
+
+void sj_translation_init(struct sj_translation *t, char *const *script_args, size_t nargs);
+void sj_translation_free(struct sj_translation *t);
+
+/* Rewrite BUF[0..LEN), named NAME in messages, appending the result to OUT. */
+int sj_translate_text(struct sj_translation *t, const char *name, const char *buf, size_t len,
+		      struct sj_buf *out);
+
+/* Does the script have a probe point that is neither Java nor one of begin, end,
+ * error, never, timer.* (an alias the script defines counts by its definition)? */
+bool sj_translation_wants_sync(const struct sj_translation *t);
+
+/* "method", "class", "exception" */
+const char *sj_kind_name(enum sj_kind kind);
+
+#endif

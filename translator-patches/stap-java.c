@@ -1,0 +1,530 @@
+/* stap-java: run a SystemTap script that has Java probe points.
+ *
+ * Takes stap's command line, rewrites java.method/class/exception probe points into
+ * probes on stpd-bridge's slot markers (doc/markers.md), adds a `probe begin` that
+ * starts the bridge, the tapset directory, and SystemTap's runtime fix when the
+ * kernel needs it, then runs stock stap.  `--dump` prints what would run instead.
+ * The user's manual: man/stap-java.1.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sj_buf.h"
+#include "sj_cmdline.h"
+#include "sj_diag.h"
+#include "sj_emit.h"
+#include "sj_run.h"
+#include "sj_translate.h"
+
+#ifndef SJ_BRIDGE_PATH
+#define SJ_BRIDGE_PATH "/usr/local/bin/stpd-bridge"
+#endif
+#ifndef SJ_AGENT_PATH
+#define SJ_AGENT_PATH "/usr/local/lib/libstapjava.so"
+#endif
+#ifndef SJ_TAPSET_DIR
+#define SJ_TAPSET_DIR "/usr/local/share/stapjava/tapset"
+#endif
+#ifndef SJ_RUNTIME_FIX
+#define SJ_RUNTIME_FIX "/usr/local/share/stapjava/runtime-fix/stap-runtime-fix"
+#endif
+
+#define SLOTS_TAPSET "stapjava_slots.stp"
+
+struct paths {
+	const char *bridge, *agent, *tapset, *fix, *stap;
+};
+
+struct job {
+	struct sj_cmdline cmd;
+	struct paths paths;
+	struct sj_translation tr;
+	struct sj_buf main_text;	/* translated main script, begin probe appended */
+	struct sj_buf *extra;		/* translated -E scripts */
+	struct sj_buf aliases;		/* the generated tapset */
+	struct sj_buf bridge_args;	/* quoted, for a command line */
+	struct sj_buf bridge_words;	/* one per line, for the arguments file */
+	char *args_file;		/* set when the arguments do not fit in system() */
+	char **fix;			/* stap-runtime-fix's options */
+	bool uses_java;
+	const char *main_name;		/* the main script as stap names it */
+};
+
+static const char *env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : fallback;
+}
+
+static int read_fd(int fd, struct sj_buf *b)
+{
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		if (sj_buf_add(b, chunk, (size_t)n) < 0)
+			return -ENOMEM;
+	}
+}
+
+static int read_script(const char *file, struct sj_buf *b)
+{
+	if (strcmp(file, "-") == 0)
+		return read_fd(0, b);
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = read_fd(fd, b);
+	close(fd);
+	return rc;
+}
+
+/* Paths go into single-quoted shell words and stap string literals. */
+static int check_path(const char *what, const char *path)
+{
+	if (path[0] != '/' || strpbrk(path, "'\"\\\n")) {
+		sj_error("%s path '%s' must be absolute and free of quotes, backslashes and newlines",
+			 what, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int translate(struct job *j)
+{
+	struct sj_buf src = { 0 };
+	char name[32];
+	int rc;
+
+	if (j->cmd.script_file) {
+		rc = read_script(j->cmd.script_file, &src);
+		if (rc < 0) {
+			sj_error("cannot read '%s': %s", j->cmd.script_file, strerror(-rc));
+			return rc;
+		}
+		j->main_name = strcmp(j->cmd.script_file, "-") == 0 ? "<input>" : j->cmd.script_file;
+	} else {
+		rc = sj_buf_puts(&src, j->cmd.script_text);
+		j->main_name = "<input>";
+	}
+	if (rc == 0)
+		rc = sj_translate_text(&j->tr, j->main_name, sj_buf_str(&src), src.len, &j->main_text);
+	sj_buf_free(&src);
+	j->extra = calloc(j->cmd.nextra + 1, sizeof *j->extra);
+	if (!j->extra)
+		return -ENOMEM;
+	for (size_t i = 0; i < j->cmd.nextra && rc == 0; i++) {
+		snprintf(name, sizeof name, "<input%zu>", i + 1);
+		rc = sj_translate_text(&j->tr, name, j->cmd.extra_scripts[i],
+				       strlen(j->cmd.extra_scripts[i]), &j->extra[i]);
+	}
+	return rc;
+}
+
+/* FNV-1a: names the cached argument file after its content. */
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Where the bridge's arguments live when they are too long for system(); kept,
+ * content-addressed, so a module built with -p4 still finds them when run later. */
+static int args_file_path(struct job *j)
+{
+	const char *cache = getenv("STAPJAVA_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = env_or("HOME", "/root");
+	char dir[4096];
+
+	if (cache && *cache)
+		snprintf(dir, sizeof dir, "%s", cache);
+	else if (xdg && *xdg)
+		snprintf(dir, sizeof dir, "%s/stapjava", xdg);
+	else
+		snprintf(dir, sizeof dir, "%s/.cache/stapjava", home);
+	if (asprintf(&j->args_file, "%s/bridge-args-%016llx", dir,
+		     (unsigned long long)fnv1a(j->bridge_words.data, j->bridge_words.len)) < 0) {
+		j->args_file = NULL;
+		return -ENOMEM;
+	}
+	return check_path("cache", j->args_file);
+}
+
+static int write_file(const char *path, const char *text, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	ssize_t w = write(fd, text, len);
+	int rc = (w < 0 || (size_t)w != len) ? -EIO : 0;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(tmp, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+static int store_args_file(const struct job *j)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", j->args_file);
+	*strrchr(dir, '/') = '\0';
+	int rc = mkdir_p(dir);
+	if (rc == 0)
+		rc = write_file(j->args_file, j->bridge_words.data, j->bridge_words.len, 0644);
+	if (rc < 0)
+		sj_error("cannot write '%s': %s", j->args_file, strerror(-rc));
+	return rc;
+}
+
+/* The aliases, the bridge's arguments and the begin probe. */
+static int generate(struct job *j)
+{
+	struct sj_bridge_opts bo = { .target_pid = j->cmd.target_pid };
+	int rc;
+
+	j->uses_java = j->tr.nslots > 0 || j->tr.families != 0;
+	if (!j->uses_java)
+		return 0;
+	bo.sync = j->cmd.sync == SJ_SYNC_ON ||
+		  (j->cmd.sync == SJ_SYNC_AUTO && sj_translation_wants_sync(&j->tr));
+	if (j->cmd.target_pid && strspn(j->cmd.target_pid, "0123456789") != strlen(j->cmd.target_pid)) {
+		sj_error("-x '%s': not a process id", j->cmd.target_pid);
+		return -EINVAL;
+	}
+	rc = sj_emit_aliases(&j->tr, j->paths.bridge, &j->aliases);
+	if (rc == 0)
+		rc = sj_emit_bridge_args(&j->tr, &bo, true, &j->bridge_args);
+	if (rc == 0)
+		rc = sj_emit_bridge_args(&j->tr, &bo, false, &j->bridge_words);
+	if (rc == 0)
+		rc = sj_emit_begin(j->paths.bridge, sj_buf_str(&j->bridge_args), NULL, &j->main_text);
+	if (rc == -E2BIG) {
+		rc = args_file_path(j);
+		if (rc == 0)
+			rc = sj_emit_begin(j->paths.bridge, NULL, j->args_file, &j->main_text);
+	}
+	return rc;
+}
+
+/* stap-runtime-fix's options, unless -R was given or no kernel module is built. */
+static int runtime_fix(struct job *j)
+{
+	struct utsname u;
+	const char *krel = j->cmd.kernel;
+
+	if (j->cmd.runtime_given || j->cmd.non_kernel_runtime || j->cmd.pass_stop < 3)
+		return 0;
+	if (!krel) {
+		if (uname(&u) < 0)
+			return -errno;
+		krel = u.release;
+	}
+	if (strchr(krel, '/'))
+		return 0;	/* a build tree: its release is not ours to guess */
+	char *argv[] = { (char *)j->paths.fix, "-r", (char *)krel, NULL };
+	int rc = sj_run_lines(argv, &j->fix);
+	if (rc != 0) {
+		sj_warn("%s -r %s failed; running stap without the runtime fix", j->paths.fix, krel);
+		sj_run_free_lines(j->fix);
+		j->fix = NULL;
+	}
+	return 0;
+}
+
+static int push_arg(char ***v, size_t *n, const char *s)
+{
+	char **bigger = realloc(*v, (*n + 2) * sizeof **v);
+	if (!bigger)
+		return -ENOMEM;
+	*v = bigger;
+	bigger[(*n)++] = (char *)s;
+	bigger[*n] = NULL;
+	return 0;
+}
+
+/* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e). */
+static char **stap_argv(const struct job *j, const char *slots_dir, const char *script_path)
+{
+	char **v = NULL;
+	size_t n = 0;
+	int rc = push_arg(&v, &n, j->paths.stap);
+
+	for (size_t i = 0; i < j->cmd.npass; i++)
+		rc |= push_arg(&v, &n, j->cmd.pass[i]);
+	rc |= push_arg(&v, &n, "-I");
+	rc |= push_arg(&v, &n, j->paths.tapset);
+	if (slots_dir && j->tr.nslots) {
+		rc |= push_arg(&v, &n, "-I");
+		rc |= push_arg(&v, &n, slots_dir);
+	}
+	for (size_t i = 0; j->fix && j->fix[i]; i++)
+		rc |= push_arg(&v, &n, j->fix[i]);
+	if (script_path) {
+		rc |= push_arg(&v, &n, script_path);
+	} else if (j->cmd.script_file || j->cmd.script_text) {
+		rc |= push_arg(&v, &n, "-e");
+		rc |= push_arg(&v, &n, sj_buf_str(&j->main_text));
+	}
+	for (size_t i = 0; i < j->cmd.nextra; i++) {
+		rc |= push_arg(&v, &n, "-E");
+		rc |= push_arg(&v, &n, sj_buf_str(&j->extra[i]));
+	}
+	if (j->cmd.nargs)
+		rc |= push_arg(&v, &n, "--");
+	for (size_t i = 0; i < j->cmd.nargs; i++)
+		rc |= push_arg(&v, &n, j->cmd.script_args[i]);
+	if (rc) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static void print_word(FILE *f, const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") == strlen(w)) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *w; w++)
+		*w == '\'' ? fputs("'\\''", f) : fputc(*w, f);
+	fputc('\'', f);
+}
+
+static const char *java_tool_options(const struct job *j)
+{
+	static char value[8192];
+	const char *old = getenv("JAVA_TOOL_OPTIONS");
+	snprintf(value, sizeof value, "-agentpath:%s%s%s", j->paths.agent, old && *old ? " " : "",
+		 old ? old : "");
+	return value;
+}
+
+static bool wants_agent_env(const struct job *j)
+{
+	return j->uses_java && j->cmd.command;
+}
+
+static int dump(const struct job *j)
+{
+	printf("# stap-java --dump: script %s\n%s", j->main_name, sj_buf_str(&j->main_text));
+	if (j->main_text.len && j->main_text.data[j->main_text.len - 1] != '\n')
+		putchar('\n');
+	for (size_t i = 0; i < j->cmd.nextra; i++)
+		printf("# stap-java --dump: script <input%zu>\n%s\n", i + 1, sj_buf_str(&j->extra[i]));
+	if (j->tr.nslots)
+		printf("# stap-java --dump: tapset <tmpdir>/" SLOTS_TAPSET "\n%s", sj_buf_str(&j->aliases));
+	if (j->uses_java) {
+		printf("# stap-java --dump: bridge\n");
+		print_word(stdout, j->paths.bridge);
+		printf(" --parent <stapio pid> %s\n", sj_buf_str(&j->bridge_args));
+		if (j->args_file)
+			printf("# stap-java --dump: bridge arguments read from %s\n%s", j->args_file,
+			       sj_buf_str(&j->bridge_words));
+	}
+	if (wants_agent_env(j))
+		printf("# stap-java --dump: environment\nJAVA_TOOL_OPTIONS=%s\n", java_tool_options(j));
+	char **argv = stap_argv(j, j->tr.nslots ? "<tmpdir>/tapset" : NULL,
+				j->cmd.script_file && strcmp(j->cmd.script_file, "-") ? "<tmpdir>/script.stp" : NULL);
+	if (!argv)
+		return -ENOMEM;
+	printf("# stap-java --dump: stap\n");
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			putchar(' ');
+		if (i > 0 && (strcmp(argv[i - 1], "-e") == 0 || strcmp(argv[i - 1], "-E") == 0))
+			fputs("<script>", stdout);
+		else
+			print_word(stdout, argv[i]);
+	}
+	putchar('\n');
+	free(argv);
+	return fflush(stdout) == 0 ? 0 : -EIO;
+}
+
+static int run(struct job *j)
+{
+	const char *tmp = env_or("TMPDIR", "/tmp");
+	char dir[4096], slots_dir[4200], slots[4300], script[4300] = "";
+	int rc;
+
+	snprintf(dir, sizeof dir, "%s/stap-java.XXXXXX", tmp);
+	if (!mkdtemp(dir)) {
+		rc = -errno;
+		sj_error("cannot make a temporary directory in %s: %s", tmp, strerror(errno));
+		return rc;
+	}
+	snprintf(slots_dir, sizeof slots_dir, "%s/tapset", dir);
+	snprintf(slots, sizeof slots, "%s/" SLOTS_TAPSET, slots_dir);
+	rc = 0;
+	if (j->tr.nslots) {
+		rc = mkdir(slots_dir, 0700) < 0 ? -errno : 0;
+		if (rc == 0)
+			rc = write_file(slots, j->aliases.data, j->aliases.len, 0600);
+	}
+	/* The same base name, so that stap's messages name the user's file (and the
+	 * stderr filter maps the whole path back). */
+	bool file = j->cmd.script_file && strcmp(j->cmd.script_file, "-") != 0;
+	if (rc == 0 && file) {
+		const char *base = strrchr(j->cmd.script_file, '/');
+		snprintf(script, sizeof script, "%s/%s", dir, base ? base + 1 : j->cmd.script_file);
+		rc = write_file(script, j->main_text.data, j->main_text.len, 0600);
+	}
+	if (rc == 0 && j->args_file)
+		rc = store_args_file(j);
+	if (rc == 0 && wants_agent_env(j) && setenv("JAVA_TOOL_OPTIONS", java_tool_options(j), 1) < 0)
+		rc = -errno;
+	char **argv = rc == 0 ? stap_argv(j, slots_dir, file ? script : NULL) : NULL;
+	if (rc == 0 && !argv)
+		rc = -ENOMEM;
+	if (rc < 0)
+		sj_error("cannot prepare the translated script in %s: %s", dir, strerror(-rc));
+	else
+		rc = sj_run_stap(argv, file ? script : "", file ? j->cmd.script_file : "");
+	free(argv);
+	if (script[0])
+		unlink(script);
+	unlink(slots);
+	rmdir(slots_dir);
+	rmdir(dir);
+	return rc;
+}
+
+/* -l, -L, --dump-*, -h, -V: nothing to translate, stap answers with our tapset. */
+static int run_listing(const struct job *j)
+{
+	char **v = NULL;
+	size_t n = 0;
+	int rc = push_arg(&v, &n, j->paths.stap);
+
+	for (size_t i = 0; i < j->cmd.npass; i++)
+		rc |= push_arg(&v, &n, j->cmd.pass[i]);
+	rc |= push_arg(&v, &n, "-I");
+	rc |= push_arg(&v, &n, j->paths.tapset);
+	if (j->cmd.script_text) {
+		rc |= push_arg(&v, &n, "-e");
+		rc |= push_arg(&v, &n, j->cmd.script_text);
+	} else if (j->cmd.script_file) {
+		rc |= push_arg(&v, &n, j->cmd.script_file);
+	}
+	for (size_t i = 0; i < j->cmd.nextra; i++) {
+		rc |= push_arg(&v, &n, "-E");
+		rc |= push_arg(&v, &n, j->cmd.extra_scripts[i]);
+	}
+	if (j->cmd.nargs)
+		rc |= push_arg(&v, &n, "--");
+	for (size_t i = 0; i < j->cmd.nargs; i++)
+		rc |= push_arg(&v, &n, j->cmd.script_args[i]);
+	if (rc) {
+		free(v);
+		return -ENOMEM;
+	}
+	execvp(v[0], v);
+	rc = -errno;
+	sj_error("cannot run %s: %s", v[0], strerror(errno));
+	free(v);
+	return rc;
+}
+
+static void job_free(struct job *j)
+{
+	for (size_t i = 0; j->extra && i < j->cmd.nextra; i++)
+		sj_buf_free(&j->extra[i]);
+	free(j->extra);
+	sj_buf_free(&j->main_text);
+	sj_buf_free(&j->aliases);
+	sj_buf_free(&j->bridge_args);
+	sj_buf_free(&j->bridge_words);
+	free(j->args_file);
+	sj_run_free_lines(j->fix);
+	sj_translation_free(&j->tr);
+	sj_cmdline_free(&j->cmd);
+}
+
+static int stap_java(struct job *j, int argc, char **argv)
+{
+	char err[256];
+	int rc = sj_cmdline_parse(&j->cmd, argc, argv, err, sizeof err);
+
+	if (rc < 0) {
+		sj_error("%s", err);
+		return 1;
+	}
+	j->paths = (struct paths){
+		.bridge = env_or("STAPJAVA_BRIDGE", SJ_BRIDGE_PATH),
+		.agent = env_or("STAPJAVA_AGENT", SJ_AGENT_PATH),
+		.tapset = env_or("STAPJAVA_TAPSET", SJ_TAPSET_DIR),
+		.fix = env_or("STAPJAVA_RUNTIME_FIX", SJ_RUNTIME_FIX),
+		.stap = env_or("STAPJAVA_STAP", "stap"),
+	};
+	if (j->cmd.listing || (!j->cmd.script_file && !j->cmd.script_text))
+		return run_listing(j) < 0 ? 1 : 0;
+	if (check_path("bridge", j->paths.bridge) < 0 || check_path("agent", j->paths.agent) < 0)
+		return 1;
+	sj_translation_init(&j->tr, j->cmd.script_args, j->cmd.nargs);
+	rc = translate(j);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			sj_error("out of memory");
+		return 1;
+	}
+	if (j->tr.nerrors) {
+		sj_diag_summary(&j->tr.errors, j->tr.nerrors);
+		fprintf(stderr, "%sPass 1: parse failed.  [stap-java]\n", sj_buf_str(&j->tr.errors));
+		return 1;
+	}
+	rc = generate(j);
+	if (rc == 0)
+		rc = runtime_fix(j);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			sj_error("out of memory");
+		return 1;
+	}
+	if (j->cmd.dump)
+		return dump(j) < 0 ? 1 : 0;
+	rc = run(j);
+	return rc < 0 ? 1 : rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct job j = { 0 };
+
+	sj_log_open("stap-java", -1, SJ_LOG_WARN);
+	int status = stap_java(&j, argc, argv);
+	job_free(&j);
+	return status;
+}
