@@ -181,24 +181,24 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 	return 0;
 }
 
+/* The order matters. The optional-data mask and the dispatch mode come
+ * first: a pattern switches its events on as soon as the agent applies it,
+ * and events sent before the mask or the mode arrived would lack their
+ * arguments or not wait for us. VmEvents comes last (always, with extension
+ * commands: VmDeath tells a JVM's normal end from an agent that died; the
+ * registry keeps the lines out unless --vm), so an agent's log shows when a
+ * registration is complete. */
 int conn_send_registrations(struct conn *c, const struct registry *reg)
 {
 	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
-	int rc;
+	int rc = 0;
 
-	rc = send_patterns(c, reg);
-	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_GC_EVENTS, reg->gc);
-	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_THREAD_EVENTS, reg->threads);
-	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
-	/* VM events always when possible: VmDeath tells a JVM's normal end from
-	 * an agent that died; the registry keeps the lines out unless --vm */
-	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
-		rc = send_switch(c, WIRE_CMD_VM_EVENTS, true);
-	else if (rc == 0 && reg->vm)
-		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
+	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
+		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
+		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
+	}
+	if (opt.mask)
+		rc = send_command(c, &opt);
 	if (rc == 0 && reg->sync) {
 		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
 					     .timeout_us = reg->sync_timeout_us };
@@ -209,13 +209,18 @@ int conn_send_registrations(struct conn *c, const struct registry *reg)
 			sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
 				(int)c->jvm.pid);
 	}
-	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
-		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
-		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
-	}
-	/* always last: a complete registration ends with the optional-data mask */
 	if (rc == 0)
-		rc = send_command(c, &opt);
+		rc = send_patterns(c, reg);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_GC_EVENTS, reg->gc);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_THREAD_EVENTS, reg->threads);
+	if (rc == 0)
+		rc = send_switch(c, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
+	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
+		rc = send_switch(c, WIRE_CMD_VM_EVENTS, true);
+	else if (rc == 0 && reg->vm)
+		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
 	return rc;
 }
 

@@ -211,6 +211,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
 Hello version=1 caps=0x1f
+RequestForOptionalData mask=0x7
 Register kind=1 events=0x7 pattern=Demo.*
 Register kind=2 events=0x7 pattern=*
 Register kind=3 events=0x3 pattern=*
@@ -218,12 +219,11 @@ GcEvents enable=1
 ThreadEvents enable=1
 MonitorEvents enable=1
 VmEvents enable=1
-RequestForOptionalData mask=0x7
 scenario all' ]
 }
 
 @test "an Appendix-only agent gets Appendix B registrations; event types are filtered by the bridge" {
-	start_fake 0 0 --appendix --scenario all
+	start_fake 0 0 --appendix --scenario all --start-on ThreadEvents
 	start_bridge --print -m 'Demo.add:enter' -m 'Demo.add:return' -e '*:catch' --threads --args \
 		--hello-timeout-ms 200 --log-level info
 	wait_for "$T/out" '^thread.end '
@@ -237,10 +237,10 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
 Hello version=1 caps=0x1f
+RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
 ThreadEvents enable=1
-RequestForOptionalData mask=0x1
 scenario all' ]
 }
 
@@ -339,10 +339,9 @@ method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
 Hello version=1 caps=0x1f
+DispatchMode mode=1 timeout_us=5000
 Register kind=1 events=0x3 pattern=Demo.*
 VmEvents enable=1
-DispatchMode mode=1 timeout_us=5000
-RequestForOptionalData mask=0x0
 scenario some
 Ack seq=1
 Ack seq=2' ]
@@ -355,7 +354,7 @@ Ack seq=2' ]
 		pids+=("$FA")
 	done
 	start_bridge "${ALL_OPTS[@]}"
-	for i in "${!pids[@]}"; do wait_for "$T/s-0/cmds.$((i + 1))" '^RequestForOptionalData'; done
+	for i in "${!pids[@]}"; do wait_for "$T/s-0/cmds.$((i + 1))" '^VmEvents'; done
 	touch "$T/go"
 	for i in "${pids[@]}"; do wait_for "$T/out" "^vm.death pid=$i "; done
 	[ "$(wc -l <"$T/out")" -eq 80 ]

@@ -82,7 +82,7 @@ make_fake_build() {
 	local dir=$1
 	shift
 	mkdir -p "$dir"
-	printf 'print-unit-tests:\n\t@echo %s\n' "$*" >"$dir/Makefile"
+	printf 'print-unit-tests:\n\t@echo "config.status: creating Makefile"\n\t@echo "UNIT_TESTS: %s"\n' "$*" >"$dir/Makefile"
 }
 
 fake_test() { # fake_test DIR NAME BODY

@@ -3,15 +3,16 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N]
  *             [--scenario all|some|garbage|none] [--then stay|exit]
- *             [--wait-file FILE] [NAME...]
+ *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
  *
  * It listens where the real agent would (doc/agent-bridge.md: DIR defaults
  * to /tmp/stapjava-<uid>, the name is jvm-<pidns>-<pid>-<starttime>.sock), or
  * on PATH exactly (to squat a socket), writes the path to FILE once it
  * listens, accepts one connection, logs every command it decodes to the
  * commands file (one line each), answers the bridge's Hello (unless
- * --appendix), and after the OptionalData command that ends a registration
- * sends the scenario's events (once FILE exists, with --wait-file; with a
+ * --appendix), and after the command that ends a registration (VmEvents,
+ * which the bridge sends last; --start-on names another, e.g. for an
+ * Appendix-only peer, which gets no VmEvents) sends the scenario's events (once FILE exists, with --wait-file; with a
  * TF_SYNC flag on each after DispatchMode 1). Then it stays until the bridge hangs up
  * (stay) or exits at once, mid-stream (exit). Copied to a file named "java",
  * it passes for a JVM; a NAME argument is ignored and shows as its "main class".
@@ -33,6 +34,7 @@
 #include "wire.h"
 
 static const char *commands_file, *scenario = "all", *then = "stay", *wait_file;
+static const char *start_on = "VmEvents"; /* the command after which the scenario runs */
 static bool sync_mode;         /* DispatchMode 1 received: every event asks for an Ack */
 static uint32_t our_caps = WIRE_CAP_ALL;
 static int appendix_only;
@@ -321,7 +323,8 @@ static void serve(int fd)
 				log_command(&cmd);
 			if (cmd.code == WIRE_CMD_DISPATCH_MODE)
 				sync_mode = cmd.mode == WIRE_DISPATCH_SYNC;
-			if (cmd.code == WIRE_CMD_OPTIONAL_DATA)
+			if (cmd.code != WIRE_CMD_HELLO && wire_command_name(cmd.code) &&
+			    strcmp(wire_command_name(cmd.code), start_on) == 0)
 				run_scenario(fd);
 			wire_reader_consume(&r, used);
 		}
@@ -364,7 +367,7 @@ int main(int argc, char **argv)
 		{ "commands", required_argument, NULL, 'c' }, { "appendix", no_argument, NULL, 'a' },
 		{ "caps", required_argument, NULL, 'C' }, { "scenario", required_argument, NULL, 's' },
 		{ "then", required_argument, NULL, 't' }, { "wait-file", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
+		{ "start-on", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
 	unsigned mode = 0600;
@@ -384,6 +387,7 @@ int main(int argc, char **argv)
 		case 's': scenario = optarg; break;
 		case 't': then = optarg; break;
 		case 'w': wait_file = optarg; break;
+		case 'S': start_on = optarg; break;
 		default: die("bad option");
 		}
 	}

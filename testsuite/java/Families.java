@@ -49,7 +49,9 @@ public class Families {
         case "gc": printTid("main"); System.gc(); break;
         case "classes": Classes.run(args.length > 2 ? args[2] : null); break;
         case "jit": Hot.run(); break;
-        case "flood": Flood.run(Integer.parseInt(args[2]), args[3]); break;
+        case "flood": Flood.run(Integer.parseInt(args[2]), args[3], args.length > 4 ? args[4] : null); break;
+        case "filters": printTid("main"); sj.filt.Named.run(); break;
+        case "churn": Churn.run(Integer.parseInt(args[2]), args[3]); break;
         case "exitrace": ExitRace.run(args[1]); break;
         case "manythreads": ManyThreads.run(Integer.parseInt(args[2])); break;
         case "idle": waitFor(args[2]); break;
@@ -197,11 +199,44 @@ class Hot {
 
 class Flood {
     static void tick(int i) {}
-    static void run(int n, String doneFile) throws Exception {
+    static void run(int n, String doneFile, String releaseFile) throws Exception {
         for (int i = 0; i < n; i++)
             tick(i);
         System.out.println("generated " + n);
         Files.createFile(Paths.get(doneFile));
+        // the test may hold the JVM until it has read every event (and the loss count)
+        if (releaseFile != null)
+            Families.waitFor(releaseFile);
+    }
+}
+
+// Churn: threads call busy() and throw until STOPFILE exists, while bridges
+// come and go; each thread checks its own arithmetic, so an agent that
+// corrupted a frame or a return value shows up in the output.
+class Churn {
+    static int busy(int i) { return 2 * i; }
+    static void run(int nthreads, String stopFile) throws Exception {
+        Path stop = Paths.get(stopFile);
+        Thread[] ts = new Thread[nthreads];
+        boolean[] ok = new boolean[nthreads];
+        for (int t = 0; t < nthreads; t++) {
+            final int k = t;
+            ts[t] = new Thread(() -> {
+                long sum = 0, n = 0, caught = 0;
+                while (!Files.exists(stop)) {
+                    for (int j = 0; j < 100; j++, n++)
+                        sum += busy((int) n);
+                    try { throw new IllegalStateException("churn"); } catch (IllegalStateException e) { caught++; }
+                }
+                ok[k] = sum == n * (n - 1) && caught == n / 100;
+            }, "churn-" + t);
+            ts[t].start();
+        }
+        for (Thread t : ts)
+            t.join();
+        for (int t = 0; t < nthreads; t++)
+            System.out.println("churn-" + t + (ok[t] ? " ok" : " WRONG"));
+        System.exit(3);
     }
 }
 

@@ -1,12 +1,17 @@
 # testsuite/java: Java programs and the C test client used by testsuite/agent.bats.
-# sjclient stands in for stpd-bridge (it prints the --print format); the Java
-# classes land in $(builddir)/testsuite/java/classes.
+# Most tests observe the agent through stpd-bridge --print; sjclient is for what
+# the bridge cannot do on purpose (raw bytes, another uid, Appendix-only,
+# never acking). It prints with the bridge's own formatter (stpd-bridge/print.c).
+# The Java classes land in $(builddir)/testsuite/java/classes.
 check_PROGRAMS += testsuite/java/sjclient
 testsuite_java_sjclient_SOURCES = testsuite/java/sjclient.c \
-	testsuite/java/sjprint.c testsuite/java/sjprint.h
+	stpd-bridge/print.c stpd-bridge/print.h \
+	stpd-bridge/threadnames.c stpd-bridge/threadnames.h
+testsuite_java_sjclient_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_java_sjclient_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
 
-SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java
+SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java \
+	testsuite/java/Named.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp

@@ -1,6 +1,9 @@
-/* sjclient: a small test client for the agent's socket (until stpd-bridge can
- * stand in). Connects, optionally says Hello, sends the commands named on the
- * command line, and prints every event in the `stpd-bridge --print` format.
+/* sjclient: a small test client for the agent's socket, for what stpd-bridge
+ * cannot do on purpose: send raw bytes, connect as another uid, speak
+ * Appendix B only, never acknowledge, or send arbitrary command sequences.
+ * Connects, optionally says Hello, sends the commands named on the command
+ * line, and prints every event with the bridge's own formatter
+ * (stpd-bridge/print.c), so there is one --print format.
  *
  *   sjclient [OPTIONS] SOCKET [COMMAND...]
  *
@@ -37,11 +40,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sjprint.h"
+#include "print.h"
+#include "threadnames.h"
 #include "wire.h"
 
-static struct sjprint_names names;
+static struct threadnames names;
 static struct wire_event ev;
+static char line[PRINT_LINE_MAX];
 
 static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...)
 {
@@ -182,6 +187,37 @@ static size_t unhex(const char *hex, uint8_t *out, size_t cap)
 	return n;
 }
 
+static uint64_t now_ns(void);
+
+/* One line, as stpd-bridge's worker prints it: trailer tid and time when
+ * there is one, else the body's thread and our clock. */
+static void print_one(const struct wire_event *e, uint32_t pid)
+{
+	struct print_meta m = { .pid = pid };
+	const struct threadname *tn = NULL;
+	ssize_t n;
+
+	if (e->has_trailer) {
+		m.tid = e->trailer.os_tid;
+		m.ts_ns = e->trailer.timestamp_ns;
+	} else {
+		m.tid = e->thread;
+		m.ts_ns = now_ns();
+	}
+	if (e->code == WIRE_EV_THREAD_START || e->code == WIRE_EV_THREAD_END)
+		tn = threadnames_get(&names, e->thread);
+	if (tn) {
+		m.thread_name = tn->name;
+		m.thread_name_len = tn->len;
+	}
+	n = print_event_line(line, sizeof(line), &m, e);
+	if (n < 0)
+		die("an event line does not fit");
+	fwrite(line, 1, (size_t)n, stdout);
+	if (e->code == WIRE_EV_THREAD_END)
+		threadnames_forget(&names, e->thread);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -212,6 +248,7 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	alarm(timeout);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	threadnames_init(&names);
 	if (uid >= 0)
 		become((uid_t)uid);
 	int fd = connect_to(argv[i++]);
@@ -275,15 +312,15 @@ int main(int argc, char **argv)
 			if (!count)
 				printf("hello pid=%u caps=0x%02x\n", ev.hello.pid, peer.caps);
 		} else if (ev.code == WIRE_EV_THREAD_NAME) {
-			sjprint_thread_name(&names, &ev);
+			threadnames_set(&names, ev.thread, ev.name.ptr, ev.name.len);
 		} else if (ev.code == WIRE_EV_LOST) {
 			lost = ev.lost;
 			if (!count)
-				sjprint_event(stdout, &ev, (uint32_t)cred.pid, now_ns(), &names);
+				print_one(&ev, (uint32_t)cred.pid);
 		} else {
 			events++;
 			if (!count)
-				sjprint_event(stdout, &ev, (uint32_t)cred.pid, now_ns(), &names);
+				print_one(&ev, (uint32_t)cred.pid);
 		}
 		if (ack && ev.has_trailer && (ev.trailer.flags & WIRE_TF_SYNC)) {
 			struct wire_command a;
