@@ -24,6 +24,13 @@ setup_file() {
     fi
 }
 
+# no_survivors PATTERN: no process left whose command line matches PATTERN.
+no_survivors() {
+    local left
+    left=$(pgrep -af -- "$1" || true)
+    if [ -n "$left" ]; then printf 'processes left behind:\n%s\n' "$left" >&2; return 1; fi
+}
+
 @test "syscall.write and SDT marker probes print in the exact order of the events" {
     run --separate-stderr "$STAP_VM" --timeout 240 -c "$WRITER -o /dev/null" "$SCRIPT" "$WRITER"
     if [ "$status" -ne 0 ]; then printf '%s\n' "$stderr" >&2; fi
@@ -37,6 +44,7 @@ setup_file() {
 
 @test "the COUNT argument of the -c command reaches the guest: 5 ticks, 5 writes" {
     run --separate-stderr "$STAP_VM" --timeout 240 -c "$WRITER -o /dev/null 5" "$SCRIPT" "$WRITER"
+    if [ "$status" -ne 0 ]; then printf '%s\n' "$stderr" >&2; fi
     [ "$status" -eq 0 ]
     expected=$'mark 1\nwrite 7\nmark 2\nwrite 7\nmark 3\nwrite 7\nmark 4\nwrite 7\nmark 5\nwrite 7\ndone 5'
     if [ "$output" != "$expected" ]; then
@@ -62,24 +70,84 @@ setup_file() {
 }
 
 @test "a script that never ends is stopped at --timeout, with its end probe run" {
+    # The host keeps the time: at half the bound it asks the guest to stop
+    # staprun.  On a loaded machine the boot alone can take 20 s (and the
+    # stop can come before staprun has started), so the bound is 40 s.
     start=$SECONDS
-    run --separate-stderr "$STAP_VM" --timeout 20 --set mode=2 "$SCRIPT" "$WRITER"
+    run --separate-stderr "$STAP_VM" --timeout 40 --set mode=2 "$SCRIPT" "$WRITER"
     elapsed=$((SECONDS - start))
-    [ "$status" -eq 124 ]
-    [ "$output" = "end" ]
-    [[ $stderr == *"stap-vm: TIMEOUT: staprun was still running"* ]]
+    if [ "$status" -ne 124 ] || [ "$output" != "end" ]; then
+        printf 'status %s (want 124), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+    [[ $stderr == *"stap-vm: TIMEOUT: staprun was still running 20 s into the --timeout bound of 40 s; stopped (SIGINT; staprun status 0)"* ]]
     # the module is cached by the earlier tests; allow for a rebuild anyway
-    [ "$elapsed" -le 200 ]
+    [ "$elapsed" -le 220 ]
 }
 
 @test "qemu itself is killed at the hard bound when the guest cannot finish in time" {
+    runs=$BATS_TEST_TMPDIR/runs
+    mkdir -p "$runs"
     start=$SECONDS
-    run --separate-stderr "$STAP_VM" --timeout 2 --set mode=2 "$SCRIPT" "$WRITER"
+    # -v: the console tail must go too
+    TMPDIR=$runs run --separate-stderr "$STAP_VM" -v --timeout 2 --set mode=2 "$SCRIPT" "$WRITER"
     elapsed=$((SECONDS - start))
     [ "$status" -eq 124 ]
     [[ $stderr == *"stap-vm: TIMEOUT: killed qemu after 2 s"* ]]
     [[ $stderr == *"guest console"* ]]
     [ "$elapsed" -le 180 ]
+    no_survivors "$runs"
+}
+
+@test "stap-vm -v stopped by TERM while the guest runs leaves no process behind" {
+    runs=$BATS_TEST_TMPDIR/runs
+    mkdir -p "$runs"
+    # its own session, so that everything it started can be found afterwards
+    TMPDIR=$runs setsid "$STAP_VM" -v --timeout 120 --set mode=2 "$SCRIPT" "$WRITER" \
+        >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" </dev/null 3>&- &
+    pid=$!
+    up=0
+    for _ in $(seq 400); do
+        if pgrep -f -- "qemu-system.*$runs" >/dev/null && pgrep -f -- "^tail .*$runs" >/dev/null \
+            && grep -q 'staprun-start' "$BATS_TEST_TMPDIR/err"; then up=1; break; fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    if [ "$up" != 1 ]; then cat "$BATS_TEST_TMPDIR/err" >&2; kill -TERM "$pid" 2>/dev/null || true; return 1; fi
+    kill -TERM "$pid"
+    st=0
+    wait "$pid" || st=$?
+    [ "$st" -eq 143 ]
+    no_survivors "$runs"
+    left=$(pgrep -a -s "$pid" || true)
+    if [ -n "$left" ]; then printf 'processes of the session left behind:\n%s\n' "$left" >&2; return 1; fi
+}
+
+@test "--env and -c values with a tab, quotes, \$ and a backslash reach the guest's shell intact" {
+    cache=${STAPJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stapjava}/vm
+    mkdir -p "$cache"
+    # other checkouts' initramfs images stay; only long-unused ones go
+    fresh=$cache/initramfs-bats-fresh-$$.cpio.gz
+    old=$cache/initramfs-bats-old-$$.cpio.gz
+    : > "$fresh"
+    : > "$old"
+    touch -d '40 days ago' "$old"
+    value=$'a\tb\'c"d$e\\f'
+    # staprun splits -c like a shell (wordexp); the tab is inside quotes
+    cmd=$'sh -c \'printf "<%s|%s>\\n" "$STAPVM_T" "1\t2"\''
+    run --separate-stderr "$STAP_VM" --timeout 120 --env "STAPVM_T=$value" -c "$cmd" "$SCRIPT" "$WRITER"
+    [ -e "$fresh" ] && fresh_kept=1 || fresh_kept=0
+    [ -e "$old" ] && old_kept=1 || old_kept=0
+    rm -f "$fresh" "$old"
+    if [ "$status" -ne 0 ]; then printf '%s\n' "$stderr" >&2; fi
+    [ "$status" -eq 0 ]
+    want="<$value|1"$'\t'"2>"
+    if ! grep -qFx -- "$want" <<<"$output"; then
+        printf 'want the line:\n%s\ngot:\n%s\nstderr:\n%s\n' "$want" "$output" "$stderr" >&2
+        return 1
+    fi
+    [ "$fresh_kept" = 1 ]
+    [ "$old_kept" = 0 ]
 }
 
 @test "bad usage is refused with a message naming the problem" {
@@ -108,9 +176,37 @@ setup_file() {
         [[ $dir == "$cache"/runtime-* ]]
         grep -q '"task_work_cancel_func"' "$dir/stp_task_work.c"
         stamp=$(stat -c %Y.%i "$dir/.stapjava-fingerprint")
+        # stap hashes the runtime directory's mtime into its cache keys
+        dir_stamp=$(stat -c %Y.%i "$dir")
+        sleep 1
         run --separate-stderr "$fix" -r "$krel" --cache-dir "$cache"
         [ "$status" -eq 0 ]
         [ "$(echo "$output" | sed -n 2p)" = "$dir" ]
+        [ "$(stat -c %Y.%i "$dir/.stapjava-fingerprint")" = "$stamp" ]
+        [ "$(stat -c %Y.%i "$dir")" = "$dir_stamp" ]
+
+        # Another checkout with another patch shares the cache: each keeps
+        # its own copy, neither removes the other's (a stap may be building
+        # with it), and only a copy unused for 30 days goes.
+        other=$BATS_TEST_TMPDIR/other
+        mkdir -p "$other"
+        cp "$fix" "$other/"
+        { echo "another checkout's version of the patch"; cat "$STAPJAVA_SRCDIR/translator-patches/task-work-cancel-func.patch"; } \
+            > "$other/task-work-cancel-func.patch"
+        run --separate-stderr "$other/stap-runtime-fix" -r "$krel" --cache-dir "$cache"
+        [ "$status" -eq 0 ]
+        dir2=$(echo "$output" | sed -n 2p)
+        [[ $dir2 == "$cache"/runtime-* ]]
+        [ "$dir2" != "$dir" ]
+        [ "$(stat -c %Y.%i "$dir/.stapjava-fingerprint")" = "$stamp" ]
+        run --separate-stderr "$fix" -r "$krel" --cache-dir "$cache"
+        [ "$status" -eq 0 ]
+        [ "$(echo "$output" | sed -n 2p)" = "$dir" ]
+        [ -f "$dir2/.stapjava-fingerprint" ]
+        touch -d '40 days ago' "$dir2/.stapjava-used"
+        run --separate-stderr "$fix" -r "$krel" --cache-dir "$cache"
+        [ "$status" -eq 0 ]
+        [ ! -e "$dir2" ]
         [ "$(stat -c %Y.%i "$dir/.stapjava-fingerprint")" = "$stamp" ]
     else
         [ "$output" = "" ]
@@ -119,4 +215,18 @@ setup_file() {
     [ "$status" -eq 1 ]
     [ "$output" = "" ]
     [[ $stderr == *"no kernel headers for no-such-release"* ]]
+}
+
+@test "--stap PROG builds with PROG (stap's command line), and its failure names it" {
+    local fake=$BATS_TEST_TMPDIR/fake-stap
+    printf '#!/bin/sh\necho "fake-stap: $*" >&2\nexit 3\n' >"$fake"
+    chmod +x "$fake"
+    run --separate-stderr "$STAP_VM" --timeout 60 --stap "$fake" --stap-opt -k -e 'probe begin { exit() }'
+    [ "$status" -eq 125 ]
+    [ "$output" = "" ]
+    [[ $stderr == *"fake-stap: -r "*" -p4 "*"-k -e probe begin { exit() }"* ]]
+    [[ $stderr == *"stap-vm: module build failed: $fake -r "*" -p4 exited with status 3"* ]]
+    run --separate-stderr "$STAP_VM" --stap /nonexistent/stap-java -e 'probe begin { exit() }'
+    [ "$status" -eq 125 ]
+    [[ $stderr == *"--stap /nonexistent/stap-java: not found or not executable"* ]]
 }
