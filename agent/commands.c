@@ -110,6 +110,10 @@ static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
 		pthread_mutex_unlock(&c->lock);
 		*changed = true;
 		return 0;
+	case WIRE_CMD_START:
+		/* I/O thread only (like first_seen): io.c ends a wait_ms wait on it */
+		c->started = true;
+		return 0;
 	case WIRE_CMD_ACK:
 		pthread_mutex_lock(&c->lock);
 		if (cmd->seq > c->acked_seq)
@@ -171,6 +175,9 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 		return;
 	case WIRE_CMD_RESET:
 		sj_info("conn#%u: %s", c->serial, name);
+		return;
+	case WIRE_CMD_START:
+		sj_info("conn#%u: %s: registrations complete", c->serial, name);
 		return;
 	default:
 		sj_info("conn#%u: %s %s", c->serial, name, cmd->enable ? "on" : "off");

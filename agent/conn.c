@@ -60,6 +60,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->peer_uid = uid;
 		wire_peer_init(&c->peer);
 		c->first_seen = false;
+		c->started = false;
 		c->gc = c->threads = c->monitors = c->vm = false;
 		c->opt = 0;
 		c->sync = false;

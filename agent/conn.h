@@ -39,6 +39,7 @@ struct conn {
 	uid_t peer_uid;
 	struct wire_peer peer;
 	bool first_seen;         /* a first command arrived (Hello or Appendix B) */
+	bool started;            /* Start received: the peer's registrations are complete */
 	/* registrations and switches */
 	struct reg **regs;
 	size_t nregs, regcap;

@@ -23,7 +23,7 @@
 
 #define IO_POLL_MS 200          /* bound on noticing VM death or a removed socket */
 #define IO_CHECK_SOCKET_MS 1000
-#define IO_QUIET_MS 50          /* wait_ms: a bridge is "done registering" after this much silence */
+#define IO_QUIET_MS 50          /* wait_ms: an Appendix-only bridge is "done registering" after this much silence */
 
 static int wake_fd = -1;
 static atomic_bool wake_pending;
@@ -31,9 +31,13 @@ static atomic_bool stop_requested;
 static atomic_bool stopped;
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stop_cond;
-/* wait_ms support: time of the last command from any connection, and whether one connected */
-static atomic_ullong last_command_ns;
-static atomic_bool any_connected;
+/* wait_ms support. A bridge that said Hello ends the wait explicitly with
+ * Start ("my registrations are complete"). An Appendix-only bridge cannot
+ * say so: for it (first command not a Hello) the wait ends after IO_QUIET_MS
+ * without a command, a heuristic kept only for such peers. */
+static atomic_bool any_started;
+static atomic_bool appendix_seen;
+static atomic_ullong appendix_last_ns;
 
 static unsigned long long now_ms(void)
 {
@@ -87,8 +91,6 @@ static void accept_one(int lfd)
 		close(fd);
 		return;
 	}
-	atomic_store(&last_command_ns, agent_now_ns());
-	atomic_store(&any_connected, true);
 	sj_info("conn#%u: accepted pid %ld uid %ld", c->serial, (long)cred.pid, (long)cred.uid);
 }
 
@@ -154,10 +156,15 @@ static void read_conn(struct conn *c, JNIEnv *jni)
 			close_conn(c, jni, why);
 			return;
 		}
-		atomic_store(&last_command_ns, agent_now_ns());
 		if (commands_process(c, jni) < 0) {
 			close_conn(c, jni, "protocol error");
 			return;
+		}
+		if (c->started)
+			atomic_store(&any_started, true);
+		else if (c->first_seen && !c->peer.hello) {
+			atomic_store(&appendix_last_ns, agent_now_ns());
+			atomic_store(&appendix_seen, true);
 		}
 	}
 }
@@ -243,8 +250,13 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		/* write everything queued, not only where poll said so: events arrive all the time */
 		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 			struct conn *c = &conns[i];
-			if (c->fd >= 0 && flush_conn(c) < 0)
-				close_conn(c, jni, "peer gone (write failed)");
+			if (c->fd >= 0 && flush_conn(c) < 0) {
+				/* A peer that closed may have said its last words first (a
+				 * bridge sends Reset, then closes): apply them before closing. */
+				read_conn(c, jni);
+				if (c->fd >= 0)
+					close_conn(c, jni, "peer gone (write failed)");
+			}
 		}
 		if (now_ms() >= next_check) {
 			lfd = listener_check(lfd);
@@ -287,10 +299,13 @@ void io_wait_for_bridge(unsigned ms)
 {
 	unsigned long long deadline = now_ms() + ms;
 
-	/* bounded: until wait_ms has passed, or a bridge connected and then sent nothing for IO_QUIET_MS */
+	/* bounded: until wait_ms has passed, a bridge sent Start, or an
+	 * Appendix-only bridge sent nothing for IO_QUIET_MS */
 	while (now_ms() < deadline) {
-		if (atomic_load(&any_connected) &&
-		    agent_now_ns() - atomic_load(&last_command_ns) >= IO_QUIET_MS * 1000000ull)
+		if (atomic_load(&any_started))
+			return;
+		if (atomic_load(&appendix_seen) &&
+		    agent_now_ns() - atomic_load(&appendix_last_ns) >= IO_QUIET_MS * 1000000ull)
 			return;
 		struct timespec ts = { 0, 5 * 1000000L };
 		nanosleep(&ts, NULL);

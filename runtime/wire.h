@@ -78,6 +78,7 @@ enum wire_command_code {
 	WIRE_CMD_VM_EVENTS          = 0x53, /* bool enable */
 	WIRE_CMD_DISPATCH_MODE      = 0x54, /* u8 mode (WIRE_DISPATCH_*), u32 timeout_us */
 	WIRE_CMD_ACK                = 0x55, /* u64 seq */
+	WIRE_CMD_START              = 0x56, /* (nothing): this connection's registrations are complete */
 	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
 	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
 	 * it for a pattern that matches no method. Decoders report it with this
@@ -107,7 +108,7 @@ enum wire_value_type {
 enum wire_capability {                 /* Hello caps; negotiated = both sides' AND */
 	WIRE_CAP_TRAILER    = 1u << 0, /* seq, timestamp, OS tid after every event */
 	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x97 */
-	WIRE_CAP_EXT_CMDS   = 1u << 2, /* 0x50..0x53 */
+	WIRE_CAP_EXT_CMDS   = 1u << 2, /* 0x50..0x53, 0x56 */
 	WIRE_CAP_SYNC       = 1u << 3, /* 0x54, 0x55, WIRE_TF_SYNC */
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
 };

@@ -34,7 +34,7 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 /* The capability a command code needs (0: none). */
 static inline uint32_t wire_command_needs_cap(unsigned code)
 {
-	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS)
+	if ((code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS) || code == WIRE_CMD_START)
 		return WIRE_CAP_EXT_CMDS;
 	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
 		return WIRE_CAP_SYNC;

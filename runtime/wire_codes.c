@@ -47,6 +47,7 @@ static const char *const extension_command_names[] = {
 	[WIRE_CMD_VM_EVENTS - 0x50]     = "VmEvents",
 	[WIRE_CMD_DISPATCH_MODE - 0x50] = "DispatchMode",
 	[WIRE_CMD_ACK - 0x50]           = "Ack",
+	[WIRE_CMD_START - 0x50]         = "Start",
 };
 
 #define TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
@@ -86,5 +87,5 @@ bool wire_event_is_extension(unsigned code)
 
 bool wire_command_is_extension(unsigned code)
 {
-	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_ACK) || code == WIRE_CMD_HELLO;
+	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_START) || code == WIRE_CMD_HELLO;
 }

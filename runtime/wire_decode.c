@@ -624,6 +624,7 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 		TRY(wire_read_kind(c, &cmd->kind));
 		return READ_STRING(c, "pattern", &cmd->pattern);
 	case WIRE_CMD_RESET:
+	case WIRE_CMD_START:
 		return 0;
 	case WIRE_CMD_DISPATCH_MODE:
 		return wire_read_dispatch_mode(c, cmd);

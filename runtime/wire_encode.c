@@ -448,6 +448,7 @@ static void wire_put_command_body(struct wire_writer *w, const struct wire_comma
 		wire_put_string(w, &cmd->pattern);
 		break;
 	case WIRE_CMD_RESET:
+	case WIRE_CMD_START:
 		wire_put_u8(w, (uint8_t)cmd->code);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:

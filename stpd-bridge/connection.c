@@ -146,6 +146,11 @@ static bool have(const struct conn *c, uint32_t cap)
 	return (c->peer.caps & cap) != 0;
 }
 
+static bool same_pattern(const struct registry_entry *a, const struct registry_entry *b)
+{
+	return a->kind == b->kind && strcmp(pattern_text(&a->pat, NULL), pattern_text(&b->pat, NULL)) == 0;
+}
+
 static int send_patterns(struct conn *c, const struct registry *reg)
 {
 	static const unsigned appendix_code[] = {
@@ -154,6 +159,9 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 		[WIRE_KIND_EXCEPTION] = WIRE_CMD_REGISTER_EXCEPTION,
 	};
 
+	/* One registration per (kind, pattern text), with the union of the event
+	 * types of every entry (slot or -m/-c/-e) that has it: the bridge sorts
+	 * the events out per slot itself. */
 	for (size_t i = 0; i < reg->n; i++) {
 		const struct registry_entry *e = &reg->entries[i];
 		struct wire_command cmd = { .kind = e->kind, .events = e->events };
@@ -163,17 +171,15 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 
 		cmd.pattern.ptr = pattern_text(&e->pat, &len);
 		cmd.pattern.len = (uint32_t)len;
-		if (have(c, WIRE_CAP_EXT_CMDS)) {
-			cmd.code = WIRE_CMD_REGISTER;
-		} else {
-			/* Appendix B registers every type of a kind: once per pattern */
-			for (size_t j = 0; j < i && !dup; j++)
-				dup = reg->entries[j].kind == e->kind &&
-				      strcmp(pattern_text(&reg->entries[j].pat, NULL), cmd.pattern.ptr) == 0;
-			if (dup)
-				continue;
-			cmd.code = appendix_code[e->kind];
-		}
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = same_pattern(&reg->entries[j], e);
+		if (dup)
+			continue;
+		for (size_t j = i + 1; j < reg->n; j++)
+			if (same_pattern(&reg->entries[j], e))
+				cmd.events |= reg->entries[j].events;
+		/* Appendix B registers every type of a kind */
+		cmd.code = have(c, WIRE_CAP_EXT_CMDS) ? WIRE_CMD_REGISTER : appendix_code[e->kind];
 		rc = send_command(c, &cmd);
 		if (rc < 0)
 			return rc;
@@ -184,10 +190,10 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 /* The order matters. The optional-data mask and the dispatch mode come
  * first: a pattern switches its events on as soon as the agent applies it,
  * and events sent before the mask or the mode arrived would lack their
- * arguments or not wait for us. VmEvents comes last (always, with extension
+ * arguments or not wait for us. Then VmEvents (always, with extension
  * commands: VmDeath tells a JVM's normal end from an agent that died; the
- * registry keeps the lines out unless --vm), so an agent's log shows when a
- * registration is complete. */
+ * registry keeps the lines out unless --vm), and last Start, which tells the
+ * agent the registration is complete (its wait_ms wait ends on it). */
 int conn_send_registrations(struct conn *c, const struct registry *reg)
 {
 	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
@@ -221,6 +227,11 @@ int conn_send_registrations(struct conn *c, const struct registry *reg)
 		rc = send_switch(c, WIRE_CMD_VM_EVENTS, true);
 	else if (rc == 0 && reg->vm)
 		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
+	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS)) {
+		struct wire_command start = { .code = WIRE_CMD_START };
+
+		rc = send_command(c, &start);
+	}
 	return rc;
 }
 

@@ -10,6 +10,10 @@ stpd_bridge_stpd_bridge_SOURCES = \
 	stpd-bridge/connection.c stpd-bridge/connection.h \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h \
 	stpd-bridge/print.c stpd-bridge/print.h \
+	stpd-bridge/markers.c stpd-bridge/markers.h \
+	stpd-bridge/slots.c stpd-bridge/slots.h \
+	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
+	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h
 stpd_bridge_stpd_bridge_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm

@@ -35,9 +35,16 @@ static const char usage_text[] =
 	"      --args, --return, --stack                  optional data\n"
 	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
 	"                           the bridge, at most TIMEOUT_US (default 100000)\n"
+	"      --slot N:KIND.EVENT:PATTERN\n"
+	"                           probe slot N (0-255) for --fire; KIND.EVENT is one\n"
+	"                           of method.enter, method.return, method.compile,\n"
+	"                           class.load, class.prepare, class.unload,\n"
+	"                           exception.thrown, exception.catch (doc/markers.md)\n"
 	"\n"
 	"Output and life:\n"
 	"  -p, --print              print one line per event\n"
+	"      --fire               fire the SDT markers of matching slots and of the\n"
+	"                           families switched on (doc/markers.md)\n"
 	"  -o, --output FILE        print to FILE (appended) instead of stdout\n"
 	"      --parent PID         exit (unregistering first) when PID exits\n"
 	"      --log-level LEVEL    error, warn (default), info or debug\n"
@@ -50,7 +57,7 @@ static const char usage_text[] =
 enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
-	OPT_LOG_FILE,
+	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT,
 };
 
 static const struct option long_options[] = {
@@ -77,6 +84,8 @@ static const struct option long_options[] = {
 	{ "hello-timeout-ms", required_argument, NULL, OPT_HELLO_TIMEOUT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "log-file", required_argument, NULL, OPT_LOG_FILE },
+	{ "fire", no_argument, NULL, OPT_FIRE },
+	{ "slot", required_argument, NULL, OPT_SLOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -169,6 +178,22 @@ static int add_pattern(struct registry *reg, uint8_t kind, const char *arg)
 	return 0;
 }
 
+static int add_slot(struct bridge_options *o, const char *arg)
+{
+	char err[PATTERN_MAX_LEN + 300];
+	int rc = slots_add(&o->slots, &o->reg, arg, err, sizeof err);
+
+	if (rc == -ENOMEM) {
+		sj_error("out of memory");
+		return rc;
+	}
+	if (rc < 0) {
+		sj_error("--slot '%s': %s", arg, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_uint(const char *opt, const char *arg, unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -224,6 +249,8 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case 'c': return add_pattern(&o->reg, WIRE_KIND_CLASS, arg);
 	case 'e': return add_pattern(&o->reg, WIRE_KIND_EXCEPTION, arg);
 	case 'p': o->print = true; return 0;
+	case OPT_FIRE: o->fire = true; return 0;
+	case OPT_SLOT: return add_slot(o, arg);
 	case 'o': o->output = arg; return 0;
 	case OPT_GC: o->reg.gc = true; return 0;
 	case OPT_THREADS: o->reg.threads = true; return 0;
@@ -281,6 +308,7 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 
 	memset(o, 0, sizeof *o);
 	registry_init(&o->reg);
+	slots_init(&o->slots);
 	o->log_level = SJ_LOG_WARN;
 	o->rescan_ms = OPTIONS_DEFAULT_RESCAN_MS;
 	o->hello_timeout_ms = OPTIONS_DEFAULT_HELLO_TIMEOUT_MS;
@@ -311,7 +339,7 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 		return -EINVAL;
 	}
 	if (!o->list && registry_is_empty(&o->reg)) {
-		sj_error("nothing to register: give -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
+		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
 		return -EINVAL;
 	}
 	return 0;

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "registry.h"
+#include "slots.h"
 
 #define OPTIONS_DEFAULT_RESCAN_MS        500u
 #define OPTIONS_DEFAULT_HELLO_TIMEOUT_MS 1000u
@@ -24,6 +25,8 @@ struct bridge_options {
 	pid_t *pids;               /* -x, repeatable; none: every JVM */
 	size_t npids;
 	struct registry reg;       /* -m -c -e --gc --threads --monitors --vm --args --return --stack --sync */
+	struct slot_table slots;   /* --slot N:KIND.EVENT:PATTERN (their patterns are in reg too) */
+	bool fire;                 /* --fire: fire the SDT markers (doc/markers.md) */
 	bool print;                /* --print */
 	bool list;                 /* --list */
 	pid_t parent;              /* --parent, 0: none */

@@ -112,6 +112,24 @@ static void out_name(struct out *o, const char *s, size_t n)
 	}
 }
 
+/* Free text (thread names): like out_name, but spaces stay. */
+static void out_text(struct out *o, const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+
+	for (size_t i = 0; i < n && !o->full;) {
+		size_t len = utf8_sequence(p + i, n - i);
+
+		if (len == 0 || p[i] < 0x20 || p[i] == 0x7F || p[i] == '\\') {
+			out_fmt(o, "\\x%02x", p[i]);
+			i++;
+		} else {
+			out_bytes(o, p + i, len);
+			i += len;
+		}
+	}
+}
+
 /* A quoted string: "..." with \" \\ \n \t \r and \xHH for other control
  * bytes, 0x7F and bytes that are not UTF-8. */
 static void out_quoted(struct out *o, const char *s, size_t n)
@@ -273,9 +291,8 @@ static void out_values(struct out *o, const struct wire_value *v, size_t n)
 	}
 }
 
-static void out_stack(struct out *o, const struct wire_trailer *t)
+static void out_frames(struct out *o, const struct wire_trailer *t)
 {
-	out_str(o, " stack=");
 	for (size_t i = 0; i < t->depth; i++) {
 		if (i)
 			out_bytes(o, "|", 1);
@@ -346,8 +363,10 @@ static void out_fields(struct out *o, const struct print_meta *m, const struct w
 	default: /* gc.*, vm.*: nothing but the common fields */
 		break;
 	}
-	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK))
-		out_stack(o, &ev->trailer);
+	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK)) {
+		out_str(o, " stack=");
+		out_frames(o, &ev->trailer);
+	}
 }
 
 ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
@@ -362,5 +381,45 @@ ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
 		meta->ts_ns);
 	out_fields(&o, meta, ev);
 	out_bytes(&o, "\n", 1);
+	return out_finish(&o);
+}
+
+ssize_t print_name(char *buf, size_t cap, const struct wire_str *name)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_name(&o, name->ptr, name->len);
+	return out_finish(&o);
+}
+
+ssize_t print_class(char *buf, size_t cap, const struct wire_str *sig)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_class(&o, sig, 0);
+	return out_finish(&o);
+}
+
+ssize_t print_text(char *buf, size_t cap, const char *s, size_t n)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_text(&o, s, n);
+	return out_finish(&o);
+}
+
+ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_values(&o, v, n);
+	return out_finish(&o);
+}
+
+ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_frames(&o, t);
 	return out_finish(&o);
 }

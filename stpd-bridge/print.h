@@ -8,7 +8,8 @@
  * counted), 0 when the event has no line of its own (Hello, ThreadName), or
  * -ENOSPC when the buffer is too small (its contents are then undefined).
  * PRINT_LINE_MAX bytes always suffice for any event the decoder accepts.
- * The same formatting will feed the SDT marker arguments.
+ * The pieces below (a name, a class, values, a stack) are the fields of a
+ * line on their own, for the SDT marker arguments (doc/markers.md).
  */
 #ifndef STPD_BRIDGE_PRINT_H
 #define STPD_BRIDGE_PRINT_H
@@ -42,5 +43,16 @@ ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
 
 /* One value as in the table of doc/agent-bridge.md ("5", "\"hi\"...", "int[3]#7"). */
 ssize_t print_value(char *buf, size_t cap, const struct wire_value *v);
+
+/* The pieces of a line, each NUL-terminated: a method name as in method=;
+ * a class signature in Java form as in class=; free text (a thread name)
+ * with control bytes, 0x7F, '\' and bytes that are not UTF-8 as \xHH but
+ * spaces kept; values comma-separated as in args=; frames as in stack=
+ * (without the "stack=", "" for none). */
+ssize_t print_name(char *buf, size_t cap, const struct wire_str *name);
+ssize_t print_class(char *buf, size_t cap, const struct wire_str *sig);
+ssize_t print_text(char *buf, size_t cap, const char *s, size_t n);
+ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n);
+ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t);
 
 #endif

@@ -7,8 +7,9 @@
  * filled once at start-up (registry_add) and read-only afterwards, so workers
  * share it after fork. registry_wants() is the bridge-side filter: it is
  * what makes an Appendix-only agent (which gets every event type of a
- * pattern) behave as if it understood per-type registration, and it is where
- * probe slots will be matched later. Functions return 0 or a negative errno.
+ * pattern) behave as if it understood per-type registration. Probe slots
+ * (slots.h) add their patterns here too, and match them per slot
+ * themselves. Functions return 0 or a negative errno.
  */
 #ifndef STPD_BRIDGE_REGISTRY_H
 #define STPD_BRIDGE_REGISTRY_H

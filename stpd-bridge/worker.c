@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include "connection.h"
+#include "dispatch.h"
 #include "log.h"
 #include "print.h"
 #include "privsep.h"
 #include "threadnames.h"
+#include "tidmap.h"
 
 #define SUPERVISOR_CHECK_MS 1000
 
@@ -25,6 +27,9 @@ struct worker {
 	const struct worker_config *cfg;
 	struct conn conn;
 	struct threadnames names;
+	struct tidmap tids;      /* the agent's thread ids -> the host's */
+	struct dispatch disp;    /* --fire */
+	bool disp_ready;
 	struct wire_event *ev;   /* large: one, reused */
 	char *line;              /* PRINT_LINE_MAX bytes */
 	int sigfd;
@@ -92,26 +97,41 @@ static enum step on_hello(struct worker *w, const struct wire_hello *h)
 	return w->conn.hello_done ? STEP_OK : registrations(w);
 }
 
-static enum step print_event(struct worker *w, const struct wire_event *ev)
+/* What lines and markers say besides the body: the trailer's thread and
+ * time, or for an Appendix-only agent the body's thread and our clock; the
+ * thread as the host knows it (a JVM in a container reports its namespace's
+ * tids); the name of a thread that starts or ends. */
+static void event_meta(struct worker *w, const struct wire_event *ev, struct dispatch_meta *m)
 {
-	struct print_meta m = { .pid = (uint32_t)w->pid };
 	const struct threadname *tn = NULL;
-	ssize_t n;
-	int rc;
+	uint64_t tid;
 
+	memset(m, 0, sizeof *m);
+	m->pid = (uint32_t)w->pid;
 	if (ev->has_trailer) {
-		m.tid = ev->trailer.os_tid;
-		m.ts_ns = ev->trailer.timestamp_ns;
-	} else { /* an Appendix-only agent: the body's thread, our clock */
-		m.tid = ev->thread;
-		m.ts_ns = monotonic_ns();
+		tid = ev->trailer.os_tid;
+		m->ts_ns = ev->trailer.timestamp_ns;
+	} else {
+		tid = ev->thread;
+		m->ts_ns = monotonic_ns();
 	}
+	m->tid = w->tids.identity ? tid : tidmap_host(&w->tids, tid, monotonic_ns());
 	if (ev->code == WIRE_EV_THREAD_START || ev->code == WIRE_EV_THREAD_END)
 		tn = threadnames_get(&w->names, ev->thread);
 	if (tn) {
-		m.thread_name = tn->name;
-		m.thread_name_len = tn->len;
+		m->thread_name = tn->name;
+		m->thread_name_len = tn->len;
 	}
+}
+
+static enum step print_event(struct worker *w, const struct wire_event *ev,
+			     const struct dispatch_meta *dm)
+{
+	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
+				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len };
+	ssize_t n;
+	int rc;
+
 	n = print_event_line(w->line, PRINT_LINE_MAX, &m, ev);
 	if (n < 0) {
 		sj_warn("pid %d: an event line exceeds %u bytes; not printed", w->pid, PRINT_LINE_MAX);
@@ -127,6 +147,8 @@ static enum step print_event(struct worker *w, const struct wire_event *ev)
 
 static enum step on_event(struct worker *w, const struct wire_event *ev)
 {
+	struct dispatch_meta meta;
+	bool have_meta = false;
 	enum step s = STEP_OK;
 
 	if (ev->code == WIRE_EV_HELLO)
@@ -142,8 +164,17 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		threadnames_set(&w->names, ev->thread, ev->name.ptr, ev->name.len);
 		return STEP_OK;
 	}
-	if (w->cfg->opts->print && registry_wants(&w->cfg->opts->reg, ev))
-		s = print_event(w, ev);
+	if (w->cfg->opts->print && registry_wants(&w->cfg->opts->reg, ev)) {
+		event_meta(w, ev, &meta);
+		have_meta = true;
+		s = print_event(w, ev, &meta);
+	}
+	/* before the Ack below: in sync mode the handlers run while the Java thread waits */
+	if (s == STEP_OK && w->disp_ready) {
+		if (!have_meta)
+			event_meta(w, ev, &meta);
+		dispatch_event(&w->disp, &meta, ev);
+	}
 	if (ev->code == WIRE_EV_THREAD_END)
 		threadnames_forget(&w->names, ev->thread);
 	if (s == STEP_OK && ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
@@ -307,13 +338,21 @@ int worker_main(const struct worker_config *cfg)
 	w.ev = malloc(sizeof *w.ev);
 	w.line = malloc(PRINT_LINE_MAX);
 	threadnames_init(&w.names);
-	if (w.sigfd < 0 || !w.ev || !w.line) {
-		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(errno));
+	rc = tidmap_init(&w.tids, &cfg->jvm);
+	if (rc == 0 && cfg->opts->fire) {
+		rc = dispatch_init(&w.disp, &cfg->opts->reg, &cfg->opts->slots);
+		w.disp_ready = rc == 0;
+	}
+	if (w.sigfd < 0 || !w.ev || !w.line || rc < 0) {
+		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(rc < 0 ? -rc : errno));
 		status = WORKER_FAILED;
 	} else
 		status = connect_and_run(&w);
 	conn_close(&w.conn);
 	threadnames_free(&w.names);
+	tidmap_free(&w.tids);
+	if (w.disp_ready)
+		dispatch_free(&w.disp);
 	free(w.ev);
 	free(w.line);
 	if (w.sigfd >= 0)

@@ -356,6 +356,61 @@ check_vm() {
 @test "vm: init (with wait_ms for a first bridge) and death (JDK 17)" { check_vm "$JDK17"; }
 @test "vm: init (with wait_ms for a first bridge) and death (JDK 25)" { check_vm "$JDK25"; }
 
+# ms_since T0: milliseconds since T0 (date +%s%N).
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
+# wait_ms ends on the bridge's Start: main runs at once (long before
+# wait_ms), and only after the registrations (main's own entry is seen).
+check_start() {
+	local t0
+	touch "$T/go"
+	start_jvm "$1" ",wait_ms=5000" -- Families hello "$T/go"
+	wait_until 20 sock_exists
+	t0=$(date +%s%N)
+	start_bridge b -m 'Families.main' --vm
+	wait_exit "$JPID"
+	[ "$(ms_since "$t0")" -lt 4000 ]
+	JPID=
+	wait_exit "$BPID"
+	bridge_quiet b
+	log_has 'conn#1: Start: registrations complete'
+	mask "$T/b.out" | head -3 >"$T/got"
+	printf '%s\n' 'vm.init pid=P tid=T ts=X' \
+		'method.enter pid=P tid=T ts=X method=Families.main([Ljava/lang/String;)V args=' \
+		'method.return pid=P tid=T ts=X method=Families.main([Ljava/lang/String;)V popped=0 ret=?' >"$T/want"
+	diff -u "$T/want" "$T/got"
+}
+
+@test "wait_ms: main runs right after the bridge's Start, with its registrations (JDK 17)" { check_start "$JDK17"; }
+@test "wait_ms: main runs right after the bridge's Start, with its registrations (JDK 25)" { check_start "$JDK25"; }
+
+# A peer that said Hello ends the wait only with Start: silence does not
+# (registered but no Start: the whole wait_ms); an Appendix-only peer, which
+# cannot say Start, ends it by 50 ms of silence after its registrations.
+check_start_fallback() {
+	local t0 mode=$2 opts=()
+	[ "$mode" = appendix ] && opts=(--no-hello)
+	touch "$T/go"
+	start_jvm "$1" ",wait_ms=$3" -- Families hello "$T/go"
+	wait_until 20 sock_exists
+	t0=$(date +%s%N)
+	start_client "${opts[@]}" "$(sock_of_jvm)" method:Families.main
+	wait_exit "$JPID"
+	if [ "$mode" = appendix ]; then
+		[ "$(ms_since "$t0")" -lt 4000 ]
+	else
+		[ "$(ms_since "$t0")" -ge 1500 ]
+	fi
+	JPID=
+	wait_exit "$CPID"
+	CPID=
+	grep -q '^method.enter .* method=Families.main(\[Ljava/lang/String;)V ' "$T/events"
+	! log_has 'Start: registrations complete'
+}
+
+@test "wait_ms: a Hello peer that never sends Start holds main for the whole wait (JDK 17)" { check_start_fallback "$JDK17" hello 1500; }
+@test "wait_ms: an Appendix-only peer ends the wait by silence after registering (JDK 17)" { check_start_fallback "$JDK17" appendix 5000; }
+
 # ---------------------------------------------------------------- loading
 
 check_load() {
@@ -909,6 +964,11 @@ has_child_exe() {
 	wait_until 20 has_child_exe "$shell" '*/java'
 	jvm=$(child_of "$shell")
 	wait_until 20 grep -q 'listening on ' "$T/ct/agent.log"
+	# the JVM's threads (main waits for go): host tid and namespace tid
+	local task
+	for task in /proc/"$jvm"/task/*; do
+		echo "${task##*/} $(awk '/^NSpid:/ {print $NF}' "$task/status")"
+	done >"$T/tasks"
 	# inside: its own pid, socket under the private /tmp; outside, /tmp has no such socket
 	local nspid ns start path
 	nspid=$(awk '/^NSpid:/ {print $3}' "/proc/$jvm/status")
@@ -936,11 +996,12 @@ has_child_exe() {
 	wait_exit "$BPID"
 	[ "$(cat "$T/ct/java.rc")" = "exit 0" ]
 	[ ! -s "$T/ct/java.err" ]
-	local main
-	main=$(sed -n 's/^tid main=//p' "$T/ct/java.out")
-	# the events carry the host pid. The tid is the one the agent sees (gettid()
-	# in the JVM's pid namespace), not the host tid a kernel probe's tid() gives:
-	# a known gap (the bridge does not translate it yet).
+	local nsmain main
+	nsmain=$(sed -n 's/^tid main=//p' "$T/ct/java.out")
+	main=$(awk -v ns="$nsmain" '$2 == ns { print $1 }' "$T/tasks")
+	[ -n "$main" ] && [ "$main" != "$nsmain" ]
+	# the events carry the host pid and the host tid (what a kernel probe's
+	# tid() gives), not the agent's gettid() in the JVM's pid namespace
 	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/" "$T/b.out" >"$T/got"
 	cat >"$T/want" <<WANT
 method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I args=

@@ -129,7 +129,7 @@ ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads 
 	[[ $output == *"error: --exception 'java.lang.*:thrown,bogus': unknown event list 'thrown,bogus' (events: thrown,catch)" ]]
 	run "$BRIDGE" --print
 	[ "$status" -eq 2 ]
-	[[ $output == *"error: nothing to register: give -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
 	run "$BRIDGE" -x 0 --gc
 	[ "$status" -eq 2 ]
 	[[ $output == *"error: --pid '0': not a process id" ]]
@@ -219,6 +219,7 @@ GcEvents enable=1
 ThreadEvents enable=1
 MonitorEvents enable=1
 VmEvents enable=1
+Start
 scenario all' ]
 }
 
@@ -342,6 +343,7 @@ Hello version=1 caps=0x1f
 DispatchMode mode=1 timeout_us=5000
 Register kind=1 events=0x3 pattern=Demo.*
 VmEvents enable=1
+Start
 scenario some
 Ack seq=1
 Ack seq=2' ]
@@ -354,7 +356,7 @@ Ack seq=2' ]
 		pids+=("$FA")
 	done
 	start_bridge "${ALL_OPTS[@]}"
-	for i in "${!pids[@]}"; do wait_for "$T/s-0/cmds.$((i + 1))" '^VmEvents'; done
+	for i in "${!pids[@]}"; do wait_for "$T/s-0/cmds.$((i + 1))" '^Start'; done
 	touch "$T/go"
 	for i in "${pids[@]}"; do wait_for "$T/out" "^vm.death pid=$i "; done
 	[ "$(wc -l <"$T/out")" -eq 80 ]
@@ -391,5 +393,89 @@ exception.catch pid=PID tid=TID ts=TS exception=java.lang.IllegalStateException 
 	[ "$(sed -E 's/.* tid=([0-9]+) .*/\1/' "$T/out" | sort -u | wc -l)" -eq 1 ]
 	# a JVM that ends normally (VmDeath, then close) is no warning
 	kill -0 "$BR"
+	[ ! -s "$T/log" ]
+}
+
+# ---------------------------------------------------------------- SDT markers (doc/markers.md)
+
+# markers_of BINARY: "provider:name" and the argument sizes of every SDT
+# note ("-8": signed 8 bytes, "8": unsigned / pointer), sorted.
+markers_of() {
+	readelf -n "$1" | awk '
+		/^ *Provider: / { p = $2 }
+		/^ *Name: / { n = $2 }
+		/^ *Arguments: / { $1 = ""; a = $0; gsub(/@[^ ]*/, "", a); print p ":" n a }' | sort
+}
+
+@test "the markers: stapjava family and slot0..slot255, each with the twelve arguments of doc/markers.md" {
+	local args=' -8 -8 -8 -8 8 8 8 8 -8 -8 8 8' n
+	{
+		for n in gc_start gc_finish vm_init vm_death thread_start thread_end \
+			monitor_contended_enter monitor_contended_entered monitor_wait monitor_waited lost; do
+			echo "stapjava:$n$args"
+		done
+		for n in $(seq 0 255); do echo "stapjava:slot$n$args"; done
+	} | sort >"$T/want"
+	markers_of "$BRIDGE" >"$T/got"
+	diff -u "$T/want" "$T/got"
+}
+
+@test "--slot: bad slot tables exit 2 naming the argument and the fault" {
+	run "$BRIDGE" --fire --slot 256:method.enter:a.B.c
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot '256:method.enter:a.B.c': slot number '256' is not from 0 to 255" ]]
+	run "$BRIDGE" --fire --slot x1:method.enter:a.B.c
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot 'x1:method.enter:a.B.c': slot number 'x1' is not from 0 to 255" ]]
+	run "$BRIDGE" --fire --slot 0:method.enter
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot '0:method.enter': not N:KIND.EVENT:PATTERN" ]]
+	run "$BRIDGE" --fire --slot 0:method.leave:a.B.c
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot '0:method.leave:a.B.c': unknown probe type 'method.leave' (method.enter, method.return, method.compile, class.load, class.prepare, class.unload, exception.thrown, exception.catch)" ]]
+	run "$BRIDGE" --fire --slot 3:method.enter:a.B.c --slot 3:method.return:a.B.c
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot '3:method.return:a.B.c': slot 3 given twice" ]]
+	run "$BRIDGE" --fire --slot '0:method.enter:foo.bar(I'
+	[ "$status" -eq 2 ]
+	[[ $output =~ error:\ --slot\ \'0:method.enter:foo.bar\(I\':\ pattern\ \'foo.bar\(I\':\ .*offset ]]
+	run "$BRIDGE" --fire --slot '0:class.load:'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --slot '0:class.load:': pattern '': "* ]]
+	run "$BRIDGE" --fire
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+}
+
+@test "--fire --slot: one registration per pattern with the union of its slots' events; --print alongside" {
+	start_fake 65534 65534 --scenario all
+	start_bridge --fire --print --slot 0:method.enter:Demo.add --slot 1:method.return:Demo.add \
+		--slot 2:method.enter:'Demo.*' --slot 7:class.load:java.lang.String \
+		--slot 255:exception.catch:'*' -m Demo.add:compile --gc --args --return
+	wait_for "$FA_CMDS" '^scenario all$'
+	wait_for "$T/out" '^lost '
+	run cat "$FA_CMDS"
+	[ "$output" = 'accepted
+Hello version=1 caps=0x1f
+RequestForOptionalData mask=0x3
+Register kind=1 events=0x7 pattern=Demo.add
+Register kind=1 events=0x1 pattern=Demo.*
+Register kind=2 events=0x1 pattern=java.lang.String
+Register kind=3 events=0x2 pattern=*
+GcEvents enable=1
+VmEvents enable=1
+Start
+scenario all' ]
+	# markers with no probe on them cost nothing and change nothing
+	run sed "s/ pid=$FA / pid=PID /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=4250 ts=4000000 method=Demo.add(II)I args=2,3
+method.return pid=PID tid=4250 ts=5000000 method=Demo.add(II)I popped=0 ret=5
+method.compile pid=PID tid=4252 ts=6000000 method=Demo.add(II)I code_size=120 code_addr=0x7f0012345678
+class.load pid=PID tid=4250 ts=7000000 class=java.lang.String
+exception.catch pid=PID tid=4250 ts=11000000 exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V
+gc.start pid=PID tid=0 ts=16000000
+gc.finish pid=PID tid=0 ts=17000000
+method.enter pid=PID tid=4250 ts=18000000 method=Demo.greet(Ljava/lang/String;)V args="hi \"x\"\n" stack=Demo.greet(Ljava/lang/String;)V:12|Demo.main([Ljava/lang/String;)V:30
+lost pid=PID tid=0 ts=19000000 lost=3' ]
 	[ ! -s "$T/log" ]
 }

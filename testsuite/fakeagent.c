@@ -10,7 +10,7 @@
  * on PATH exactly (to squat a socket), writes the path to FILE once it
  * listens, accepts one connection, logs every command it decodes to the
  * commands file (one line each), answers the bridge's Hello (unless
- * --appendix), and after the command that ends a registration (VmEvents,
+ * --appendix), and after the command that ends a registration (Start,
  * which the bridge sends last; --start-on names another, e.g. for an
  * Appendix-only peer, which gets no VmEvents) sends the scenario's events (once FILE exists, with --wait-file; with a
  * TF_SYNC flag on each after DispatchMode 1). Then it stays until the bridge hangs up
@@ -34,7 +34,7 @@
 #include "wire.h"
 
 static const char *commands_file, *scenario = "all", *then = "stay", *wait_file;
-static const char *start_on = "VmEvents"; /* the command after which the scenario runs */
+static const char *start_on = "Start"; /* the command after which the scenario runs */
 static bool sync_mode;         /* DispatchMode 1 received: every event asks for an Ack */
 static uint32_t our_caps = WIRE_CAP_ALL;
 static int appendix_only;

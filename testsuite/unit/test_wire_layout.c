@@ -346,6 +346,7 @@ static void test_pinned_commands(void **state)
 	static const uint8_t unreg_le[] = { 0x51, 0x03, 0x01, 0, 0, 0, 'E' };
 	static const uint8_t unreg_be[] = { 0x51, 0x03, 0, 0, 0, 0x01, 'E' };
 	static const uint8_t reset[] = { 0x52 };
+	static const uint8_t start[] = { 0x56 };
 	static const uint8_t mode_le[] = { 0x54, 0x01, 0x20, 0xA1, 0x07, 0x00 };
 	static const uint8_t mode_be[] = { 0x54, 0x01, 0x00, 0x07, 0xA1, 0x20 };
 	static const uint8_t ack_le[] = { 0x55, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01 };
@@ -365,6 +366,8 @@ static void test_pinned_commands(void **state)
 	pin_command("Unregister", unreg_le, unreg_be, sizeof(unreg_le), c, WIRE_CAP_EXT_CMDS);
 	*c = (struct wire_command){ .code = 0x52 };
 	pin_command("Reset", reset, reset, sizeof(reset), c, WIRE_CAP_EXT_CMDS);
+	*c = (struct wire_command){ .code = 0x56 };
+	pin_command("Start", start, start, sizeof(start), c, WIRE_CAP_EXT_CMDS);
 	*c = (struct wire_command){ .code = 0x54, .mode = 1, .timeout_us = 500000 };
 	pin_command("DispatchMode", mode_le, mode_be, sizeof(mode_le), c, WIRE_CAP_SYNC);
 	*c = (struct wire_command){ .code = 0x55, .seq = 0x0102030405060708ull };

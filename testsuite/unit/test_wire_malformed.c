@@ -153,7 +153,7 @@ static bool event_known(unsigned c)
 
 static bool command_known(unsigned c)
 {
-	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x55);
+	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x56);
 }
 
 static void test_unknown_codes(void **state)
@@ -195,7 +195,8 @@ static void test_extensions_not_negotiated(void **state)
 	for (size_t i = 0; i < wire_sample_command_count(); i++) {
 		const char *name = wire_sample_command(i, cmd_in, &peer);
 		uint32_t need = cmd_in->code >= 0x54 && cmd_in->code <= 0x55 ? WIRE_CAP_SYNC
-			      : cmd_in->code >= 0x50 && cmd_in->code <= 0x53 ? WIRE_CAP_EXT_CMDS : 0;
+			      : (cmd_in->code >= 0x50 && cmd_in->code <= 0x53) || cmd_in->code == 0x56
+				? WIRE_CAP_EXT_CMDS : 0;
 
 		if (!need)
 			continue;

@@ -253,7 +253,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 }
 
 /* ------------------------------------------------------------ commands */
-#define N_COMMANDS 26
+#define N_COMMANDS 27
 
 size_t wire_sample_command_count(void)
 {
@@ -339,6 +339,9 @@ static const char *base_command(size_t i, struct wire_command *c, struct wire_pe
 		c->hello.caps = 0;
 		c->hello.description = S("");
 		return "cmd140-hello-min";
+	case 26: c->code = 0x56;
+		peer->caps = WIRE_CAP_EXT_CMDS;
+		return "cmd56-start";
 	default: c->code = 0x40; c->pattern = S("\0STP not a hello");
 		return "cmd40-register-method-nul";
 	}

@@ -1,0 +1,245 @@
+/* slots.c: see slots.h. */
+#include "slots.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The match cache: open addressing, a few probes, the home entry replaced
+ * when they are all taken, so it stays bounded whatever names arrive. Long
+ * names are matched each time instead of being copied. */
+#define SLOTS_CACHE_SIZE   4096u
+#define SLOTS_CACHE_PROBES 4u
+#define SLOTS_CACHE_NAME_MAX 1024u
+
+struct slot_cache_entry {
+	uint64_t hash;
+	char *name;              /* NULL: empty */
+	uint32_t len;
+	uint8_t kind;
+	struct slot_set matches; /* slots of KIND (any event type) whose pattern selects NAME */
+};
+
+static const struct {
+	const char *word;       /* KIND.EVENT as on the command line */
+	unsigned code;          /* the event it selects */
+	uint8_t kind, bit;
+} slot_types[] = {
+	{ "method.enter", WIRE_EV_METHOD_ENTER, WIRE_KIND_METHOD, WIRE_METHOD_ENTER },
+	{ "method.return", WIRE_EV_METHOD_EXIT, WIRE_KIND_METHOD, WIRE_METHOD_RETURN },
+	{ "method.compile", WIRE_EV_METHOD_COMPILE, WIRE_KIND_METHOD, WIRE_METHOD_COMPILE },
+	{ "class.load", WIRE_EV_CLASS_LOAD, WIRE_KIND_CLASS, WIRE_CLASS_LOAD },
+	{ "class.prepare", WIRE_EV_CLASS_PREPARE, WIRE_KIND_CLASS, WIRE_CLASS_PREPARE },
+	{ "class.unload", WIRE_EV_CLASS_UNLOAD, WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD },
+	{ "exception.thrown", WIRE_EV_EXCEPTION_THROWN, WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN },
+	{ "exception.catch", WIRE_EV_EXCEPTION_CATCH, WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_CATCH },
+};
+#define N_SLOT_TYPES (sizeof slot_types / sizeof slot_types[0])
+
+static void set_add(struct slot_set *s, unsigned slot)
+{
+	s->w[slot / 64] |= 1ull << (slot % 64);
+}
+
+static unsigned bit_index(uint8_t bit)
+{
+	return bit == 1 ? 0 : bit == 2 ? 1 : 2;
+}
+
+void slots_init(struct slot_table *t)
+{
+	memset(t, 0, sizeof *t);
+	for (unsigned i = 0; i < MARKERS_SLOTS; i++)
+		t->entry[i] = -1;
+}
+
+bool slots_event_type(unsigned code, uint8_t *kind, uint8_t *bit)
+{
+	for (size_t i = 0; i < N_SLOT_TYPES; i++)
+		if (slot_types[i].code == code) {
+			*kind = slot_types[i].kind;
+			*bit = slot_types[i].bit;
+			return true;
+		}
+	return false;
+}
+
+/* "N:" -> N; -1 when not a number from 0 to MARKERS_SLOTS - 1. */
+static long parse_slot_number(const char *s, size_t n)
+{
+	long v = 0;
+
+	if (n == 0 || n > 3)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v < (long)MARKERS_SLOTS ? v : -1;
+}
+
+int slots_add(struct slot_table *t, struct registry *reg, const char *spec, char *err,
+	      size_t errlen)
+{
+	const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	char perr[200];
+	size_t type_len;
+	long slot;
+	int rc;
+
+	if (!c2) {
+		snprintf(err, errlen, "not N:KIND.EVENT:PATTERN");
+		return -EINVAL;
+	}
+	slot = parse_slot_number(spec, (size_t)(c1 - spec));
+	if (slot < 0) {
+		snprintf(err, errlen, "slot number '%.*s' is not from 0 to %u", (int)(c1 - spec), spec,
+			 MARKERS_SLOTS - 1);
+		return -EINVAL;
+	}
+	if (t->entry[slot] >= 0) {
+		snprintf(err, errlen, "slot %ld given twice", slot);
+		return -EINVAL;
+	}
+	type_len = (size_t)(c2 - c1 - 1);
+	for (size_t i = 0; i < N_SLOT_TYPES; i++) {
+		const char *w = slot_types[i].word;
+
+		if (strlen(w) != type_len || strncmp(w, c1 + 1, type_len) != 0)
+			continue;
+		rc = registry_add(reg, slot_types[i].kind, slot_types[i].bit, c2 + 1, perr,
+				  sizeof perr);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0) {
+			snprintf(err, errlen, "pattern '%s': %s", c2 + 1, perr);
+			return -EINVAL;
+		}
+		t->entry[slot] = (int)reg->n - 1;
+		set_add(&t->of_type[slot_types[i].kind][bit_index(slot_types[i].bit)], (unsigned)slot);
+		set_add(&t->of_kind[slot_types[i].kind], (unsigned)slot);
+		t->n++;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "unknown probe type '%.*s' (method.enter, method.return, method.compile, class.load, "
+		 "class.prepare, class.unload, exception.thrown, exception.catch)",
+		 (int)type_len, c1 + 1);
+	return -EINVAL;
+}
+
+int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
+		       const struct registry *reg)
+{
+	m->t = t;
+	m->reg = reg;
+	m->cache = NULL;
+	if (t->n == 0)
+		return 0;
+	m->cache = calloc(SLOTS_CACHE_SIZE, sizeof *m->cache);
+	return m->cache ? 0 : -ENOMEM;
+}
+
+void slots_matcher_free(struct slot_matcher *m)
+{
+	if (m->cache)
+		for (size_t i = 0; i < SLOTS_CACHE_SIZE; i++)
+			free(m->cache[i].name);
+	free(m->cache);
+	m->cache = NULL;
+}
+
+/* Every slot of KIND whose pattern selects NAME, whatever its event type. */
+static void match_all(const struct slot_matcher *m, uint8_t kind, const char *name, size_t len,
+		      struct slot_set *out)
+{
+	memset(out, 0, sizeof *out);
+	for (unsigned w = 0; w < SLOTS_WORDS; w++) {
+		uint64_t bits = m->t->of_kind[kind].w[w];
+
+		while (bits) {
+			unsigned slot = w * 64 + (unsigned)__builtin_ctzll(bits);
+			const struct registry_entry *e = &m->reg->entries[m->t->entry[slot]];
+			bool hit = kind == WIRE_KIND_METHOD ? pattern_match_method(&e->pat, name, len)
+							    : pattern_match_class(&e->pat, name, len);
+
+			bits &= bits - 1;
+			if (hit)
+				set_add(out, slot);
+		}
+	}
+}
+
+static uint64_t hash_name(uint8_t kind, const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ kind; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (uint8_t)name[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The cached result for (KIND, NAME), computing and storing it on a miss. */
+static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kind,
+					     const char *name, size_t len, struct slot_set *tmp)
+{
+	uint64_t h = hash_name(kind, name, len);
+	struct slot_cache_entry *free_entry = NULL, *e;
+	char *copy;
+
+	if (!m->cache || len > SLOTS_CACHE_NAME_MAX) {
+		match_all(m, kind, name, len, tmp);
+		return tmp;
+	}
+	for (unsigned p = 0; p < SLOTS_CACHE_PROBES; p++) {
+		e = &m->cache[(h + p) % SLOTS_CACHE_SIZE];
+		if (!e->name) {
+			if (!free_entry)
+				free_entry = e;
+			continue;
+		}
+		if (e->hash == h && e->kind == kind && e->len == len && memcmp(e->name, name, len) == 0)
+			return &e->matches;
+	}
+	e = free_entry ? free_entry : &m->cache[h % SLOTS_CACHE_SIZE];
+	match_all(m, kind, name, len, tmp);
+	copy = malloc(len + 1);
+	if (!copy) /* not cached; the answer is still right */
+		return tmp;
+	memcpy(copy, name, len);
+	free(e->name);
+	e->name = copy;
+	e->len = (uint32_t)len;
+	e->hash = h;
+	e->kind = kind;
+	e->matches = *tmp;
+	return &e->matches;
+}
+
+bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t len,
+		 struct slot_set *out)
+{
+	const struct slot_set *of_type, *hits;
+	struct slot_set tmp;
+	uint64_t any = 0;
+	uint8_t kind, bit;
+
+	if (m->t->n == 0 || !slots_event_type(code, &kind, &bit))
+		return false;
+	of_type = &m->t->of_type[kind][bit_index(bit)];
+	for (unsigned w = 0; w < SLOTS_WORDS; w++)
+		any |= of_type->w[w];
+	if (!any)
+		return false;
+	hits = cached_matches(m, kind, name, len, &tmp);
+	any = 0;
+	for (unsigned w = 0; w < SLOTS_WORDS; w++) {
+		out->w[w] = hits->w[w] & of_type->w[w];
+		any |= out->w[w];
+	}
+	return any != 0;
+}

@@ -1,0 +1,67 @@
+/* slots.h: the probe slots of `--slot N:KIND.EVENT:PATTERN` (doc/markers.md)
+ * and which of them an event matches.
+ *
+ * Contract: a slot table is filled once at start-up (slots_add) and
+ * read-only afterwards, so workers share it after fork. Each slot's pattern
+ * lives in the registry as an ordinary entry (kind, one event bit, pattern),
+ * so registrations and --print cover slots like -m/-c/-e. A slot_matcher is
+ * per worker: slots_match() gives the set of slots an event selects, each
+ * slot's pattern tested at most once per distinct (kind, name) thanks to a
+ * bounded cache of results. Nothing here logs; functions return 0, true /
+ * false, or a negative errno.
+ */
+#ifndef STPD_BRIDGE_SLOTS_H
+#define STPD_BRIDGE_SLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "markers.h"
+#include "registry.h"
+
+#define SLOTS_WORDS (MARKERS_SLOTS / 64u)
+
+/* A set of slots: bit N of word N/64 is slot N. */
+struct slot_set {
+	uint64_t w[SLOTS_WORDS];
+};
+
+struct slot_table {
+	unsigned n;                           /* slots in use */
+	int entry[MARKERS_SLOTS];             /* registry entry index; -1: unused */
+	struct slot_set of_type[4][3];        /* [wire_kind][event bit index] */
+	struct slot_set of_kind[4];
+};
+
+void slots_init(struct slot_table *t);
+
+/* Parse SPEC ("N:KIND.EVENT:PATTERN") and add it to T and REG. -EINVAL with
+ * ERR saying what is wrong (bad number, N twice, unknown KIND.EVENT, the
+ * pattern's fault), -ENOMEM. */
+int slots_add(struct slot_table *t, struct registry *reg, const char *spec, char *err,
+	      size_t errlen);
+
+/* The registration kind and event bit of a decoded event's code; false for
+ * events that take no pattern. */
+bool slots_event_type(unsigned code, uint8_t *kind, uint8_t *bit);
+
+struct slot_cache_entry;
+
+struct slot_matcher {
+	const struct slot_table *t;
+	const struct registry *reg;
+	struct slot_cache_entry *cache;       /* SLOTS_CACHE_SIZE entries, or NULL */
+};
+
+int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
+		       const struct registry *reg);
+void slots_matcher_free(struct slot_matcher *m);
+
+/* The slots whose kind and event type are those of CODE and whose pattern
+ * selects NAME[0..LEN) (a wire method name or a class signature), into
+ * *OUT. True when there is at least one. */
+bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t len,
+		 struct slot_set *out);
+
+#endif

@@ -1,0 +1,37 @@
+# tapset/: the java.* probe aliases and functions (included from the top Makefile.am).
+#
+# stapjava.stp names the bridge binary (process("PATH").mark(...)), so it is
+# generated from stapjava.stp.in twice:
+#  - in the build tree, with the build tree's bridge, for the tests
+#    (they set STAPJAVA_TAPSET=$(abs_top_builddir)/tapset);
+#  - at `make install`, with the installed bridge $(bindir)/stpd-bridge, into
+#    $(tapsetdir), where stap-java looks by default (SJ_TAPSET_DIR).
+# DESTDIR is only where the files go, never part of the path written inside.
+tapsetdir = $(pkgdatadir)/tapset
+EXTRA_DIST += tapset/stapjava.stp.in
+noinst_DATA = tapset/stapjava.stp
+CLEANFILES += tapset/stapjava.stp
+
+SJ_TAPSET_SED = sed -e 's|@STPD_BRIDGE@|$(1)|g'
+
+tapset/stapjava.stp: $(srcdir)/tapset/stapjava.stp.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tapset && \
+	  $(call SJ_TAPSET_SED,$(abs_top_builddir)/stpd-bridge/stpd-bridge) \
+	    $(srcdir)/tapset/stapjava.stp.in >$@.tmp && mv $@.tmp $@
+
+install-data-local: install-sj-tapset
+install-sj-tapset: $(srcdir)/tapset/stapjava.stp.in
+	$(MKDIR_P) '$(DESTDIR)$(tapsetdir)'
+	$(call SJ_TAPSET_SED,$(bindir)/stpd-bridge) $(srcdir)/tapset/stapjava.stp.in \
+	  >'$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
+	  chmod 644 '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
+	  mv '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' '$(DESTDIR)$(tapsetdir)/stapjava.stp'
+
+uninstall-local: uninstall-sj-tapset
+uninstall-sj-tapset:
+	rm -f '$(DESTDIR)$(tapsetdir)/stapjava.stp'
+	-rmdir '$(DESTDIR)$(tapsetdir)'
+
+.PHONY: install-sj-tapset uninstall-sj-tapset
+
+EXTRA_DIST += testsuite/install.bats
