@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "discovery.h"
+#include "fdio.h"
 #include "log.h"
 #include "print.h"
 #include "procfs.h"
@@ -54,21 +55,6 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------ workers' output */
@@ -110,7 +96,7 @@ static void drain_child(struct supervisor *s, struct child *k)
 		if (nl) {
 			size_t whole = (size_t)(nl - k->buf) + 1;
 
-			if (write_all(s->out_fd, k->buf, whole) < 0 && !s->stopping) {
+			if (fd_write_all(s->out_fd, k->buf, whole) < 0 && !s->stopping) {
 				sj_error("output: %s; stopping", strerror(errno));
 				s->stopping = true;
 				s->stop_deadline = now_ms() + STOP_GRACE_MS;

@@ -15,6 +15,7 @@
 
 #include "connection.h"
 #include "dispatch.h"
+#include "fdio.h"
 #include "log.h"
 #include "print.h"
 #include "privsep.h"
@@ -46,21 +47,6 @@ static uint64_t monotonic_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static enum step registrations(struct worker *w)
@@ -137,7 +123,7 @@ static enum step print_event(struct worker *w, const struct wire_event *ev,
 		sj_warn("pid %d: an event line exceeds %u bytes; not printed", w->pid, PRINT_LINE_MAX);
 		return STEP_OK;
 	}
-	rc = write_all(w->cfg->out_fd, w->line, (size_t)n);
+	rc = fd_write_all(w->cfg->out_fd, w->line, (size_t)n);
 	if (rc < 0) { /* the supervisor is gone */
 		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
 		return STEP_STOP;

@@ -43,3 +43,9 @@ testsuite_unit_test_log_SOURCES = testsuite/unit/test_log.c
 testsuite_unit_test_log_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_log_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_log
+
+check_PROGRAMS += testsuite/unit/test_fdio
+testsuite_unit_test_fdio_SOURCES = testsuite/unit/test_fdio.c
+testsuite_unit_test_fdio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_fdio_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_fdio
