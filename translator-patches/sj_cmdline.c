@@ -42,6 +42,8 @@ static void note_runtime(struct sj_cmdline *c, const char *mode)
 		c->non_kernel_runtime = true;
 }
 
+static int short_option(struct sj_cmdline *c, char opt, const char *value);
+
 /* A long option ARG ("--name" or "--name=value"); *I moves past its value. */
 static int long_option(struct sj_cmdline *c, int argc, char **argv, int *i, char *err, size_t errlen)
 {
@@ -56,6 +58,14 @@ static int long_option(struct sj_cmdline *c, int argc, char **argv, int *i, char
 	if (strcmp(arg, "--java-sync") == 0 || strcmp(arg, "--java-async") == 0) {
 		c->sync = arg[7] == 's' ? SJ_SYNC_ON : SJ_SYNC_OFF;
 		return 0;
+	}
+	if (len == 14 && memcmp(name, "target-command", 14) == 0) {
+		if (!eq && *i + 1 >= argc) {
+			snprintf(err, errlen, "option '%s' requires an argument", arg);
+			return -EINVAL;
+		}
+		c->print_target = true;
+		return short_option(c, 'c', eq ? value : argv[++*i]);
 	}
 	int rc = push(&c->pass, &c->npass, arg);
 	if (!eq && long_takes_arg(name, len)) {
@@ -103,8 +113,8 @@ static int short_option(struct sj_cmdline *c, char opt, const char *value)
 	case 'E': return push(&c->extra_scripts, &c->nextra, value);
 	case 'p': c->pass_stop = atoi(value); break;
 	case 'r': c->kernel = value; break;
-	case 'x': c->target_pid = value; break;
-	case 'c': c->command = value; break;
+	case 'x': c->target_pid = value; c->x_at = c->npass + 1; break;
+	case 'c': c->command = value; c->c_at = c->npass + 1; break;
 	case 'R': c->runtime_given = true; break;
 	case 'l': case 'L': case 'h': case 'V': c->listing = true; break;
 	default: break;

@@ -5,7 +5,7 @@
  * order, as the words to pass on; the script (a file, "-" or -e TEXT), the -E
  * scripts and the script's arguments are taken out, and the options stap-java
  * itself looks at are noted.  stap-java's own options (--dump, --java-sync,
- * --java-async) are removed.  Returns 0, or -EINVAL with a message in ERR
+ * --java-async) are removed; --target-command CMD counts as -c CMD.  Returns 0, or -EINVAL with a message in ERR
  * (an option that lacks its argument).
  */
 #ifndef STAPJAVA_SJ_CMDLINE_H
@@ -29,6 +29,8 @@ struct sj_cmdline {
 	const char *kernel;	/* -r */
 	const char *target_pid;	/* -x */
 	const char *command;	/* -c */
+	size_t x_at, c_at;	/* 1 + index in pass of the -x / -c word; 0: none */
+	bool print_target;	/* --target-command */
 	bool runtime_given;	/* -R */
 	bool non_kernel_runtime;	/* --runtime=bpf|dyninst, --bpf, --dyninst */
 	bool listing;		/* -l, -L, -h, -V, --dump-*: nothing to translate */

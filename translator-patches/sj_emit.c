@@ -3,14 +3,17 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pattern.h"
 
-/* The variables every slot probe sets; doc/markers.md's table. */
+/* The variables every slot probe sets; doc/markers.md's table ($arg1: the event
+ * code in bits 0..7, the trailer flags in bits 8..15, as the tapset reads it). */
 static const char common_vars[] =
-	"java_event = $arg1; java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "
+	"java_event = $arg1 & 0xff; java_flags = $arg1 >> 8; java_sync = ($arg1 >> 8) & 1; "
+	"java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "
 	"java_name = user_string($arg5); java_method = user_string($arg6); "
 	"java_args = user_string($arg7); java_return = user_string($arg8); "
 	"java_thread_name = user_string($arg11); java_stack = user_string($arg12);";
@@ -47,12 +50,29 @@ int sj_emit_aliases(const struct sj_translation *t, const char *bridge, struct s
 	return rc ? -ENOMEM : 0;
 }
 
-/* One argument: quoted and space-separated for a command line, bare and one per
- * line for the arguments file (read with the shell's field splitting, globbing off). */
-static int word(struct sj_buf *out, bool quoted, const char *fmt, ...)
+/* Bytes that need no quoting in a shell word. */
+static const char sh_plain[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
+
+/* W as one shell word without a single quote: bare, or in double quotes (so
+ * that it can sit inside the single-quoted `sh -c` of a target command). */
+static int sh_word(struct sj_buf *out, const char *w)
+{
+	if (*w && strspn(w, sh_plain) == strlen(w))
+		return sj_buf_puts(out, w);
+	int rc = sj_buf_puts(out, "\"");
+	for (const char *p = w; *p; p++)
+		rc |= strchr("$`\"\\", *p) ? sj_buf_printf(out, "\\%c", *p) : sj_buf_add(out, p, 1);
+	return rc | sj_buf_puts(out, "\"");
+}
+
+/* One argument, in FORM: single-quoted for system() (the words hold no quote,
+ * see bridge_opts() in stap-java.c), bare and one per line for the arguments file (read with the
+ * shell's field splitting, globbing off), or sh_word()s for a target command. */
+static int word(struct sj_buf *out, enum sj_args_form form, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int word(struct sj_buf *out, bool quoted, const char *fmt, ...)
+static int word(struct sj_buf *out, enum sj_args_form form, const char *fmt, ...)
 {
 	char text[PATTERN_MAX_LEN + 64];
 	va_list ap;
@@ -60,44 +80,51 @@ static int word(struct sj_buf *out, bool quoted, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	if (quoted)
-		return sj_buf_printf(out, "%s'%s'", out->len ? " " : "", text);
-	return sj_buf_printf(out, "%s\n", text);
+	if (form == SJ_ARGS_LINES)
+		return sj_buf_printf(out, "%s\n", text);
+	int rc = out->len ? sj_buf_puts(out, " ") : 0;
+	if (form == SJ_ARGS_SYSTEM)
+		return rc | sj_buf_printf(out, "'%s'", text);
+	return rc | sh_word(out, text);
 }
 
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
-			bool quoted, struct sj_buf *out)
+			enum sj_args_form form, struct sj_buf *out)
 {
 	static const char *const families[] = { "--gc", "--threads", "--monitors", "--vm" };
 	static const char *const optional[] = { "--args", "--return", "--stack" };
-	int rc = word(out, quoted, "--fire");
+	int rc = word(out, form, "--fire");
 
 	for (size_t i = 0; i < t->nslots; i++) {
-		rc |= word(out, quoted, "--slot");
-		rc |= word(out, quoted, "%zu:%s.%s:%s", i, sj_kind_name(t->slots[i].kind),
+		rc |= word(out, form, "--slot");
+		rc |= word(out, form, "%zu:%s.%s:%s", i, sj_kind_name(t->slots[i].kind),
 			   t->slots[i].event, t->slots[i].pattern);
 	}
 	for (unsigned f = 0; f < 4; f++)
 		if (t->families & (1u << f))
-			rc |= word(out, quoted, "%s", families[f]);
+			rc |= word(out, form, "%s", families[f]);
 	for (unsigned k = 0; k < 3; k++)
 		if (t->optional & (1u << k))
-			rc |= word(out, quoted, "%s", optional[k]);
+			rc |= word(out, form, "%s", optional[k]);
 	if (o->sync)
-		rc |= word(out, quoted, "--sync");
+		rc |= word(out, form, "--sync");
 	if (o->target_pid) {
-		rc |= word(out, quoted, "-x");
-		rc |= word(out, quoted, "%s", o->target_pid);
+		rc |= word(out, form, "-x");
+		rc |= word(out, form, "%s", o->target_pid);
 	}
+	for (size_t i = 0; i < o->nextra; i++)
+		rc |= word(out, form, "%s", o->extra[i]);
 	return rc ? -ENOMEM : 0;
 }
 
-/* TEXT as the inside of a stap string literal. */
-static int stap_string(struct sj_buf *out, const char *text)
+/* The first N bytes of TEXT as the inside of a stap string literal. */
+static int stap_string_n(struct sj_buf *out, const char *text, size_t n)
 {
 	int rc = 0;
-	for (const char *p = text; *p; p++)
+	for (size_t i = 0; i < n && text[i]; i++) {
+		const char *p = text + i;
 		rc |= (*p == '"' || *p == '\\') ? sj_buf_printf(out, "\\%c", *p) : sj_buf_add(out, p, 1);
+	}
 	return rc;
 }
 
@@ -118,14 +145,64 @@ int sj_emit_begin(const char *bridge, const char *args, const char *args_file,
 	if (!rc && cmd_head.len + cmd_tail.len + 10 > SJ_SYSTEM_CMD_MAX)
 		rc = -E2BIG;
 	if (!rc) {
-		rc |= sj_buf_puts(out, "\nprobe begin { system(\"");
-		rc |= stap_string(out, sj_buf_str(&cmd_head));
+		rc |= sj_buf_puts(out, "\nprobe begin { __stapjava_pgrp = pgrp(); system(\"");
+		rc |= stap_string_n(out, sj_buf_str(&cmd_head), SIZE_MAX);
 		rc |= sj_buf_puts(out, "\" . sprint(stp_pid()) . \"");
-		rc |= stap_string(out, sj_buf_str(&cmd_tail));
+		rc |= stap_string_n(out, sj_buf_str(&cmd_tail), SIZE_MAX);
 		rc |= sj_buf_puts(out, "\") } // generated by stap-java: starts stpd-bridge\n");
 		rc = rc ? -ENOMEM : 0;
 	}
 	sj_buf_free(&cmd_head);
 	sj_buf_free(&cmd_tail);
 	return rc;
+}
+
+int sj_emit_watch(const char *bridge, bool in_target, const char *target_pid, struct sj_buf *out)
+{
+	const char *base = strrchr(bridge, '/') ? strrchr(bridge, '/') + 1 : bridge;
+	int rc = 0;
+
+	/* after the user's text (which may lack its last newline), or the begin probe */
+	rc |= sj_buf_puts(out, in_target ? "\n" : "global __stapjava_pgrp\n");
+	rc |= sj_buf_printf(out, "probe process(\"%s\").end { if (", bridge);
+	if (in_target) {
+		/* the supervisor is the target's child; its workers are its own */
+		rc |= sj_buf_puts(out, "ppid() == target()");
+	} else {
+		/* the supervisor keeps the executable's name (the kernel's comm: 15
+		 * bytes), workers rename themselves sjbridge-PID; system() leaves it
+		 * in stapio's process group */
+		rc |= sj_buf_puts(out, "execname() == \"");
+		rc |= stap_string_n(out, base, 15);
+		rc |= sj_buf_puts(out, "\" && pgrp() == __stapjava_pgrp");
+	}
+	rc |= sj_buf_puts(out, ") warn(sprintf(\"stpd-bridge (pid %d) exited: Java probe points fire no more");
+	if (target_pid)
+		rc |= sj_buf_printf(out, " (with -x %s it ends when that JVM does)", target_pid);
+	rc |= sj_buf_puts(out, "\", pid())) } // generated by stap-java: reports the bridge's end\n");
+	return rc ? -ENOMEM : 0;
+}
+
+int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out)
+{
+	struct sj_buf inner = { 0 };
+	int rc = sj_buf_puts(&inner, "exec ");
+
+	/* The bridge goes first, in the background, so that it is in the target's
+	 * process tree (the only one whose uprobes fire with -c) and is looking for
+	 * JVMs before the command starts one; the agent's wait_ms holds each JVM's
+	 * main until a bridge has registered.  $PPID: stapio, whose end ends it. */
+	rc |= sh_word(&inner, tc->bridge);
+	rc |= sj_buf_printf(&inner, " --parent $PPID %s </dev/null & export JAVA_TOOL_OPTIONS=",
+			    tc->bridge_args);
+	rc |= sh_word(&inner, tc->java_tool_options);
+	/* A simple command is exec'ed, so that target() is its pid as with plain
+	 * stap; any other is run by this shell, as stap's `sh -c CMD` would. */
+	rc |= sj_buf_printf(&inner, "; %s%s", tc->exec ? "exec " : "", tc->command);
+	rc |= sj_buf_puts(out, "sh -c '");
+	for (const char *p = sj_buf_str(&inner); *p; p++)
+		rc |= *p == '\'' ? sj_buf_puts(out, "'\\''") : sj_buf_add(out, p, 1);
+	rc |= sj_buf_puts(out, "'");
+	sj_buf_free(&inner);
+	return rc ? -ENOMEM : 0;
 }

@@ -6,11 +6,21 @@
  *    setting the tapset's variables from the marker's twelve arguments.  It goes in
  *    a generated tapset file, so stap elides the variables a handler does not use
  *    without warning about it.
- *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot N:KIND.EVENT:PATTERN ..., family
- *    switches, optional data, --sync, -x PID.
- *  - sj_emit_begin(): the `probe begin` that starts the bridge with system().
- *    stapio runs the command with `sh -c`; it must be short (the runtime's control
- *    messages hold 384 bytes), so longer argument lists are read from ARGS_FILE.
+ *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
+ *    N:KIND.EVENT:PATTERN ..., family switches, optional data, --sync, -x PID, then
+ *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
+ *  - sj_emit_begin(): without -c, the `probe begin` that starts the bridge with
+ *    system() (and notes stapio's process group for sj_emit_watch).  stapio runs
+ *    the command with `sh -c`; it must be short (the runtime's control messages
+ *    hold 384 bytes), so longer argument lists are read from ARGS_FILE.
+ *  - sj_emit_target_command(): with -c, the command to give stap instead, one
+ *    that starts the bridge inside the target's process tree, sets the agent's
+ *    JAVA_TOOL_OPTIONS and runs the user's command:
+ *        sh -c 'exec BRIDGE --parent $PPID ARGS </dev/null & export JAVA_TOOL_OPTIONS=V; [exec ]CMD'
+ *    stapio splits it with wordexp(3) into sh, -c and the text inside the quotes.
+ *  - sj_emit_watch(): a `process("BRIDGE").end` probe that warns when the bridge's
+ *    supervisor exits while the session runs (IN_TARGET: started by the target
+ *    command; else by sj_emit_begin's system()).
  * All return 0 or -ENOMEM (sj_emit_begin: -E2BIG when the command cannot fit).
  */
 #ifndef STAPJAVA_SJ_EMIT_H
@@ -27,14 +37,33 @@
 struct sj_bridge_opts {
 	bool sync;
 	const char *target_pid;	/* -x, NULL: none */
+	char *const *extra;	/* more words for the bridge */
+	size_t nextra;
+};
+
+/* How sj_emit_bridge_args() writes each word. */
+enum sj_args_form {
+	SJ_ARGS_SYSTEM,	/* 'WORD', space-separated, for system() */
+	SJ_ARGS_LINES,	/* one bare word a line, for the arguments file */
+	SJ_ARGS_SHELL,	/* WORD or "WORD" (no single quote), for a target command */
+};
+
+struct sj_target_cmd {
+	const char *bridge;
+	const char *bridge_args;	/* SJ_ARGS_SHELL */
+	const char *java_tool_options;	/* the value to export */
+	const char *command;	/* the user's -c, as given */
+	bool exec;		/* a simple command (wordexp splits it): exec it */
 };
 
 int sj_emit_aliases(const struct sj_translation *t, const char *bridge, struct sj_buf *out);
-/* QUOTED: for the command line; else one bare word per line, for the arguments file. */
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
-			bool quoted, struct sj_buf *out);
+			enum sj_args_form form, struct sj_buf *out);
 /* ARGS_FILE NULL: the arguments go inline (-E2BIG if that is too long). */
 int sj_emit_begin(const char *bridge, const char *args, const char *args_file,
 		  struct sj_buf *out);
+int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out);
+/* TARGET_PID: -x's, named in the message (the bridge ends with that JVM). */
+int sj_emit_watch(const char *bridge, bool in_target, const char *target_pid, struct sj_buf *out);
 
 #endif

@@ -1,8 +1,10 @@
 /* stap-java: run a SystemTap script that has Java probe points.
  *
  * Takes stap's command line, rewrites java.method/class/exception probe points into
- * probes on stpd-bridge's slot markers (doc/markers.md), adds a `probe begin` that
- * starts the bridge, the tapset directory, and SystemTap's runtime fix when the
+ * probes on stpd-bridge's slot markers (doc/markers.md), starts the bridge (a
+ * `probe begin` with system(), or with -c inside the target command, since stap
+ * fires uprobes only in the target's process tree then), adds a probe that reports
+ * the bridge's end, the tapset directory, and SystemTap's runtime fix when the
  * kernel needs it, then runs stock stap.  `--dump` prints what would run instead.
  * The user's manual: man/stap-java.1.
  */
@@ -17,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "log.h"
 #include "sj_buf.h"
@@ -41,6 +44,11 @@
 
 #define SLOTS_TAPSET "stapjava_slots.stp"
 
+/* The agent's wait_ms with -c: how long a JVM's main waits for a bridge's
+ * registrations at most (STAPJAVA_WAIT_MS); the bridge rescans every 500 ms. */
+#define WAIT_MS_DEFAULT "10000"
+#define WAIT_MS_MAX 600000	/* the agent's limit */
+
 struct paths {
 	const char *bridge, *agent, *tapset, *fix, *stap;
 };
@@ -54,6 +62,11 @@ struct job {
 	struct sj_buf aliases;		/* the generated tapset */
 	struct sj_buf bridge_args;	/* quoted, for a command line */
 	struct sj_buf bridge_words;	/* one per line, for the arguments file */
+	struct sj_buf target_cmd;	/* -c's command, rewritten */
+	char *java_opts;		/* JAVA_TOOL_OPTIONS for -c */
+	char *opts_copy;		/* STAPJAVA_BRIDGE_OPTS, split in place */
+	char **opts;			/* ... into words */
+	size_t nopts;
 	char *args_file;		/* set when the arguments do not fit in system() */
 	char **fix;			/* stap-runtime-fix's options */
 	bool uses_java;
@@ -207,7 +220,117 @@ static int store_args_file(const struct job *j)
 	return rc;
 }
 
-/* The aliases, the bridge's arguments and the begin probe. */
+/* STAPJAVA_BRIDGE_OPTS and STAPJAVA_AGENT_OPTS go into single- and double-quoted
+ * shell words and stap strings unescaped, so quotes, backslashes, `$`, backquotes
+ * and control characters (but tabs between words) are refused. */
+static int check_opts(const char *name, const char *v)
+{
+	for (const char *p = v; *p; p++) {
+		if (strchr("'\"\\$`", *p) || ((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			sj_error("%s '%s': quotes, backslashes, '$', '`' and control characters are not allowed",
+				 name, v);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* STAPJAVA_BRIDGE_OPTS: words for the bridge, separated by spaces or tabs. */
+static int bridge_opts(struct job *j)
+{
+	const char *v = getenv("STAPJAVA_BRIDGE_OPTS");
+	char *save = NULL;
+
+	if (!v || !*v)
+		return 0;
+	if (check_opts("STAPJAVA_BRIDGE_OPTS", v) < 0)
+		return -EINVAL;
+	j->opts_copy = strdup(v);
+	if (!j->opts_copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(j->opts_copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char **bigger = realloc(j->opts, (j->nopts + 1) * sizeof *bigger);
+		if (!bigger)
+			return -ENOMEM;
+		j->opts = bigger;
+		j->opts[j->nopts++] = w;
+	}
+	return 0;
+}
+
+/* -c's JAVA_TOOL_OPTIONS: the agent with wait_ms and STAPJAVA_AGENT_OPTS (e.g. a
+ * sockdir= to match the bridge's --sockdir), then any value it had. */
+static int java_tool_options(struct job *j)
+{
+	const char *old = getenv("JAVA_TOOL_OPTIONS"), *wait = env_or("STAPJAVA_WAIT_MS", WAIT_MS_DEFAULT);
+	const char *more = env_or("STAPJAVA_AGENT_OPTS", "");
+
+	if (strspn(wait, "0123456789") != strlen(wait) || strlen(wait) > 6 || atol(wait) > WAIT_MS_MAX) {
+		sj_error("STAPJAVA_WAIT_MS '%s': not a number of milliseconds from 0 to %d", wait, WAIT_MS_MAX);
+		return -EINVAL;
+	}
+	if (check_opts("STAPJAVA_AGENT_OPTS", more) < 0 || strpbrk(more, " \t")) {
+		if (strpbrk(more, " \t"))
+			sj_error("STAPJAVA_AGENT_OPTS '%s': the agent's options are separated by commas", more);
+		return -EINVAL;
+	}
+	if (asprintf(&j->java_opts, "-agentpath:%s=wait_ms=%ld%s%s%s%s", j->paths.agent, atol(wait),
+		     *more ? "," : "", more, old && *old ? " " : "", old ? old : "") < 0) {
+		j->java_opts = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Does stapio exec CMD itself (wordexp splits it: *SIMPLE), or run it with
+ * `sh -c` (a shell metacharacter)?  Stap's flags but WRDE_UNDEF, since a later
+ * staprun may have another environment; its errors are stap's. */
+static int classify_command(const char *cmd, bool *simple)
+{
+	wordexp_t w;
+	int rc = wordexp(cmd, &w, WRDE_NOCMD);
+
+	*simple = rc == 0;
+	if (rc == 0) {
+		size_t n = w.we_wordc;
+		wordfree(&w);
+		if (n > 0)
+			return 0;
+		sj_error("-c '%s': empty command", cmd);
+		return -EINVAL;
+	}
+	if (rc == WRDE_BADCHAR)
+		return 0;
+	if (rc == WRDE_NOSPACE)
+		return -ENOMEM;
+	sj_error("-c '%s': %s", cmd, rc == WRDE_CMDSUB ?
+		 "command substitution ($(...), `...`), which stap refuses" :
+		 "syntax error (unmatched quotes?)");
+	return -EINVAL;
+}
+
+/* With -c: the command that starts the bridge in the target's process tree. */
+static int target_command(struct job *j, const struct sj_bridge_opts *bo)
+{
+	struct sj_buf args = { 0 };
+	struct sj_target_cmd tc = { .bridge = j->paths.bridge, .command = j->cmd.command };
+	int rc = classify_command(j->cmd.command, &tc.exec);
+
+	if (rc == 0)
+		rc = java_tool_options(j);
+	if (rc == 0)
+		rc = sj_emit_bridge_args(&j->tr, bo, SJ_ARGS_SHELL, &args);
+	if (rc == 0) {
+		tc.bridge_args = sj_buf_str(&args);
+		tc.java_tool_options = j->java_opts;
+		rc = sj_emit_target_command(&tc, &j->target_cmd);
+	}
+	sj_buf_free(&args);
+	return rc;
+}
+
+/* The aliases, the bridge's arguments, the begin probe or the target command,
+ * and the probe on the bridge's end. */
 static int generate(struct job *j)
 {
 	struct sj_bridge_opts bo = { .target_pid = j->cmd.target_pid };
@@ -222,11 +345,25 @@ static int generate(struct job *j)
 		sj_error("-x '%s': not a process id", j->cmd.target_pid);
 		return -EINVAL;
 	}
-	rc = sj_emit_aliases(&j->tr, j->paths.bridge, &j->aliases);
+	if (j->cmd.target_pid && j->cmd.command) {
+		sj_error("-c and -x cannot be given together");
+		return -EINVAL;
+	}
+	rc = bridge_opts(j);
+	bo.extra = j->opts;
+	bo.nextra = j->nopts;
 	if (rc == 0)
-		rc = sj_emit_bridge_args(&j->tr, &bo, true, &j->bridge_args);
+		rc = sj_emit_aliases(&j->tr, j->paths.bridge, &j->aliases);
 	if (rc == 0)
-		rc = sj_emit_bridge_args(&j->tr, &bo, false, &j->bridge_words);
+		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
+	if (rc == 0 && j->cmd.command) {
+		rc = target_command(j, &bo);
+		if (rc == 0)
+			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
+		return rc;
+	}
+	if (rc == 0)
+		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_LINES, &j->bridge_words);
 	if (rc == 0)
 		rc = sj_emit_begin(j->paths.bridge, sj_buf_str(&j->bridge_args), NULL, &j->main_text);
 	if (rc == -E2BIG) {
@@ -234,6 +371,8 @@ static int generate(struct job *j)
 		if (rc == 0)
 			rc = sj_emit_begin(j->paths.bridge, NULL, j->args_file, &j->main_text);
 	}
+	if (rc == 0)
+		rc = sj_emit_watch(j->paths.bridge, false, j->cmd.target_pid, &j->main_text);
 	return rc;
 }
 
@@ -273,15 +412,26 @@ static int push_arg(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-/* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e). */
-static char **stap_argv(const struct job *j, const char *slots_dir, const char *script_path)
+/* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e);
+ * TARGET_CMD replaces -c's command.  With Java probes, -x goes to the bridge only:
+ * with it, stap would fire the bridge's uprobes only in the PID's process tree. */
+static char **stap_argv(const struct job *j, const char *slots_dir, const char *script_path,
+			const char *target_cmd)
 {
 	char **v = NULL;
 	size_t n = 0;
 	int rc = push_arg(&v, &n, j->paths.stap);
 
-	for (size_t i = 0; i < j->cmd.npass; i++)
-		rc |= push_arg(&v, &n, j->cmd.pass[i]);
+	for (size_t i = 0; i < j->cmd.npass; i++) {
+		if (j->uses_java && i + 1 == j->cmd.x_at) {
+			i++;
+			continue;
+		}
+		if (j->uses_java && i == j->cmd.c_at && j->target_cmd.len)
+			rc |= push_arg(&v, &n, target_cmd);
+		else
+			rc |= push_arg(&v, &n, j->cmd.pass[i]);
+	}
 	rc |= push_arg(&v, &n, "-I");
 	rc |= push_arg(&v, &n, j->paths.tapset);
 	if (slots_dir && j->tr.nslots) {
@@ -323,20 +473,6 @@ static void print_word(FILE *f, const char *w)
 	fputc('\'', f);
 }
 
-static const char *java_tool_options(const struct job *j)
-{
-	static char value[8192];
-	const char *old = getenv("JAVA_TOOL_OPTIONS");
-	snprintf(value, sizeof value, "-agentpath:%s%s%s", j->paths.agent, old && *old ? " " : "",
-		 old ? old : "");
-	return value;
-}
-
-static bool wants_agent_env(const struct job *j)
-{
-	return j->uses_java && j->cmd.command;
-}
-
 static int dump(const struct job *j)
 {
 	printf("# stap-java --dump: script %s\n%s", j->main_name, sj_buf_str(&j->main_text));
@@ -354,10 +490,11 @@ static int dump(const struct job *j)
 			printf("# stap-java --dump: bridge arguments read from %s\n%s", j->args_file,
 			       sj_buf_str(&j->bridge_words));
 	}
-	if (wants_agent_env(j))
-		printf("# stap-java --dump: environment\nJAVA_TOOL_OPTIONS=%s\n", java_tool_options(j));
+	if (j->target_cmd.len)
+		printf("# stap-java --dump: target command\n%s\n", sj_buf_str(&j->target_cmd));
 	char **argv = stap_argv(j, j->tr.nslots ? "<tmpdir>/tapset" : NULL,
-				j->cmd.script_file && strcmp(j->cmd.script_file, "-") ? "<tmpdir>/script.stp" : NULL);
+				j->cmd.script_file && strcmp(j->cmd.script_file, "-") ? "<tmpdir>/script.stp" : NULL,
+				"<target command>");
 	if (!argv)
 		return -ENOMEM;
 	printf("# stap-java --dump: stap\n");
@@ -366,6 +503,8 @@ static int dump(const struct job *j)
 			putchar(' ');
 		if (i > 0 && (strcmp(argv[i - 1], "-e") == 0 || strcmp(argv[i - 1], "-E") == 0))
 			fputs("<script>", stdout);
+		else if (strcmp(argv[i], "<target command>") == 0)
+			fputs(argv[i], stdout);
 		else
 			print_word(stdout, argv[i]);
 	}
@@ -404,9 +543,8 @@ static int run(struct job *j)
 	}
 	if (rc == 0 && j->args_file)
 		rc = store_args_file(j);
-	if (rc == 0 && wants_agent_env(j) && setenv("JAVA_TOOL_OPTIONS", java_tool_options(j), 1) < 0)
-		rc = -errno;
-	char **argv = rc == 0 ? stap_argv(j, slots_dir, file ? script : NULL) : NULL;
+	char **argv = rc == 0 ? stap_argv(j, slots_dir, file ? script : NULL, sj_buf_str(&j->target_cmd))
+			      : NULL;
 	if (rc == 0 && !argv)
 		rc = -ENOMEM;
 	if (rc < 0)
@@ -467,6 +605,10 @@ static void job_free(struct job *j)
 	sj_buf_free(&j->aliases);
 	sj_buf_free(&j->bridge_args);
 	sj_buf_free(&j->bridge_words);
+	sj_buf_free(&j->target_cmd);
+	free(j->java_opts);
+	free(j->opts);
+	free(j->opts_copy);
 	free(j->args_file);
 	sj_run_free_lines(j->fix);
 	sj_translation_free(&j->tr);
@@ -506,6 +648,11 @@ static int stap_java(struct job *j, int argc, char **argv)
 		return 1;
 	}
 	rc = generate(j);
+	if (rc == 0 && j->cmd.print_target) {
+		/* for a harness that runs staprun -c elsewhere (testsuite/vm/stap-vm) */
+		printf("%s\n", j->target_cmd.len ? sj_buf_str(&j->target_cmd) : j->cmd.command);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
 	if (rc == 0)
 		rc = runtime_fix(j);
 	if (rc < 0) {
