@@ -230,3 +230,66 @@ no_survivors() {
     [ "$status" -eq 125 ]
     [[ $stderr == *"--stap /nonexistent/stap-java: not found or not executable"* ]]
 }
+
+@test "a system() call does not end the script: a later timer probe still runs" {
+    # stapio's SIGCHLD handler takes waitpid(-1, WNOHANG) == 0 (a child
+    # still running) for the end of its -c command, whose pid is 0 without
+    # -c: the guest's stop watcher must not be a child of staprun.
+    run --separate-stderr "$STAP_VM" --timeout 120 \
+        -e 'probe begin { system("true") } probe timer.s(3) { printf("t\n"); exit() }'
+    if [ "$status" -ne 0 ] || [ "$output" != t ]; then
+        printf 'status %s (want 0), output (want t):\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+}
+
+# A script for the tests below: system() in begin, "end" printed at the end.
+SYSTEM_SCRIPT='probe begin { system("echo from-system") } probe end { println("end") }'
+
+@test "with -c, a system() call in begin does not end the script before the command" {
+    run --separate-stderr "$STAP_VM" --timeout 120 -c "sh -c 'sleep 2; echo from-command'" -e "$SYSTEM_SCRIPT"
+    if [ "$status" -ne 0 ] || ! grep -qx from-system <<<"$output" \
+        || [ "$(grep -v from-system <<<"$output")" != $'from-command\nend' ]; then
+        printf 'status %s (want 0), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+}
+
+@test "a Unix socket can be bound and connected in /tmp/stapjava-0; files under /tmp still reach the host" {
+    # The guest's /tmp is the host's over 9p, where qemu refuses sockets;
+    # stap-vm puts a guest-only tmpfs on the agents' socket directory.
+    dir=$(mktemp -d /tmp/stap-vm-bats.XXXXXX)
+    # core Perl only: bind, listen, connect, accept, one line across
+    cat >"$dir/sock.pl" <<'PERL'
+use strict; use Socket;
+my $p = shift; unlink $p;
+socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n";
+bind($s, pack_sockaddr_un($p)) or die "bind $p: $!\n";
+listen($s, 1) or die "listen: $!\n";
+socket(my $c, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n";
+connect($c, pack_sockaddr_un($p)) or die "connect $p: $!\n";
+accept(my $a, $s) or die "accept: $!\n";
+syswrite($c, "ping\n");
+my $l = <$a>; print "socket says $l"; unlink $p;
+PERL
+    host_before=$(ls -A /tmp/stapjava-0 2>/dev/null || true)
+    run --separate-stderr "$STAP_VM" --timeout 120 --tmpfs "$dir/extra" \
+        -c "sh -c 'perl $dir/sock.pl /tmp/stapjava-0/bats.sock && stat -c %a:%u /tmp/stapjava-0 && perl $dir/sock.pl $dir/extra/x.sock && echo guest-wrote > $dir/from-guest'" \
+        -e "$SYSTEM_SCRIPT"
+    from_guest=$(cat "$dir/from-guest" 2>/dev/null || true)
+    extra_left=0
+    [ ! -e "$dir/extra" ] || extra_left=1
+    host_after=$(ls -A /tmp/stapjava-0 2>/dev/null || true)
+    rm -rf "$dir"
+    if [ "$status" -ne 0 ] || [ "$(grep -v from-system <<<"$output")" != $'socket says ping\n700:0\nsocket says ping\nend' ]; then
+        printf 'status %s (want 0), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+    [ "$from_guest" = guest-wrote ]
+    # the made --tmpfs mount point is gone; the host's socket dir untouched
+    [ "$extra_left" = 0 ]
+    [ "$host_after" = "$host_before" ]
+    run --separate-stderr "$STAP_VM" --tmpfs relative/dir -e "$SYSTEM_SCRIPT"
+    [ "$status" -eq 125 ]
+    [[ $stderr == *"--tmpfs wants an absolute path below /, not 'relative/dir'"* ]]
+}
