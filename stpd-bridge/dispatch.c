@@ -39,26 +39,7 @@ void dispatch_free(struct dispatch *d)
 /* Does the family marker of EV's code fire? */
 static bool family_on(const struct registry *r, unsigned code)
 {
-	switch (code) {
-	case WIRE_EV_GC_START:
-	case WIRE_EV_GC_FINISH:
-		return r->gc;
-	case WIRE_EV_VM_INIT:
-	case WIRE_EV_VM_DEATH:
-		return r->vm;
-	case WIRE_EV_THREAD_START:
-	case WIRE_EV_THREAD_END:
-		return r->threads;
-	case WIRE_EV_MONITOR_ENTER:
-	case WIRE_EV_MONITOR_ENTERED:
-	case WIRE_EV_MONITOR_WAIT:
-	case WIRE_EV_MONITOR_WAITED:
-		return r->monitors;
-	case WIRE_EV_LOST:
-		return true;
-	default:
-		return false;
-	}
+	return registry_family_wanted(r, code) == 1;
 }
 
 /* Strings go one after the other into the buffer; each write touches its

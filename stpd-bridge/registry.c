@@ -71,11 +71,9 @@ static bool entry_matches(const struct registry_entry *e, const struct wire_str 
 	return pattern_match_class(&e->pat, name->ptr, name->len);
 }
 
-bool registry_wants(const struct registry *r, const struct wire_event *ev)
+int registry_family_wanted(const struct registry *r, unsigned code)
 {
-	uint8_t kind, bit;
-
-	switch (ev->code) {
+	switch (code) {
 	case WIRE_EV_THREAD_START:
 	case WIRE_EV_THREAD_END:
 		return r->threads;
@@ -91,8 +89,19 @@ bool registry_wants(const struct registry *r, const struct wire_event *ev)
 	case WIRE_EV_VM_DEATH:
 		return r->vm;
 	case WIRE_EV_LOST:
-		return true;
+		return 1;
+	default:
+		return -1;
 	}
+}
+
+bool registry_wants(const struct registry *r, const struct wire_event *ev)
+{
+	uint8_t kind, bit;
+	int family = registry_family_wanted(r, ev->code);
+
+	if (family >= 0)
+		return family;
 	if (!event_kind_bit(ev->code, &kind, &bit))
 		return false;
 	for (size_t i = 0; i < r->n; i++)

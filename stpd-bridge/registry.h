@@ -48,6 +48,9 @@ int registry_add(struct registry *r, uint8_t kind, uint8_t events, const char *t
 /* Does the registry select EV? Lost is always wanted; Hello and ThreadName
  * are bookkeeping and never "wanted" as lines. */
 bool registry_wants(const struct registry *r, const struct wire_event *ev);
+/* For an event code without a pattern (GC, VM, thread, monitor, Lost): 1 when
+ * its switch is on, 0 when off; -1 for the codes patterns select. */
+int registry_family_wanted(const struct registry *r, unsigned code);
 
 /* True when nothing at all is registered. */
 bool registry_is_empty(const struct registry *r);

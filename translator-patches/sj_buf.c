@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int reserve(struct sj_buf *b, size_t extra)
 {
@@ -67,4 +68,22 @@ void sj_buf_free(struct sj_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+int sj_buf_read_fd(struct sj_buf *b, int fd)
+{
+	char chunk[8192];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		if (sj_buf_add(b, chunk, (size_t)n) < 0)
+			return -ENOMEM;
+	}
 }

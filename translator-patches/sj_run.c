@@ -20,22 +20,6 @@ static int status_of(int status)
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
-static int read_all(int fd, struct sj_buf *b)
-{
-	char chunk[4096];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		if (sj_buf_add(b, chunk, (size_t)n) < 0)
-			return -ENOMEM;
-	}
-}
-
 int sj_run_lines(char *const argv[], char ***lines)
 {
 	int fds[2], status, rc;
@@ -62,7 +46,7 @@ int sj_run_lines(char *const argv[], char ***lines)
 		_exit(127);
 	}
 	close(fds[1]);
-	rc = read_all(fds[0], &out);
+	rc = sj_buf_read_fd(&out, fds[0]);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -79,30 +79,14 @@ static const char *env_or(const char *name, const char *fallback)
 	return v && *v ? v : fallback;
 }
 
-static int read_fd(int fd, struct sj_buf *b)
-{
-	char chunk[8192];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		if (sj_buf_add(b, chunk, (size_t)n) < 0)
-			return -ENOMEM;
-	}
-}
-
 static int read_script(const char *file, struct sj_buf *b)
 {
 	if (strcmp(file, "-") == 0)
-		return read_fd(0, b);
+		return sj_buf_read_fd(b, 0);
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	int rc = read_fd(fd, b);
+	int rc = sj_buf_read_fd(b, fd);
 	close(fd);
 	return rc;
 }
