@@ -114,13 +114,23 @@ static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
 		/* I/O thread only (like first_seen): io.c ends a wait_ms wait on it */
 		c->started = true;
 		return 0;
-	case WIRE_CMD_ACK:
+	case WIRE_CMD_ACK: {
+		bool resumed = false;
+
 		pthread_mutex_lock(&c->lock);
 		if (cmd->seq > c->acked_seq)
 			c->acked_seq = cmd->seq;  /* Acks are cumulative: events are handled in order */
+		if (c->sync_stalled && c->acked_seq >= c->last_sync_seq) {
+			c->sync_stalled = false;  /* the bridge has caught up */
+			resumed = true;
+		}
 		pthread_cond_broadcast(&c->acked);
 		pthread_mutex_unlock(&c->lock);
+		if (resumed)
+			sj_info("conn#%u: the bridge acknowledged every synchronous event; events wait "
+				"for it again", c->serial);
 		return 0;
+	}
 	default:
 		break;
 	}

@@ -64,6 +64,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->gc = c->threads = c->monitors = c->vm = false;
 		c->opt = 0;
 		c->sync = false;
+		c->sync_stalled = false;
+		c->last_sync_seq = 0;
 		c->timeout_us = 0;
 		c->out = out;
 		c->out_len = 0;

@@ -48,6 +48,11 @@ struct conn {
 	uint32_t opt;            /* WIRE_OPT_* */
 	bool sync;
 	uint32_t timeout_us;
+	/* A wait timed out: a stalled bridge must not make every event wait the
+	 * whole timeout, so events go without TF_SYNC until the peer has acked
+	 * the last synchronous one (last_sync_seq). */
+	bool sync_stalled;
+	uint64_t last_sync_seq;
 	/* outgoing events, drained by the I/O thread */
 	uint8_t *out;
 	size_t out_len, out_cap;

@@ -81,6 +81,8 @@ void emit_lost_locked(struct conn *c)
 
 static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const struct timespec *start)
 {
+	bool first_timeout = false;
+
 	pthread_mutex_lock(&c->lock);
 	uint32_t us = c->timeout_us;
 	struct timespec dl = *start;
@@ -94,14 +96,18 @@ static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const st
 		if (pthread_cond_timedwait(&c->acked, &c->lock, &dl) == ETIMEDOUT) {
 			if (c->acked_seq >= seq)
 				break;
-			if (c->sync_timeouts++ == 0)
-				sj_warn("conn#%u: no Ack for event %llu within %u us; the Java thread goes on "
-					"(later timeouts are only counted)", c->serial,
-					(unsigned long long)seq, us);
+			first_timeout = c->sync_timeouts++ == 0;
+			c->sync_stalled = true;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
+	/* logged unlocked: a write that blocks must not hold c->lock, which the
+	 * GC callbacks take at a safepoint */
+	if (first_timeout)
+		sj_warn("conn#%u: no Ack for event %llu within %u us; the Java thread goes on, and "
+			"events go without waiting until the bridge catches up (later timeouts are only "
+			"counted)", serial, (unsigned long long)seq, us);
 }
 
 void emit(struct emission *em)
@@ -138,7 +144,7 @@ void emit(struct emission *em)
 		uint8_t flags = em->tflags;
 		if (em->stack_captured && (c->opt & WIRE_OPT_STACK) && (c->peer.caps & WIRE_CAP_STACK))
 			flags |= WIRE_TF_STACK;
-		bool sync = em->may_wait && c->sync && (c->peer.caps & WIRE_CAP_SYNC);
+		bool sync = em->may_wait && c->sync && !c->sync_stalled && (c->peer.caps & WIRE_CAP_SYNC);
 		if (sync)
 			flags |= WIRE_TF_SYNC;
 		ev->trailer.flags = flags;
@@ -146,15 +152,18 @@ void emit(struct emission *em)
 		int rc = encode_locked(c, ev);
 		if (rc == 0) {
 			queued = true;
-			if (sync)
+			if (sync) {
+				c->last_sync_seq = c->seq;
 				waits[nwaits++] = (typeof(waits[0])){ c, c->serial, c->seq };
+			}
 		} else if (rc == -ENOSPC) {
 			c->dropped++;
-		} else {
-			sj_debug("conn#%u: cannot encode %s: %s", c->serial, wire_event_name(ev->code),
-				 strerror(-rc));
 		}
+		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);
+		if (rc != 0 && rc != -ENOSPC)  /* logged unlocked, like every log line */
+			sj_debug("conn#%u: cannot encode %s: %s", serial, wire_event_name(ev->code),
+				 strerror(-rc));
 	}
 	ev->nvalues = all_args;
 	ev->retval = ret;

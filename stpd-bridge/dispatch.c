@@ -52,9 +52,16 @@ struct strings {
 /* Take the string just formatted at s->pos (N bytes, or a failure: ""). */
 static const char *take(struct strings *s, ssize_t n)
 {
+	/* A full buffer yields "" in its last byte instead of a write past the
+	 * end: no string's contents reach that byte, and writing it touches the
+	 * page the handler will read. */
+	if (s->pos >= s->cap) {
+		s->buf[s->cap - 1] = '\0';
+		return s->buf + s->cap - 1;
+	}
 	char *p = s->buf + s->pos;
 
-	if (n < 0) {
+	if (n < 0 || (size_t)n >= s->cap - s->pos) {
 		p[0] = '\0';
 		n = 0;
 	}
@@ -69,7 +76,7 @@ static const char *empty(struct strings *s)
 
 /* Room for the next string: what is left, less one byte so that empty()
  * always has its NUL. */
-#define ROOM(s) ((s)->cap - (s)->pos - 1)
+#define ROOM(s) ((s)->pos + 1 < (s)->cap ? (s)->cap - (s)->pos - 1 : 0)
 
 static void fill_args(struct strings *s, const struct dispatch_meta *m,
 		      const struct wire_event *ev, struct marker_args *a)

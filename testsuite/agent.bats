@@ -152,7 +152,7 @@ java_tid() { sed -n "s/^tid $1=//p" "$T/java.out"; }
 # Every event line carries the JVM's pid.
 pids_are_jvms() {
 	local pid=$1
-	! grep -v " pid=$pid " "$T/events" | grep -q .
+	! grep -v " pid=$pid " "$T/events" | grep -q . || return 1
 }
 
 check_methods() {
@@ -329,10 +329,10 @@ check_compile() {
 	main=$(java_tid main)
 	grep -q '^method.compile .* method=Hot.work(I)I code_size=[1-9][0-9]* code_addr=0x[0-9a-f]*[1-9a-f][0-9a-f]*$' "$T/events"
 	# compiled by a compiler thread, not by main; and nothing else was reported
-	! grep '^method.compile' "$T/events" | grep -q " tid=$main "
+	! grep '^method.compile' "$T/events" | grep -q " tid=$main " || return 1
 	[ "$(grep -vc '^method.compile .* method=Hot.work(I)I ' "$T/events")" -eq 0 ]
 	# only compile was registered: MethodEntry never went on, so the loop ran compiled
-	! log_has 'event MethodEntry enabled'
+	! log_has 'event MethodEntry enabled' || return 1
 }
 
 @test "compile: a hot method's compilation with code size and address (JDK 17)" { check_compile "$JDK17"; }
@@ -405,7 +405,7 @@ check_start_fallback() {
 	wait_exit "$CPID"
 	CPID=
 	grep -q '^method.enter .* method=Families.main(\[Ljava/lang/String;)V ' "$T/events"
-	! log_has 'Start: registrations complete'
+	! log_has 'Start: registrations complete' || return 1
 }
 
 @test "wait_ms: a Hello peer that never sends Start holds main for the whole wait (JDK 17)" { check_start_fallback "$JDK17" hello 1500; }
@@ -430,9 +430,9 @@ check_load() {
 	cmp plain.err ap.err
 	grep -v '^Picked up JAVA_TOOL_OPTIONS: ' jto.err | cmp plain.err -
 	grep -q "^Picked up JAVA_TOOL_OPTIONS: -agentpath:$AGENT=" jto.err
-	! compgen -G "$T/hs_err*" >/dev/null
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
 	# the socket is gone once the JVM has exited
-	! sock_exists
+	! sock_exists || return 1
 }
 
 @test "load: -agentpath and JAVA_TOOL_OPTIONS leave output and exit code unchanged (JDK 17)" { check_load "$JDK17"; }
@@ -507,7 +507,7 @@ unsafe_dir() {
 	[ "$output" = "hello from Families" ]
 	[ "$(wc -l <"$T/agent.log")" -eq 1 ]
 	grep -q -- "$want" "$T/agent.log"
-	! compgen -G "$T/hs_err*" >/dev/null
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
 }
 
 @test "socket: an unusable directory costs one log line, the JVM runs on" {
@@ -560,7 +560,7 @@ unsafe_dir() {
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
-	! compgen -G "$T/hs_err*" >/dev/null
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
 }
 
 @test "peers: MethodEntry is disabled again when the last bridge is killed" {
@@ -577,7 +577,7 @@ unsafe_dir() {
 	# kill -9 the whole bridge: supervisor and worker
 	kill -9 "$first" "$w1"
 	wait_until 20 log_has 'conn#1 .* closed: peer closed the connection'
-	! log_has 'event MethodEntry disabled'
+	! log_has 'event MethodEntry disabled' || return 1
 	kill -9 "$BPID" "$w2"
 	wait_until 20 log_has 'event MethodEntry disabled'
 	wait_until 20 log_has 'event MethodExit disabled'
@@ -619,7 +619,7 @@ check_two_sessions() {
 	client_family "$JDK17" methods 'RequestForOptionalData 0x3' --no-hello 'method:Demo.add' opt:3 gc:1
 	local main
 	main=$(java_tid main)
-	! grep -q '^hello' "$T/events"
+	! grep -q '^hello' "$T/events" || return 1
 	# without a trailer the tid comes from the body's thread field: still the OS tid
 	grep -v " tid=$main " "$T/events" | (! grep -q .)
 	mask "$T/events" >"$T/got"
@@ -651,7 +651,7 @@ check_sync() {
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=5' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	log_has 'conn#1: DispatchMode sync 50000 us'
-	! log_has 'no Ack'
+	! log_has 'no Ack' || return 1
 }
 
 @test "dispatch: synchronous events are acknowledged (JDK 17)" { check_sync "$JDK17"; }
@@ -662,8 +662,40 @@ check_sync() {
 	# the bridge's request is clamped to the agent's own timeout_us (default 100000)
 	log_has 'conn#1: DispatchMode sync 100000 us'
 	[ "$(grep -c 'no Ack for event' "$T/agent.log")" -eq 1 ]
-	log_has "synchronous events were not acknowledged in time"
+	# after the first timeout the events stop waiting: one timeout in all
+	# (not one per event: 20 calls, 40 events)
+	log_has "conn#1: 1 synchronous events were not acknowledged in time"
 	[ "$(grep -c '^method.enter' "$T/events")" -eq 20 ]
+	[ "$(grep -c '^method.return' "$T/events")" -eq 20 ]
+}
+
+@test "dispatch: a stalled bridge costs each thread one timeout, and sync resumes when it catches up" {
+	start_jvm "$JDK17" "" -- Families churn "$T/go" 2 "$T/stop"
+	touch "$T/go"
+	wait_until 20 sock_exists
+	start_bridge b1 -m 'Churn.busy' --args --sync
+	wait_until 20 registered 1
+	wait_until 20 grep -q '^method.enter ' "$T/b1.out"
+	local w
+	w=$(worker_of b1)
+	kill -STOP "$w"
+	wait_until 20 log_has 'no Ack for event'
+	kill -CONT "$w"
+	wait_until 20 log_has 'conn#1: the bridge acknowledged every synchronous event; events wait for it again'
+	kill -TERM "$BPID"
+	wait_exit "$BPID" 10
+	wait_until 10 conn_closed 1
+	# at most one timed-out wait per Java thread that was waiting when the
+	# bridge stopped (2 churn threads), however long it stayed stopped
+	local n
+	n=$(sed -n 's/.*conn#1: \([0-9]*\) synchronous events were not acknowledged in time/\1/p' "$T/agent.log")
+	[ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le 2 ]
+	touch "$T/stop"
+	local status=0
+	wait_exit "$JPID" 30 || status=$?
+	JPID=
+	[ "$status" -eq 3 ]
+	[ "$(cat "$T/java.out")" = "$(printf 'churn-%d ok\n' 0 1)" ]
 }
 
 # flood_accounted WANT: the delivered method lines plus the last running
@@ -702,7 +734,7 @@ check_flood() {
 	echo "generated=$generated lost=$lost"
 	[ "$lost" -gt 0 ]
 	# nothing else was printed, the running totals only grow, the agent agrees
-	! grep -Ev "^(method\.(enter|return) pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V (args=|popped=0 ret=\?)|lost pid=$JVMPID tid=0 ts=[0-9]+ lost=[0-9]+)$" "$T/b.out"
+	! grep -Ev "^(method\.(enter|return) pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V (args=|popped=0 ret=\?)|lost pid=$JVMPID tid=0 ts=[0-9]+ lost=[0-9]+)$" "$T/b.out" || return 1
 	sed -n 's/^lost .* lost=\([0-9]*\)$/\1/p' "$T/b.out" | sort -c -n
 	log_has "conn#1: $lost events dropped in total (buffer full)"
 	bridge_quiet b
@@ -733,7 +765,7 @@ check_filters() {
 	for b in over get internal dotdesc inner none; do
 		bridge_quiet "$b"
 		# on the main thread, with the JVM's pid
-		! grep -v " pid=$JVMPID tid=$main " "$T/$b.out"
+		! grep -v " pid=$JVMPID tid=$main " "$T/$b.out" || return 1
 	done
 	# no `(`: every overload, but not a longer name nor a nested class
 	mask "$T/over.out" >"$T/got"
@@ -799,7 +831,7 @@ check_exit_race() {
 	wait_exit "$BPID"
 	grep -q '^exiting$' "$T/java.out"
 	[ ! -s "$T/java.err" ]
-	! compgen -G "$T/hs_err*" >/dev/null
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
 	grep -Eq "^method.enter pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=ExitRace.busy\(I\)V args=[0-9]+$" "$T/b.out"
 	log_has 'closed: the VM is exiting'
 }
@@ -820,7 +852,7 @@ check_many_threads() {
 	wait_exit "$BPID"
 	cp "$T/b.out" "$T/events"
 	grep -q '^threads 3000$' "$T/java.out"
-	! grep -q '^lost' "$T/events"
+	! grep -q '^lost' "$T/events" || return 1
 	[ "$(grep -c '^thread.start .* thread="t-[0-9]*"$' "$T/events")" -eq 3000 ]
 	[ "$(grep -c '^thread.end .* thread="t-[0-9]*"$' "$T/events")" -eq 3000 ]
 	[ "$(grep -o 'thread="t-[0-9]*"' "$T/events" | sort -u | wc -l)" -eq 3000 ]
@@ -888,7 +920,7 @@ check_kill_rounds() {
 	[ "$status" -eq 3 ]
 	[ "$(cat "$T/java.out")" = "$(printf 'churn-%d ok\n' 0 1 2 3)" ]
 	[ ! -s "$T/java.err" ]
-	! compgen -G "$T/hs_err*" >/dev/null
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
 	# the last word on MethodEntry is "disabled"
 	[ "$(grep 'event MethodEntry ' "$T/agent.log" | tail -1 | sed 's/.*: //')" = "event MethodEntry disabled" ]
 }
@@ -1034,7 +1066,7 @@ check_asan() {
 	export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:log_path=$T/asan
 	export UBSAN_OPTIONS=print_stacktrace=1:log_path=$T/ubsan
 	family "$java" methods -m 'Demo.*' --args --return --stack --threads --gc --monitors --vm
-	! compgen -G "$T/asan*" && ! compgen -G "$T/ubsan*"
+	! compgen -G "$T/asan*" && ! compgen -G "$T/ubsan*" || return 1
 	# the events are right: the same lines as without sanitizers (stack aside)
 	sed -E 's/ stack=[^ ]*$//' "$T/events" | grep '^method\.' | mask >"$T/got"
 	methods_want >"$T/want"

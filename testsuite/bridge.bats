@@ -364,7 +364,7 @@ Ack seq=2' ]
 	for i in "${pids[@]}"; do
 		[ "$(grep -c " pid=$i " "$T/out")" -eq 20 ]
 	done
-	! grep -Ev '^[a-z._]+ pid=[0-9]+ tid=[0-9]+ ts=[0-9]+( |$)' "$T/out"
+	! grep -Ev '^[a-z._]+ pid=[0-9]+ tid=[0-9]+ ts=[0-9]+( |$)' "$T/out" || return 1
 }
 
 @test "a real JVM of nobody with the agent, started after the bridge: its events, no log noise" {

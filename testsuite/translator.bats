@@ -396,7 +396,7 @@ stap_p2() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *'process("'"$FAKE_BRIDGE"'").statement('* ]]
 	# no warnings about the variables a handler does not use
-	! grep '^WARNING:.*java_' <<<"$output"
+	! grep '^WARNING:.*java_' <<<"$output" || return 1
 }
 
 @test "stap -p2 elaborates the bridge's end probe: with system(), with -c (target()), with -x" {
