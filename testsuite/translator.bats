@@ -362,6 +362,32 @@ a b" ]
 	[ "$(cat "$T/words")" = "<--fire><--slot><0:method.enter:*>" ]
 }
 
+@test "the arguments file: only in a private cache directory, never through a symlink" {
+	for i in $(seq 1 12); do echo "probe java.method(\"com.example.service.Class$i.method\") {}"; done >"$T/long.stp"
+	export STAPJAVA_STAP=/bin/true
+	# a cache others can write to is refused: the root bridge reads the file later
+	mkdir -m 0777 "$T/open"
+	chmod 0777 "$T/open"
+	STAPJAVA_CACHE=$T/open run "$SJ" -p2 "$T/long.stp"
+	[ "$status" -ne 0 ]
+	[[ $output == *"cache directory '$T/open' must be a directory of uid 0, not writable by group or others (STAPJAVA_CACHE chooses another)"* ]]
+	[ -z "$(ls "$T/open")" ]
+	# a symlink planted at the file's name is replaced, its target untouched
+	export STAPJAVA_CACHE=$T/cache
+	run "$SJ" -p2 "$T/long.stp"
+	[ "$status" -eq 0 ]
+	f=$(ls "$T"/cache/bridge-args-*)
+	rm "$f"
+	echo victim >"$T/victim"
+	ln -s "$T/victim" "$f"
+	run "$SJ" -p2 "$T/long.stp"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/victim")" = victim ]
+	[ -f "$f" ] && [ ! -L "$f" ]
+	[ "$(stat -c %a "$f")" = 600 ]
+	[ "$(head -n 1 "$f")" = "--fire" ]
+}
+
 @test "listing modes (-l, -L, -V) go straight to stap with the tapset" {
 	printf '#!/bin/sh\nprintf "%%s|" "$@" >"%s/args"\n' "$T" >"$T/stap"
 	chmod +x "$T/stap"

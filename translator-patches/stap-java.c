@@ -191,6 +191,46 @@ static int mkdir_p(const char *path)
 	return mkdir(tmp, 0700) < 0 && errno != EEXIST ? -errno : 0;
 }
 
+/* The root bridge reads this file when the session starts, maybe long after
+ * -p4: nobody else may be able to change it, so its directory must be ours
+ * and closed to others, and it is written through a new file (no symlink
+ * followed) renamed into place. */
+static int cache_dir_is_private(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		sj_error("cache directory '%s' must be a directory of uid %u, not writable by "
+			 "group or others (STAPJAVA_CACHE chooses another)", dir, (unsigned)geteuid());
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int write_file_replacing(const char *path, const char *text, size_t len)
+{
+	char *tmp;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int rc = fd < 0 ? -errno : 0;
+	if (rc == 0) {
+		ssize_t w = write(fd, text, len);
+		rc = (w < 0 || (size_t)w != len) ? -EIO : 0;
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		if (rc == 0 && rename(tmp, path) < 0)
+			rc = -errno;
+		if (rc < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
 static int store_args_file(const struct job *j)
 {
 	char dir[4096];
@@ -198,7 +238,11 @@ static int store_args_file(const struct job *j)
 	*strrchr(dir, '/') = '\0';
 	int rc = mkdir_p(dir);
 	if (rc == 0)
-		rc = write_file(j->args_file, j->bridge_words.data, j->bridge_words.len, 0644);
+		rc = cache_dir_is_private(dir);
+	if (rc == -EPERM)
+		return rc;
+	if (rc == 0)
+		rc = write_file_replacing(j->args_file, j->bridge_words.data, j->bridge_words.len);
 	if (rc < 0)
 		sj_error("cannot write '%s': %s", j->args_file, strerror(-rc));
 	return rc;
