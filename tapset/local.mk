@@ -34,4 +34,4 @@ uninstall-sj-tapset:
 
 .PHONY: install-sj-tapset uninstall-sj-tapset
 
-EXTRA_DIST += testsuite/install.bats
+EXTRA_DIST += testsuite/install.bats testsuite/vm/java_probes.bats

@@ -225,6 +225,10 @@ no_survivors() {
     [ "$status" -eq 125 ]
     [ "$output" = "" ]
     [[ $stderr == *"fake-stap: -r "*" -p4 "*"-k -e probe begin { exit() }"* ]]
+    # a translator also sees the -c command at build time
+    run --separate-stderr "$STAP_VM" --timeout 60 --stap "$fake" -c 'true' -e 'probe begin { exit() }'
+    [ "$status" -eq 125 ]
+    [[ $stderr == *"fake-stap: -r "*" -p4 "*"-c true -e probe begin { exit() }"* ]]
     [[ $stderr == *"stap-vm: module build failed: $fake -r "*" -p4 exited with status 3"* ]]
     run --separate-stderr "$STAP_VM" --stap /nonexistent/stap-java -e 'probe begin { exit() }'
     [ "$status" -eq 125 ]

@@ -1,0 +1,318 @@
+#!/usr/bin/env bats
+# Java probe points end to end on SystemTap's real kernel runtime: the user's
+# script goes through stap-java (translation, tapset, bridge command) and
+# `stap -p4` on the host, and the module runs with staprun in the qemu guest
+# (stap-vm --stap), with a JVM that loads the agent through
+# JAVA_TOOL_OPTIONS. Every test compares exact output; only pids, tids,
+# timestamps, object ids and fds are masked.
+#
+# In the guest, /tmp is the host's /tmp over 9p, where qemu refuses Unix
+# sockets; the agent and the bridge put theirs in /run/sjd (a guest tmpfs).
+# The build tree may be anywhere, /tmp included (uprobes fire there).
+#
+# STAPJAVA_SRCDIR / STAPJAVA_BUILDDIR: source and build trees (default: the
+# repository top).
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	local top
+	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	export STAPJAVA_SRCDIR=${STAPJAVA_SRCDIR:-$top}
+	export STAPJAVA_BUILDDIR=${STAPJAVA_BUILDDIR:-$top}
+	export B S VM CLASSES JAVA
+	B=$(cd "$STAPJAVA_BUILDDIR" && pwd -P)
+	S=$STAPJAVA_SRCDIR
+	VM=$S/testsuite/vm/stap-vm
+	CLASSES=$B/examples/java/classes
+	JAVA=$(readlink -f "$(command -v java)")
+	for f in "$B/stpd-bridge/stpd-bridge" "$B/agent/libstapjava.so" \
+		"$B/translator-patches/stap-java" "$B/tapset/stapjava.stp" \
+		"$CLASSES/Tour.class" "$CLASSES/test.class"; do
+		[ -e "$f" ] || { echo "missing $f: run make and make build-tests first" >&2; return 1; }
+	done
+	export STAPJAVA_BRIDGE=$B/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$B/agent/libstapjava.so
+	export STAPJAVA_TAPSET=$B/tapset STAPJAVA_RUNTIME_FIX=$S/translator-patches/stap-runtime-fix
+	# runs share the host's /tmp with the guest (writable there)
+	export D
+	D=$(mktemp -d /tmp/stapjava-e2e.XXXXXX)
+	chmod 755 "$D"
+}
+
+teardown_file() {
+	[ -n "${D:-}" ] && rm -rf "$D"
+}
+
+# run_e2e NAME SCRIPT CMD: SCRIPT through stap-java and
+# stap-vm with CMD (a shell command, run in $D) as -c: stap-java
+# --target-command makes the command that starts the bridge inside the
+# target's process tree (uprobes fire only there) and hands the JVMs the
+# agent (JAVA_TOOL_OPTIONS); the agent logs to $D/NAME.agent.log. Sockets go
+# to /run/sjd, a guest tmpfs (the guest's /tmp is 9p). stdout in $D/NAME.out,
+# stderr in $D/NAME.err, status in $status.
+run_e2e() {
+	local name=$1 script=$2 cmd=$3 tcmd
+	status=0
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command "cd $D && $cmd" "$script") || { status=$?; return 0; }
+	timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$script" >"$D/$name.out" 2>"$D/$name.err" </dev/null || status=$?
+}
+
+# java_cmd NAME JAVA-ARGS...: the JVM's command, its stdout and stderr in
+# $D/NAME.java.out and .err.
+java_cmd() {
+	local name=$1
+	shift
+	printf '%s %s >%s 2>%s' "$JAVA" "$*" "$D/$name.java.out" "$D/$name.java.err"
+}
+
+show() {
+	local name=$1
+	printf -- '--- status %s\n--- stdout\n' "$status" >&2
+	cat "$D/$name.out" >&2
+	printf -- '--- stderr\n' >&2
+	cat "$D/$name.err" >&2
+	printf -- '--- java\n' >&2
+	cat "$D/$name.java.out" "$D/$name.java.err" >&2 2>/dev/null
+	printf -- '--- agent log\n' >&2
+	cat "$D/$name.agent.log" >&2 2>/dev/null
+}
+
+# stderr without stap's usual warnings about the Debian kernel's missing
+# debuginfo (and its note that more of them were suppressed) and without the JVM's "Picked up JAVA_TOOL_OPTIONS".
+clean_err() {
+	grep -v -e '^WARNING: Kernel function symbol table missing' \
+		-e '^WARNING: cannot find module kernel debuginfo' \
+		-e '^Number of similar warning messages suppressed: [0-9]*\.$' \
+		-e '^Rerun with -v to see them\.$' \
+		-e '^Picked up JAVA_TOOL_OPTIONS' "$1" || true
+}
+
+# mask_tour NAME: the Tour run's output with its pid and tids (from the
+# program's own "pid N" and "tid NAME=N" lines) named, object ids masked,
+# and the lines grouped by thread (a line without tid= stays with the one
+# before it), each group in its own order.
+mask_tour() {
+	local name=$1 sed_args=() line
+	while read -r line; do
+		case $line in
+		"pid "*) sed_args+=(-e "s/pid=${line#pid }\b/pid=PID/g") ;;
+		"tid main="*) sed_args+=(-e "s/\b${line#tid main=}\b/MAIN/g") ;;
+		"tid worker-1="*) sed_args+=(-e "s/\b${line#tid worker-1=}\b/W1/g") ;;
+		"tid worker-2="*) sed_args+=(-e "s/\b${line#tid worker-2=}\b/W2/g") ;;
+		"tid blocker="*) sed_args+=(-e "s/\b${line#tid blocker=}\b/BLOCKER/g") ;;
+		esac
+	done <"$D/$name.java.out"
+	sed "${sed_args[@]}" -e 's/#[0-9][0-9]*/#ID/g' "$D/$name.out" |
+		awk '$3 ~ /^tid=/ { g = substr($3, 5) } $3 == "tid>0" { g = "GC" } { n[g]++; line[g, n[g]] = $0; if (!(g in seen)) { seen[g] = 1; order[++k] = g } }
+		     END { for (i = 1; i <= k; i++) { g = order[i]; print "== " g; for (j = 1; j <= n[g]; j++) print line[g, j] } }'
+}
+
+@test "stap-java --dump: a Java-only script runs asynchronously; with kernel probes, synchronously" {
+	run --separate-stderr "$B/translator-patches/stap-java" --dump "$S/examples/tour.stp"
+	[ "$status" -eq 0 ]
+	run grep -- "^$STAPJAVA_BRIDGE --parent" <<<"$output"
+	[ "$output" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:Tour.*' '--slot' '1:method.enter:TourLazy.*' '--slot' '2:method.return:Tour.*' '--slot' '3:method.return:TourLazy.*' '--slot' '4:exception.thrown:java.lang.IllegalStateException' '--slot' '5:exception.catch:java.lang.IllegalStateException' '--slot' '6:class.load:TourLazy' '--slot' '7:class.prepare:TourLazy' '--gc' '--threads' '--monitors' '--vm' '--args' '--return' '--stack'" ]
+	run --separate-stderr "$B/translator-patches/stap-java" --dump "$S/examples/bufferedwriter.stp"
+	[ "$status" -eq 0 ]
+	run grep -- "^$STAPJAVA_BRIDGE --parent" <<<"$output"
+	[ "$output" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:java.io.BufferedWriter.*' '--slot' '1:method.return:java.io.BufferedWriter.*' '--args' '--sync'" ]
+}
+
+@test "stap-java -x PID: -x goes to the bridge only (it serves that JVM alone), not to stap" {
+	run --separate-stderr "$B/translator-patches/stap-java" --dump -x 4242 "$S/examples/gc-time.stp"
+	[ "$status" -eq 0 ]
+	run grep -A1 -e '^# stap-java --dump: bridge' -e '^# stap-java --dump: stap' <<<"$output"
+	[ "$output" = "$(printf '%s\n' '# stap-java --dump: bridge' \
+		"$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--gc' '-x' '4242'" \
+		'# stap-java --dump: stap' "stap -I $STAPJAVA_TAPSET '<tmpdir>/script.stp'")" ]
+	# -c and -x together are refused
+	run --separate-stderr "$B/translator-patches/stap-java" --dump -x 4242 -c true "$S/examples/gc-time.stp"
+	[ "$status" -ne 0 ]
+}
+
+@test "every family fires with its variables (Java-only script, asynchronous)" {
+	run_e2e tour "$S/examples/tour.stp" "$(java_cmd tour -Xms256m -cp "$CLASSES" Tour)"
+	[ "$status" -eq 0 ] || { show tour; false; }
+	[ -z "$(clean_err "$D/tour.err")" ] || { show tour; false; }
+	run mask_tour tour
+	expected=$(cat <<-'EOF'
+		== MAIN
+		vm.init pid=PID tid=MAIN ts ok
+		method.enter pid=PID tid=MAIN ts ok Tour.<clinit>()V args=
+		method.return pid=PID tid=MAIN ts ok Tour.<clinit>()V popped=0 ret=void
+		method.enter pid=PID tid=MAIN ts ok Tour.main([Ljava/lang/String;)V args=java.lang.String[0]#ID
+		method.enter pid=PID tid=MAIN ts ok Tour.printTid(Ljava/lang/String;)V args="main"
+		method.enter pid=PID tid=MAIN ts ok Tour.osTid()Ljava/lang/String; args=
+		method.return pid=PID tid=MAIN ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="MAIN"
+		method.return pid=PID tid=MAIN ts ok Tour.printTid(Ljava/lang/String;)V popped=0 ret=void
+		method.enter pid=PID tid=MAIN ts ok Tour.methods()V args=
+		method.enter pid=PID tid=MAIN ts ok Tour.add(II)I args=2,3
+		method.return pid=PID tid=MAIN ts ok Tour.add(II)I popped=0 ret=5
+		method.enter pid=PID tid=MAIN ts ok Tour.scale(JD)J args=1099511627776,0.5
+		method.return pid=PID tid=MAIN ts ok Tour.scale(JD)J popped=0 ret=549755813888
+		method.enter pid=PID tid=MAIN ts ok Tour.greet(Ljava/lang/String;C)Ljava/lang/String; args="stapjava",'!'
+		method.return pid=PID tid=MAIN ts ok Tour.greet(Ljava/lang/String;C)Ljava/lang/String; popped=0 ret="hello, stapjava!"
+		method.enter pid=PID tid=MAIN ts ok Tour.check(ZBSF)Z args=false,-1,300,1.5
+		method.return pid=PID tid=MAIN ts ok Tour.check(ZBSF)Z popped=0 ret=true
+		method.enter pid=PID tid=MAIN ts ok Tour.half(D)D args=-0.5
+		method.return pid=PID tid=MAIN ts ok Tour.half(D)D popped=0 ret=-0.25
+		method.enter pid=PID tid=MAIN ts ok Tour.digits(I)[I args=42
+		method.return pid=PID tid=MAIN ts ok Tour.digits(I)[I popped=0 ret=int[2]#ID
+		method.enter pid=PID tid=MAIN ts ok Tour.nothing(Ljava/lang/Object;)Ljava/lang/Object; args=null
+		method.return pid=PID tid=MAIN ts ok Tour.nothing(Ljava/lang/Object;)Ljava/lang/Object; popped=0 ret=null
+		method.enter pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V args="on purpose"
+		exception.thrown pid=PID tid=MAIN ts ok java.lang.IllegalStateException in Tour.fail(Ljava/lang/String;)V
+		Tour.fail(Ljava/lang/String;)V:37
+		Tour.methods()V:48
+		Tour.main([Ljava/lang/String;)V:94
+		method.return pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V popped=1 ret=?
+		exception.catch pid=PID tid=MAIN ts ok java.lang.IllegalStateException in Tour.methods()V
+		method.return pid=PID tid=MAIN ts ok Tour.methods()V popped=0 ret=void
+		method.enter pid=PID tid=MAIN ts ok Tour.classes()V args=
+		class.load pid=PID tid=MAIN ts ok TourLazy
+		class.prepare pid=PID tid=MAIN ts ok TourLazy
+		method.enter pid=PID tid=MAIN ts ok TourLazy.value()I args=
+		method.return pid=PID tid=MAIN ts ok TourLazy.value()I popped=0 ret=7
+		method.return pid=PID tid=MAIN ts ok Tour.classes()V popped=0 ret=void
+		method.enter pid=PID tid=MAIN ts ok Tour.threads()V args=
+		method.return pid=PID tid=MAIN ts ok Tour.threads()V popped=0 ret=void
+		method.enter pid=PID tid=MAIN ts ok Tour.monitors()V args=
+		monitor.wait pid=PID tid=MAIN ts ok obj2 timeout_ms=20
+		monitor.waited pid=PID tid=MAIN ts ok obj2 timeout_ms=20 timed_out=1
+		method.return pid=PID tid=MAIN ts ok Tour.monitors()V popped=0 ret=void
+		method.return pid=PID tid=MAIN ts ok Tour.main([Ljava/lang/String;)V popped=0 ret=void
+		vm.death pid=PID tid=MAIN ts ok
+		== W1
+		thread.start pid=PID tid=W1 thread=worker-1 ts ok
+		method.enter pid=PID tid=W1 ts ok Tour.lambda$threads$0()V args=
+		method.enter pid=PID tid=W1 ts ok Tour.printTid(Ljava/lang/String;)V args="worker-1"
+		method.enter pid=PID tid=W1 ts ok Tour.osTid()Ljava/lang/String; args=
+		method.return pid=PID tid=W1 ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="W1"
+		method.return pid=PID tid=W1 ts ok Tour.printTid(Ljava/lang/String;)V popped=0 ret=void
+		method.return pid=PID tid=W1 ts ok Tour.lambda$threads$0()V popped=0 ret=void
+		thread.end pid=PID tid=W1 thread=worker-1 ts ok
+		== W2
+		thread.start pid=PID tid=W2 thread=worker-2 ts ok
+		method.enter pid=PID tid=W2 ts ok Tour.lambda$threads$0()V args=
+		method.enter pid=PID tid=W2 ts ok Tour.printTid(Ljava/lang/String;)V args="worker-2"
+		method.enter pid=PID tid=W2 ts ok Tour.osTid()Ljava/lang/String; args=
+		method.return pid=PID tid=W2 ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="W2"
+		method.return pid=PID tid=W2 ts ok Tour.printTid(Ljava/lang/String;)V popped=0 ret=void
+		method.return pid=PID tid=W2 ts ok Tour.lambda$threads$0()V popped=0 ret=void
+		thread.end pid=PID tid=W2 thread=worker-2 ts ok
+		== GC
+		gc.start pid=PID tid>0 ts ok
+		gc.finish pid=PID tid>0 ts ok
+		== BLOCKER
+		thread.start pid=PID tid=BLOCKER thread=blocker ts ok
+		method.enter pid=PID tid=BLOCKER ts ok Tour.lambda$monitors$1()V args=
+		method.enter pid=PID tid=BLOCKER ts ok Tour.printTid(Ljava/lang/String;)V args="blocker"
+		method.enter pid=PID tid=BLOCKER ts ok Tour.osTid()Ljava/lang/String; args=
+		method.return pid=PID tid=BLOCKER ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="BLOCKER"
+		method.return pid=PID tid=BLOCKER ts ok Tour.printTid(Ljava/lang/String;)V popped=0 ret=void
+		monitor.contended_enter pid=PID tid=BLOCKER ts ok obj1
+		monitor.contended_entered pid=PID tid=BLOCKER ts ok obj1
+		method.return pid=PID tid=BLOCKER ts ok Tour.lambda$monitors$1()V popped=0 ret=void
+		thread.end pid=PID tid=BLOCKER thread=blocker ts ok
+	EOF
+	)
+	diff -u <(echo "$expected") <(echo "$output") || { show tour; false; }
+	# the program itself ran normally
+	run grep -v -e '^pid ' -e '^tid ' "$D/tour.java.out"
+	[ "$output" = "$(printf 'caught: on purpose\nlazy: 7\ndone')" ]
+}
+
+@test "the seed's example 6.1 (GC time): time = N per collection, total time = N" {
+	run_e2e gc "$S/examples/gc-time.stp" "$(java_cmd gc -Xms256m -cp "$CLASSES" Tour)"
+	[ "$status" -eq 0 ] || { show gc; false; }
+	run sed -e 's/= [0-9][0-9]*$/= N/' "$D/gc.out"
+	[ "$output" = "$(printf 'time = N\ntotal time = N')" ] || { show gc; false; }
+	[ -z "$(clean_err "$D/gc.err")" ] || { show gc; false; }
+}
+
+@test "example 6.2: every write(2) inside a BufferedWriter call, between its enter and return" {
+	run_e2e bw "$S/examples/bufferedwriter.stp" "$(java_cmd bw -cp "$CLASSES" test)"
+	[ "$status" -eq 0 ] || { show bw; false; }
+	# test.java: writer 1 (8192-char buffer) issues both write(2)s in close();
+	# writer 2 (4096) fills the encoder's 8192-byte buffer at its 12289th
+	# write(int), i.e. call 14000 + 12289 of write(I)V, then close() writes the rest.
+	expected=$(cat <<-'EOF'
+		--> java.io.BufferedWriter.close()V call #1 args=
+		    write(2) of 8192 bytes
+		    write(2) of 5808 bytes
+		<-- java.io.BufferedWriter.close()V
+		--> java.io.BufferedWriter.write(I)V call #26289 args=120
+		    write(2) of 8192 bytes
+		<-- java.io.BufferedWriter.write(I)V
+		--> java.io.BufferedWriter.close()V call #2 args=
+		    write(2) of 5808 bytes
+		<-- java.io.BufferedWriter.close()V
+	EOF
+	)
+	diff -u <(echo "$expected") "$D/bw.out" || { show bw; false; }
+	[ -z "$(clean_err "$D/bw.err")" ] || { show bw; false; }
+	[ "$(stat -c %s "$D/test.tmp")" = 14000 ]
+}
+
+@test "example 6.2 verbatim (the seed's script) runs without error" {
+	rm -f "$D/test.tmp"
+	run_e2e bwseed "$S/examples/bufferedwriter-seed.stp" "$(java_cmd bwseed -cp "$CLASSES" test)"
+	[ "$status" -eq 0 ] || { show bwseed; false; }
+	[ -z "$(clean_err "$D/bwseed.err")" ] || { show bwseed; false; }
+	# write(String) is never called by test.java: only the kernel probe prints,
+	# for the JVM's writes (among them the four of test.tmp), then the total.
+	run grep -c '^ [0-9]*, "aaaa' "$D/bwseed.out"
+	[ "$output" = 2 ] || { show bwseed; false; }
+	run grep -c '^ [0-9]*, "xxxx' "$D/bwseed.out"
+	[ "$output" = 2 ] || { show bwseed; false; }
+	run sed -n '/^ [0-9]*, "[ax]\{4\}/s/.*, \([0-9]*\)$/\1/p' "$D/bwseed.out"
+	[ "$output" = "$(printf '8192\n5808\n8192\n5808')" ] || { show bwseed; false; }
+	run tail -n1 "$D/bwseed.out"
+	[[ $output =~ ^total\ time\ =\ [0-9]+$ ]]
+	! grep -q 'BufferedWriter.write' "$D/bwseed.out"
+}
+
+@test "the bridge killed mid-session: stap says so, the JVM is unharmed and back in no-event mode" {
+	# Mid.step("before") fires; then the -c command kills the bridge ($! in
+	# the target command's shell: it started the bridge last) and lets the
+	# JVM go on: step("after") fires no more, the JVM ends normally.
+	# Synchronous dispatch (a kernel probe is in the script): the JVM must
+	# not hang on the dead bridge.
+	cat >"$D/Mid.java" <<-'EOF'
+		public class Mid {
+			static void step(String s) { System.out.println(s); }
+			public static void main(String[] args) throws Exception {
+				step("before");
+				java.io.File f = new java.io.File("killed");
+				for (int i = 0; i < 1200 && !f.exists(); i++)
+					Thread.sleep(50);
+				step(f.exists() ? "after" : "never killed");
+				System.exit(3);
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Mid.java"
+	cat >"$D/kill.stp" <<-'EOF'
+		probe java.method("Mid.step").enter { printf("%s %s\n", java_name, java_args) }
+		probe syscall.write { if (0) println(count) }
+	EOF
+	run_e2e kill "$D/kill.stp" "b=\$!; $(java_cmd kill -cp "$D" Mid) & j=\$!; timeout 60 sh -c \"until grep -q before $D/kill.java.out; do sleep 0.1; done\"; kill -9 \$b; touch killed; wait \$j; echo \$? >$D/kill.java.rc"
+	[ "$status" -eq 0 ] || { show kill; false; }
+	[ "$(cat "$D/kill.out")" = 'Mid.step(Ljava/lang/String;)V "before"' ] || { show kill; false; }
+	run sed -e 's/(pid [0-9]*)/(pid N)/' <(clean_err "$D/kill.err")
+	[ "$output" = "WARNING: stpd-bridge (pid N) exited: Java probe points fire no more" ] || { show kill; false; }
+	[ "$(cat "$D/kill.java.rc")" = 3 ] || { show kill; false; }
+	[ "$(cat "$D/kill.java.out")" = "$(printf 'before\nafter')" ] || { show kill; false; }
+	[ -z "$(clean_err "$D/kill.java.err")" ] || { show kill; false; }
+	# the agent switched its events off when the bridge went, before the JVM's
+	# end: the one bridge's worker outlives its killed supervisor just long
+	# enough to send Reset, then closes
+	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodEntry .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
+	[ "$output" = "$(printf '%s\n' 'event MethodEntry enabled' \
+		'event MethodEntry disabled' \
+		'conn#N: Reset' \
+		'conn#N (pid N uid 0) closed: peer closed the connection')" ] || { show kill; false; }
+}
