@@ -8,11 +8,10 @@
 # synchronous ordering.
 #
 # The bridge is started by the -c command (a shell that starts it, then
-# execs the JVM), not by the script's `probe begin` with system(), for two
-# reasons found here: (1) with -c or -x, SystemTap's task finder follows
-# only the target's process tree, so uprobes in a bridge that stapio's
-# system() started never fire; (2) in the stap-vm guest, a system() call
-# ends staprun at once (status 0, no output).
+# execs the JVM), not by the script's `probe begin` with system(): with -c
+# or -x, SystemTap's task finder follows only the target's process tree, so
+# uprobes in a bridge that stapio's system() started would never fire. This
+# is also how stap-java starts the bridge under -c (doc/markers.md).
 #
 # One guest run serves every test (setup_file); each test checks its part
 # of the output. STAPJAVA_SRCDIR / STAPJAVA_BUILDDIR: source and build trees.
