@@ -371,10 +371,14 @@ Ack seq=2' ]
 	[ -f "$AGENT" ] || { echo "no $AGENT: build the agent" >&2; return 1; }
 	local d jvm
 	d=$(sockdir 65534 65534)
+	# nobody may not be able to reach the build tree (a clone in a 0700
+	# directory): the JVM loads a copy of the agent from our own 0755 dir
+	cp -L "$AGENT" "$T/libstapjava.so"
+	chmod 0755 "$T/libstapjava.so"
 	start_bridge --print -m 'Demo.add' -e '*IllegalStateException' --args --return --log-level warn
 	# wait_ms: the JVM waits for a bridge to register before main runs
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		java "-agentpath:$AGENT=sockdir=$d,wait_ms=10000" -cp "$JCLASSES" Demo >"$T/jvm.out" 3>&- &
+		java "-agentpath:$T/libstapjava.so=sockdir=$d,wait_ms=10000" -cp "$JCLASSES" Demo >"$T/jvm.out" 3>&- &
 	jvm=$!
 	STARTED+=("$jvm")
 	wait "$jvm"
