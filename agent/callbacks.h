@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "capture.h"
 #include "emit.h"
 #include "scratch.h"
 
@@ -52,6 +53,16 @@ static inline void emission_init(struct emission *em, struct scratch *s, bool ja
 	em->ts = agent_now_ns();
 	/* the I/O thread reads the Acks: it must never wait for one */
 	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
+}
+
+/* Capture the calling thread's Java stack into the event when a wanted
+ * connection asked for stacks (OPT_STACK). THREAD may be NULL: the current one. */
+static inline void emission_capture_stack(struct emission *em, struct scratch *s, jthread thread)
+{
+	if (em->want.opt & WIRE_OPT_STACK) {
+		capture_stack(thread, s);
+		em->stack_captured = true;
+	}
 }
 
 #endif

@@ -146,10 +146,7 @@ static void class_event(jclass klass, unsigned code, uint8_t bit, bool track_unl
 		s->ev.name.ptr = sig;
 		s->ev.name.len = (uint32_t)w.len;
 		s->ev.thread = em.tid;
-		if (em.want.opt & WIRE_OPT_STACK) {
-			capture_stack(NULL, s);
-			em.stack_captured = true;
-		}
+		emission_capture_stack(&em, s, NULL);
 		emit(&em);
 	}
 	scratch_leave();

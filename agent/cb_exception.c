@@ -50,10 +50,7 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jobje
 			s->ev.thread = em.tid;
 			s->ev.method.ptr = m ? m->name : "";
 			s->ev.method.len = m ? m->name_len : 0;
-			if (want.opt & WIRE_OPT_STACK) {
-				capture_stack(thread, s);
-				em.stack_captured = true;
-			}
+			emission_capture_stack(&em, s, thread);
 			emit(&em);
 			scratch_leave();
 		}

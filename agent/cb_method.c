@@ -30,10 +30,7 @@ static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, ui
 			em.ret_captured = true;
 		}
 	}
-	if (em.want.opt & WIRE_OPT_STACK) {
-		capture_stack(thread, s);
-		em.stack_captured = true;
-	}
+	emission_capture_stack(&em, s, thread);
 	emit(&em);
 	scratch_leave();
 }

@@ -30,10 +30,7 @@ static void monitor_event(jthread thread, jobject object, unsigned code, uint32_
 		s->ev.object = capture_object_id(object);
 		s->ev.u32 = timeout;
 		em.tflags = tflags;
-		if (em.want.opt & WIRE_OPT_STACK) {
-			capture_stack(thread, s);
-			em.stack_captured = true;
-		}
+		emission_capture_stack(&em, s, thread);
 		emit(&em);
 	}
 	scratch_leave();

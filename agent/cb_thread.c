@@ -48,10 +48,7 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	s->ev.thread = em.tid;
 	s->ev.name.ptr = NULL;
 	s->ev.name.len = 0;
-	if (em.want.opt & WIRE_OPT_STACK) {
-		capture_stack(thread, s);
-		em.stack_captured = true;
-	}
+	emission_capture_stack(&em, s, thread);
 	emit(&em);
 out:
 	scratch_leave();
