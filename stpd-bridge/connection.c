@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "discovery.h"
+#include "fdio.h"
 #include "log.h"
 
 #define SEND_TIMEOUT_MS 2000
@@ -100,21 +101,6 @@ void conn_close(struct conn *c)
 	wire_reader_free(&c->rd);
 }
 
-static int send_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int send_command(struct conn *c, const struct wire_command *cmd)
 {
 	uint8_t data[PATTERN_MAX_LEN + 64];
@@ -123,7 +109,7 @@ static int send_command(struct conn *c, const struct wire_command *cmd)
 
 	if (rc < 0)
 		return rc;
-	return send_all(c->fd, b.data, b.len);
+	return fd_send_all(c->fd, b.data, b.len);
 }
 
 int conn_send_hello(struct conn *c)

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,12 +74,31 @@ static void test_bad_fd_is_ebadf(void **state)
 	assert_int_equal(fd_write_all(-1, "", 0), 0);
 }
 
+/* A socket whose peer is gone: -EPIPE, and the process lives (no SIGPIPE,
+ * although its disposition here is the default, which would kill it). */
+static void test_send_to_closed_peer_is_epipe(void **state)
+{
+	(void)state;
+	int sv[2];
+
+	assert_int_equal(signal(SIGPIPE, SIG_DFL) == SIG_ERR, 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(fd_send_all(sv[0], "ab", 2), 0);
+	char got[2];
+	assert_int_equal(read(sv[1], got, 2), 2);
+	assert_memory_equal(got, "ab", 2);
+	close(sv[1]);
+	assert_int_equal(fd_send_all(sv[0], "cd", 2), -EPIPE);
+	close(sv[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writes_everything_through_short_writes),
 		cmocka_unit_test(test_full_nonblocking_pipe_is_eagain),
 		cmocka_unit_test(test_bad_fd_is_ebadf),
+		cmocka_unit_test(test_send_to_closed_peer_is_epipe),
 	};
 	return cmocka_run_group_tests_name("fdio", tests, NULL, NULL);
 }
