@@ -17,7 +17,7 @@ static const char *const long_with_arg[] = {
 	"benchmark-sdt-threads",
 };
 
-static int push(char ***v, size_t *n, const char *s)
+int sj_argv_push(char ***v, size_t *n, const char *s)
 {
 	char **bigger = realloc(*v, (*n + 2) * sizeof **v);
 	if (!bigger)
@@ -67,14 +67,14 @@ static int long_option(struct sj_cmdline *c, int argc, char **argv, int *i, char
 		c->print_target = true;
 		return short_option(c, 'c', eq ? value : argv[++*i]);
 	}
-	int rc = push(&c->pass, &c->npass, arg);
+	int rc = sj_argv_push(&c->pass, &c->npass, arg);
 	if (!eq && long_takes_arg(name, len)) {
 		if (*i + 1 >= argc) {
 			snprintf(err, errlen, "option '%s' requires an argument", arg);
 			return -EINVAL;
 		}
 		value = argv[++*i];
-		rc |= push(&c->pass, &c->npass, value);
+		rc |= sj_argv_push(&c->pass, &c->npass, value);
 	}
 	if (len == 7 && memcmp(name, "runtime", 7) == 0 && value)
 		note_runtime(c, value);
@@ -110,7 +110,7 @@ static int short_option(struct sj_cmdline *c, char opt, const char *value)
 
 	switch (opt) {
 	case 'e': c->script_text = value; return 0;
-	case 'E': return push(&c->extra_scripts, &c->nextra, value);
+	case 'E': return sj_argv_push(&c->extra_scripts, &c->nextra, value);
 	case 'p': c->pass_stop = atoi(value); break;
 	case 'r': c->kernel = value; break;
 	case 'x': c->target_pid = value; c->x_at = c->npass + 1; break;
@@ -128,9 +128,9 @@ static int short_option(struct sj_cmdline *c, char opt, const char *value)
 		word[1] = opt;
 		word[2] = '\0';
 	}
-	int rc = push(&c->pass, &c->npass, word);
+	int rc = sj_argv_push(&c->pass, &c->npass, word);
 	if (value)
-		rc |= push(&c->pass, &c->npass, value);
+		rc |= sj_argv_push(&c->pass, &c->npass, value);
 	return rc;
 }
 
@@ -146,11 +146,11 @@ int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, siz
 		const char *arg = argv[i];
 		if (strcmp(arg, "--") == 0) {
 			while (++i < argc && rc == 0)
-				rc = push(&words, &nwords, argv[i]);
+				rc = sj_argv_push(&words, &nwords, argv[i]);
 			break;
 		}
 		if (arg[0] != '-' || arg[1] == '\0') {
-			rc = push(&words, &nwords, arg);
+			rc = sj_argv_push(&words, &nwords, arg);
 			continue;
 		}
 		if (arg[1] == '-') {
@@ -173,7 +173,7 @@ int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, siz
 		if (!c->script_text && nwords > 0)
 			c->script_file = words[first++];
 		for (size_t k = first; k < nwords && rc == 0; k++)
-			rc = push(&c->script_args, &c->nargs, words[k]);
+			rc = sj_argv_push(&c->script_args, &c->nargs, words[k]);
 	}
 	free(words);
 	if (rc == -ENOMEM)

@@ -40,5 +40,7 @@ struct sj_cmdline {
 
 int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, size_t errlen);
 void sj_cmdline_free(struct sj_cmdline *c);
+/* Append S (not copied) to the NULL-terminated argv *V of *N words: 0 or -ENOMEM. */
+int sj_argv_push(char ***v, size_t *n, const char *s);
 
 #endif

@@ -429,17 +429,6 @@ static int runtime_fix(struct job *j)
 	return 0;
 }
 
-static int push_arg(char ***v, size_t *n, const char *s)
-{
-	char **bigger = realloc(*v, (*n + 2) * sizeof **v);
-	if (!bigger)
-		return -ENOMEM;
-	*v = bigger;
-	bigger[(*n)++] = (char *)s;
-	bigger[*n] = NULL;
-	return 0;
-}
-
 /* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e);
  * TARGET_CMD replaces -c's command.  With Java probes, -x goes to the bridge only:
  * with it, stap would fire the bridge's uprobes only in the PID's process tree. */
@@ -448,7 +437,7 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 {
 	char **v = NULL;
 	size_t n = 0;
-	int rc = push_arg(&v, &n, j->paths.stap);
+	int rc = sj_argv_push(&v, &n, j->paths.stap);
 
 	for (size_t i = 0; i < j->cmd.npass; i++) {
 		if (j->uses_java && i + 1 == j->cmd.x_at) {
@@ -456,32 +445,32 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 			continue;
 		}
 		if (j->uses_java && i == j->cmd.c_at && j->target_cmd.len)
-			rc |= push_arg(&v, &n, target_cmd);
+			rc |= sj_argv_push(&v, &n, target_cmd);
 		else
-			rc |= push_arg(&v, &n, j->cmd.pass[i]);
+			rc |= sj_argv_push(&v, &n, j->cmd.pass[i]);
 	}
-	rc |= push_arg(&v, &n, "-I");
-	rc |= push_arg(&v, &n, j->paths.tapset);
+	rc |= sj_argv_push(&v, &n, "-I");
+	rc |= sj_argv_push(&v, &n, j->paths.tapset);
 	if (slots_dir && j->tr.nslots) {
-		rc |= push_arg(&v, &n, "-I");
-		rc |= push_arg(&v, &n, slots_dir);
+		rc |= sj_argv_push(&v, &n, "-I");
+		rc |= sj_argv_push(&v, &n, slots_dir);
 	}
 	for (size_t i = 0; j->fix && j->fix[i]; i++)
-		rc |= push_arg(&v, &n, j->fix[i]);
+		rc |= sj_argv_push(&v, &n, j->fix[i]);
 	if (script_path) {
-		rc |= push_arg(&v, &n, script_path);
+		rc |= sj_argv_push(&v, &n, script_path);
 	} else if (j->cmd.script_file || j->cmd.script_text) {
-		rc |= push_arg(&v, &n, "-e");
-		rc |= push_arg(&v, &n, sj_buf_str(&j->main_text));
+		rc |= sj_argv_push(&v, &n, "-e");
+		rc |= sj_argv_push(&v, &n, sj_buf_str(&j->main_text));
 	}
 	for (size_t i = 0; i < j->cmd.nextra; i++) {
-		rc |= push_arg(&v, &n, "-E");
-		rc |= push_arg(&v, &n, sj_buf_str(&j->extra[i]));
+		rc |= sj_argv_push(&v, &n, "-E");
+		rc |= sj_argv_push(&v, &n, sj_buf_str(&j->extra[i]));
 	}
 	if (j->cmd.nargs)
-		rc |= push_arg(&v, &n, "--");
+		rc |= sj_argv_push(&v, &n, "--");
 	for (size_t i = 0; i < j->cmd.nargs; i++)
-		rc |= push_arg(&v, &n, j->cmd.script_args[i]);
+		rc |= sj_argv_push(&v, &n, j->cmd.script_args[i]);
 	if (rc) {
 		free(v);
 		return NULL;
@@ -593,26 +582,26 @@ static int run_listing(const struct job *j)
 {
 	char **v = NULL;
 	size_t n = 0;
-	int rc = push_arg(&v, &n, j->paths.stap);
+	int rc = sj_argv_push(&v, &n, j->paths.stap);
 
 	for (size_t i = 0; i < j->cmd.npass; i++)
-		rc |= push_arg(&v, &n, j->cmd.pass[i]);
-	rc |= push_arg(&v, &n, "-I");
-	rc |= push_arg(&v, &n, j->paths.tapset);
+		rc |= sj_argv_push(&v, &n, j->cmd.pass[i]);
+	rc |= sj_argv_push(&v, &n, "-I");
+	rc |= sj_argv_push(&v, &n, j->paths.tapset);
 	if (j->cmd.script_text) {
-		rc |= push_arg(&v, &n, "-e");
-		rc |= push_arg(&v, &n, j->cmd.script_text);
+		rc |= sj_argv_push(&v, &n, "-e");
+		rc |= sj_argv_push(&v, &n, j->cmd.script_text);
 	} else if (j->cmd.script_file) {
-		rc |= push_arg(&v, &n, j->cmd.script_file);
+		rc |= sj_argv_push(&v, &n, j->cmd.script_file);
 	}
 	for (size_t i = 0; i < j->cmd.nextra; i++) {
-		rc |= push_arg(&v, &n, "-E");
-		rc |= push_arg(&v, &n, j->cmd.extra_scripts[i]);
+		rc |= sj_argv_push(&v, &n, "-E");
+		rc |= sj_argv_push(&v, &n, j->cmd.extra_scripts[i]);
 	}
 	if (j->cmd.nargs)
-		rc |= push_arg(&v, &n, "--");
+		rc |= sj_argv_push(&v, &n, "--");
 	for (size_t i = 0; i < j->cmd.nargs; i++)
-		rc |= push_arg(&v, &n, j->cmd.script_args[i]);
+		rc |= sj_argv_push(&v, &n, j->cmd.script_args[i]);
 	if (rc) {
 		free(v);
 		return -ENOMEM;
