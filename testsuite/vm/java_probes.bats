@@ -316,3 +316,71 @@ mask_tour() {
 		'conn#N: Reset' \
 		'conn#N (pid N uid 0) closed: peer closed the connection')" ] || { show kill; false; }
 }
+
+@test "stap-java -x PID: only that JVM's events; when stap exits, that JVM goes on in no-event mode" {
+	# Two JVMs start before staprun (stap-vm --before); A gets pid 5000
+	# (ns_last_pid), the pid given to -x at build time. The script ends
+	# itself after three events. Once staprun has ended (--after), the agent
+	# of A must switch MethodEntry off (the bridge follows stapio out) while
+	# A keeps running; then both JVMs are told to stop and must end normally.
+	# B's agent never sees a bridge.
+	cat >"$D/Tick.java" <<-'EOF'
+		public class Tick {
+			static void tick(String who) { }
+			public static void main(String[] args) throws Exception {
+				java.io.File stop = new java.io.File(args[1]);
+				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+					tick(args[0]);
+					Thread.sleep(50);
+				}
+				System.out.println(args[0] + (stop.exists() ? " stopped" : " never stopped"));
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Tick.java"
+	cat >"$D/x.stp" <<-'EOF'
+		global n
+		probe java.method("Tick.tick").enter {
+			printf("%s %s pid=%d\n", java_name, java_args, java_pid)
+			if (++n == 3) exit()
+		}
+	EOF
+	local opts=sockdir=/run/sjd,loglevel=info,logfile=$D/x
+	local before after
+	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err & echo \$! >$D/x.A.pid"
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.B.agent.log $JAVA -cp $D Tick B $D/x.stop >$D/x.B.java.out 2>$D/x.B.java.err & echo \$! >$D/x.B.pid"
+	# bounded waits (60 s each): A's agent switches events off; both JVMs end
+	after="i=0; until grep -q 'event MethodEntry disabled' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
+	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done; done"
+	status=0
+	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
+		--stap-opt -x --stap-opt 5000 --before "$before" --after "$after" \
+		"$D/x.stp" >"$D/x.out" 2>"$D/x.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show x; false; }
+	[ "$(cat "$D/x.A.pid")" = 5000 ] || { echo "JVM A got pid $(cat "$D/x.A.pid"), not 5000" >&2; false; }
+	[ -z "$(clean_err "$D/x.err")" ] || { show x; false; }
+	[ "$(cat "$D/x.out")" = "$(printf 'Tick.tick(Ljava/lang/String;)V "A" pid=5000\n%.0s' 1 2 3)" ] || { show x; false; }
+	[ "$(cat "$D/x.A.java.out")" = "A stopped" ] || { show x; false; }
+	[ "$(cat "$D/x.B.java.out")" = "B stopped" ] || { show x; false; }
+	[ -z "$(clean_err "$D/x.A.java.err")$(clean_err "$D/x.B.java.err")" ] || { show x; false; }
+	# A's agent: the bridge came, registered, and at stap's exit switched the
+	# event off (Reset) before closing; nothing after that
+	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$D/x.A.agent.log"
+	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
+		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
+		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
+		stapjava-agent[N]: info: event MethodEntry enabled
+		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
+		stapjava-agent[N]: info: conn#1: VmEvents on
+		stapjava-agent[N]: info: conn#1: Start: registrations complete
+		stapjava-agent[N]: info: event MethodEntry disabled
+		stapjava-agent[N]: info: conn#1: Reset
+		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
+		EOF
+	)" ] || { cat "$D/x.A.agent.log" >&2; false; }
+	# B: a socket, and no bridge ever
+	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e 's/-[0-9]*-[0-9]*-[0-9]*\.sock$/-NS-PID-START.sock/' "$D/x.B.agent.log"
+	[ "$output" = 'stapjava-agent[N]: info: listening on /run/sjd/jvm-NS-PID-START.sock' ] || { cat "$D/x.B.agent.log" >&2; false; }
+}

@@ -259,6 +259,35 @@ SYSTEM_SCRIPT='probe begin { system("echo from-system") } probe end { println("e
     fi
 }
 
+@test "--before runs first and what it starts goes on beside staprun; --after runs once staprun has ended" {
+    # The background sleep must not be a child of stapio (system() would
+    # then end the script early, see above), and must still run afterwards.
+    local t=$BATS_TEST_TMPDIR
+    run --separate-stderr "$STAP_VM" --timeout 120 \
+        --before "echo before; sleep 60 >/dev/null 2>&1 & echo \$! >$t/bg.pid" \
+        --after "echo after; kill -0 \$(cat $t/bg.pid) && echo bg-alive; kill \$(cat $t/bg.pid)" \
+        -e 'probe begin { system("true") } probe timer.s(2) { println("script"); exit() }'
+    if [ "$status" -ne 0 ] || [ "$output" != $'before\nscript\nafter\nbg-alive' ]; then
+        printf 'status %s (want 0), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+}
+
+@test "a failing --before stops the run before staprun; a failing --after makes a good run fail" {
+    run --separate-stderr "$STAP_VM" --timeout 120 --before 'echo no; exit 3' -e 'probe begin { println("script"); exit() }'
+    if [ "$status" -ne 125 ] || [ "$output" != no ] \
+        || [[ $stderr != *"stap-vm: the --before command exited with status 3 in the guest"* ]]; then
+        printf 'status %s (want 125), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+    run --separate-stderr "$STAP_VM" --timeout 120 --after 'exit 4' -e 'probe begin { println("script"); exit() }'
+    if [ "$status" -ne 125 ] || [ "$output" != script ] \
+        || [ "$(tail -n1 <<<"$stderr")" != "stap-vm: the --after command exited with status 4 in the guest" ]; then
+        printf 'status %s (want 125), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+}
+
 @test "a Unix socket can be bound and connected in /tmp/stapjava-0; files under /tmp still reach the host" {
     # The guest's /tmp is the host's over 9p, where qemu refuses sockets;
     # stap-vm puts a guest-only tmpfs on the agents' socket directory.
