@@ -18,6 +18,8 @@
 #include "scratch.h"
 
 void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method);
+void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			   jlocation location);
 void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			    jboolean popped, jvalue value);
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,

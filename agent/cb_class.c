@@ -10,7 +10,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "bpentry.h"
 #include "callbacks.h"
+#include "jvmti_events.h"
 #include "capture.h"
 #include "conn.h"
 
@@ -126,7 +128,7 @@ void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag)
 }
 
 /* ---- load and prepare */
-static void class_event(jclass klass, unsigned code, uint8_t bit, bool track_unload)
+static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, bool prepared)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	char *sig = NULL;
@@ -150,18 +152,21 @@ static void class_event(jclass klass, unsigned code, uint8_t bit, bool track_unl
 		emit(&em);
 	}
 	scratch_leave();
-	if (track_unload && agent.caps.can_generate_object_free_events)
+	if (prepared && agent.caps.can_generate_object_free_events)
 		track_if_wanted(klass, sig);
+	/* a method that cannot have its entry breakpoint: MethodEntry for all */
+	if (prepared && bpentry_class_prepared(jni, klass, sig))
+		events_update(jni);
 out:
 	(*jv)->Deallocate(jv, (unsigned char *)sig);
 }
 
 void JNICALL cb_class_load(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
-	class_event(klass, WIRE_EV_CLASS_LOAD, WIRE_CLASS_LOAD, false);
+	class_event(jni, klass, WIRE_EV_CLASS_LOAD, WIRE_CLASS_LOAD, false);
 }
 
 void JNICALL cb_class_prepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
-	class_event(klass, WIRE_EV_CLASS_PREPARE, WIRE_CLASS_PREPARE, true);
+	class_event(jni, klass, WIRE_EV_CLASS_PREPARE, WIRE_CLASS_PREPARE, true);
 }

@@ -1,4 +1,5 @@
-/* cb_method.c: MethodEntry, MethodExit, CompiledMethodLoad -> 0x80, 0x81, 0x82. */
+/* cb_method.c: MethodEntry or Breakpoint, MethodExit, CompiledMethodLoad -> 0x80, 0x81, 0x82. */
+#include "bpentry.h"
 #include "callbacks.h"
 #include "capture.h"
 #include "mcache.h"
@@ -40,6 +41,17 @@ void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodI
 	struct mmatch m;
 
 	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
+		return;
+	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+}
+
+/* method.enter when bpentry set a breakpoint at location 0 (bpentry.h) */
+void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
+			   jlocation location)
+{
+	struct mmatch m;
+
+	if (location != 0 || !bpentry_active() || mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
 		return;
 	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
 }

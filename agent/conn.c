@@ -191,6 +191,17 @@ uint8_t conn_match_method(const struct conn *c, const char *name, size_t len)
 	return bits;
 }
 
+bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len)
+{
+	for (size_t i = 0; i < c->nregs; i++) {
+		const struct reg *r = c->regs[i];
+		if (r->kind == WIRE_KIND_METHOD && (r->events & events) &&
+		    pattern_method_may_select_class(&r->pat, dotted, len))
+			return true;
+	}
+	return false;
+}
+
 uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len)
 {
 	uint8_t bits = 0;

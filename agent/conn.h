@@ -82,6 +82,9 @@ void conn_reset(struct conn *c);
 /* Under c->lock: the events of KIND that registrations matching NAME want. */
 uint8_t conn_match_method(const struct conn *c, const char *name, size_t len);
 uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len);
+/* Under c->lock: might a method registration for any of EVENTS select a method
+ * of class DOTTED (Java form)? False only when none can (pattern prefix test). */
+bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len);
 
 static inline bool conn_ext(const struct conn *c)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "bpentry.h"
 #include "callbacks.h"
 #include "conn.h"
 #include "log.h"
@@ -13,7 +14,7 @@
 enum need {
 	N_METHOD_ENTRY, N_METHOD_EXIT, N_COMPILED, N_CLASS_LOAD, N_CLASS_PREPARE, N_OBJECT_FREE,
 	N_EXCEPTION, N_EXCEPTION_CATCH, N_THREAD_START, N_THREAD_END, N_MON_ENTER, N_MON_ENTERED,
-	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_COUNT
+	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_BREAKPOINT, N_COUNT
 };
 
 static const struct {
@@ -36,6 +37,7 @@ static const struct {
 	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited" },
 	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart" },
 	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish" },
+	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint" },
 };
 
 static bool enabled[N_COUNT];
@@ -55,6 +57,7 @@ void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	w->can_tag_objects = p->can_tag_objects;
 	w->can_access_local_variables = p->can_access_local_variables;
 	w->can_get_line_numbers = p->can_get_line_numbers;
+	bpentry_want_capabilities(w, p);
 }
 
 int events_install(void)
@@ -66,6 +69,7 @@ int events_install(void)
 	cb.VMInit = agent_vm_init;
 	cb.VMDeath = agent_vm_death;
 	cb.MethodEntry = cb_method_entry;
+	cb.Breakpoint = cb_breakpoint;
 	cb.MethodExit = cb_method_exit;
 	cb.CompiledMethodLoad = cb_compiled_method_load;
 	cb.ClassLoad = cb_class_load;
@@ -147,6 +151,12 @@ void events_update(JNIEnv *jni)
 
 	pthread_mutex_lock(&update_lock);
 	compute(need);
+	/* method.enter by breakpoints where it can be, see bpentry.h */
+	bool use_entry = bpentry_update(jni, need[N_METHOD_ENTRY], need[N_COMPILED]);
+	bool bp = need[N_METHOD_ENTRY] && !use_entry;
+	need[N_METHOD_ENTRY] = use_entry;
+	need[N_BREAKPOINT] = bp;
+	need[N_CLASS_PREPARE] |= bp;
 	bool track = need[N_OBJECT_FREE];
 	apply(need);
 	pthread_mutex_unlock(&update_lock);
@@ -160,6 +170,7 @@ void events_disable_all(void)
 
 	memset(none, 0, sizeof(none));
 	pthread_mutex_lock(&update_lock);
+	bpentry_update(NULL, false, false);
 	apply(none);
 	pthread_mutex_unlock(&update_lock);
 }

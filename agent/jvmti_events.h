@@ -15,7 +15,9 @@
 
 /* The callbacks table and always-on events (VMInit, VMDeath); at load time. */
 int events_install(void);
-/* JNI is the I/O thread's (used to tag already-loaded classes for unload). */
+/* JNI is the caller's (used to tag already-loaded classes for unload and to
+ * set method.enter breakpoints); the I/O thread, or a Java thread in
+ * ClassPrepare when bpentry asks for a full update. */
 void events_update(JNIEnv *jni);
 /* At VM death: every on-demand event off. */
 void events_disable_all(void);

@@ -10,6 +10,8 @@ agent_libstapjava_la_SOURCES = \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \
 	agent/mcache.c agent/mcache.h \
+	agent/bpentry.c agent/bpentry.h \
+	agent/bytecode.c agent/bytecode.h \
 	agent/scratch.c agent/scratch.h \
 	agent/capture.c agent/capture.h \
 	agent/callbacks.h \

@@ -87,6 +87,8 @@ static struct mentry *build(jmethodID id)
 	e->desc_off = (uint32_t)(strchr(name, '(') - name);
 	e->is_static = mods & 0x0008;
 	e->is_native = mods & 0x0100;
+	e->is_abstract = mods & 0x0400;
+	e->bp_ok = -1;
 	e->gen = 0;
 out:
 	if (cls) {

@@ -20,7 +20,11 @@ struct mentry {
 	const char *name;        /* wire name, NUL-terminated */
 	uint32_t name_len;
 	uint32_t desc_off;       /* offset of '(' in name */
-	bool is_static, is_native;
+	bool is_static, is_native, is_abstract;
+	/* under bpentry.c's lock: its breakpoint at location 0 (see bpentry.h) */
+	int8_t bp_ok;            /* -1 not checked yet, 0 cannot have one, 1 can */
+	bool bp_set;
+	uint32_t bp_index;       /* in bpentry's list while bp_set */
 	/* under the cache lock: */
 	uint64_t gen;
 	uint32_t conns[3];       /* per event (0 enter, 1 return, 2 compile): bit i = conns[i] wants it */

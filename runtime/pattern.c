@@ -199,6 +199,19 @@ bool pattern_match_class(const struct pattern *p, const char *sig, size_t len)
 	return glob_match(p, &s);
 }
 
+bool pattern_method_may_select_class(const struct pattern *p, const char *dotted, size_t len)
+{
+	if (!p || p->kind != PATTERN_METHOD || !dotted)
+		return false;
+	/* every method name of the class starts with "<dotted>." */
+	size_t lit = p->has_star ? p->prefix_len : p->len;
+	size_t n = lit < len + 1 ? lit : len + 1;
+	size_t k = n < len ? n : len;
+	if (memcmp(p->text, dotted, k) != 0)
+		return false;
+	return n <= len || p->text[len] == '.';
+}
+
 const char *pattern_text(const struct pattern *p, size_t *len)
 {
 	if (len)

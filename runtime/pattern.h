@@ -57,6 +57,11 @@ bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
  * A malformed signature matches nothing. */
 bool pattern_match_class(const struct pattern *p, const char *sig, size_t len);
 
+/* Might method pattern P select some method of the class DOTTED[0..LEN) (Java form,
+ * "java.io.BufferedWriter")?  False only when none can match: a cheap test on the
+ * pattern's literal prefix, for callers that would otherwise name every method. */
+bool pattern_method_may_select_class(const struct pattern *p, const char *dotted, size_t len);
+
 /* The normalised text of P (NUL-terminated); *LEN gets its length if LEN is not NULL.
  * Compiling it again gives the same pattern, so it is what the bridge sends on. */
 const char *pattern_text(const struct pattern *p, size_t *len);

@@ -56,6 +56,7 @@ public class Families {
         case "manythreads": ManyThreads.run(Integer.parseInt(args[2])); break;
         case "idle": waitFor(args[2]); break;
         case "hello": System.out.println("hello from Families"); break;
+        case "entry": Entry.run(); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }
@@ -280,4 +281,26 @@ class ManyThreads {
         }
         System.out.println("threads " + n);
     }
+}
+
+// method.enter by breakpoints (agent/bpentry.h): a plain method, one whose
+// first instruction is a loop's target (javac: 0: iload_0 ... goto 0), a
+// native one, and a class first loaded after the registration.
+class Entry {
+    static int plain(int x) { return x + 1; }
+    static void spin(int n) { while (n-- > 0) { } }
+    static void run() {
+        Families.printTid("main");
+        int acc = 0;
+        for (int i = 0; i < 3; i++) {
+            acc += plain(i);
+            spin(5);
+            acc += EntryLazy.later(i);
+        }
+        System.out.println("acc " + acc + (Runtime.getRuntime().availableProcessors() > 0 ? "" : "?"));
+    }
+}
+
+class EntryLazy {
+    static int later(int x) { return x * 2; }
 }

@@ -49,3 +49,11 @@ testsuite_unit_test_fdio_SOURCES = testsuite/unit/test_fdio.c
 testsuite_unit_test_fdio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_fdio_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_fdio
+
+# agent/bytecode.c is pure (no JVMTI): tested on its own.
+check_PROGRAMS += testsuite/unit/test_bytecode
+testsuite_unit_test_bytecode_SOURCES = testsuite/unit/test_bytecode.c agent/bytecode.c agent/bytecode.h
+testsuite_unit_test_bytecode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+testsuite_unit_test_bytecode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_bytecode_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_bytecode

@@ -79,6 +79,38 @@ static void assert_class_rejected(const char *text, const char *message)
 
 /* ---- methods --------------------------------------------------------------------- */
 
+/* Compile method pattern TEXT; may it select a method of class CLS? */
+static bool may_select(const char *text, const char *cls)
+{
+	compile_ok(PATTERN_METHOD, text);
+	return pattern_method_may_select_class(&pat, cls, strlen(cls));
+}
+
+static void test_method_may_select_class(void **state)
+{
+	(void)state;
+	assert_true(may_select("Workload.cold", "Workload"));
+	assert_false(may_select("Workload.cold", "WorkloadX"));
+	assert_false(may_select("Workload.cold", "Work"));
+	assert_false(may_select("Workload.cold", "Other"));
+	assert_true(may_select("java.io.BufferedWriter.write(I)V", "java.io.BufferedWriter"));
+	assert_false(may_select("java.io.BufferedWriter.write(I)V", "java.io.Buffered"));
+	assert_true(may_select("java/io/BufferedWriter.*", "java.io.BufferedWriter"));
+	/* the prefix ends inside the class name: a prefix test only */
+	assert_true(may_select("java.io.Buff*.write", "java.io.BufferedWriter"));
+	assert_true(may_select("java.io.Buff*.write", "java.io.Buff"));
+	assert_false(may_select("java.io.Buff*.write", "java.nio.Buffer"));
+	/* the prefix reaches the method name: the class must end with the '.' */
+	assert_true(may_select("Outer$Inner.run*", "Outer$Inner"));
+	assert_false(may_select("Outer$Inner.run*", "Outer"));
+	assert_false(may_select("Outer.run*", "Outer$Inner"));
+	assert_true(may_select("*.cold", "anything.at.All"));
+	assert_true(may_select("*", "X"));
+	assert_false(pattern_method_may_select_class(NULL, "X", 1));
+	compile_ok(PATTERN_CLASS, "X");
+	assert_false(pattern_method_may_select_class(&pat, "X", 1));
+}
+
 static void test_method_exact(void **state)
 {
 	(void)state;
@@ -652,6 +684,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_method_exact),
+		cmocka_unit_test(test_method_may_select_class),
 		cmocka_unit_test(test_method_overloads),
 		cmocka_unit_test(test_method_star_at_end),
 		cmocka_unit_test(test_method_star_at_start),

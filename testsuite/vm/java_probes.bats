@@ -310,9 +310,11 @@ mask_tour() {
 	# the agent switched its events off when the bridge went, before the JVM's
 	# end: the one bridge's worker outlives its killed supervisor just long
 	# enough to send Reset, then closes
-	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodEntry .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
-	[ "$output" = "$(printf '%s\n' 'event MethodEntry enabled' \
-		'event MethodEntry disabled' \
+	# (Mid is loaded after the registration: its breakpoint comes at ClassPrepare)
+	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodEntry .*\|method.enter .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
+	[ "$output" = "$(printf '%s\n' 'method.enter by breakpoints on 0 methods' \
+		'method.enter by breakpoints on 1 method' \
+		'method.enter breakpoints off' \
 		'conn#N: Reset' \
 		'conn#N (pid N uid 0) closed: peer closed the connection')" ] || { show kill; false; }
 }
@@ -321,7 +323,7 @@ mask_tour() {
 	# Two JVMs start before staprun (stap-vm --before); A gets pid 5000
 	# (ns_last_pid), the pid given to -x at build time. The script ends
 	# itself after three events. Once staprun has ended (--after), the agent
-	# of A must switch MethodEntry off (the bridge follows stapio out) while
+	# of A must switch method.enter off (the bridge follows stapio out) while
 	# A keeps running; then both JVMs are told to stop and must end normally.
 	# B's agent never sees a bridge.
 	cat >"$D/Tick.java" <<-'EOF'
@@ -331,6 +333,8 @@ mask_tour() {
 				java.io.File stop = new java.io.File(args[1]);
 				for (int i = 0; i < 2400 && !stop.exists(); i++) {
 					tick(args[0]);
+					if (i == 0)
+						System.out.println(args[0] + " running");
 					Thread.sleep(50);
 				}
 				System.out.println(args[0] + (stop.exists() ? " stopped" : " never stopped"));
@@ -350,8 +354,10 @@ mask_tour() {
 	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
 	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err & echo \$! >$D/x.A.pid"
 	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.B.agent.log $JAVA -cp $D Tick B $D/x.stop >$D/x.B.java.out 2>$D/x.B.java.err & echo \$! >$D/x.B.pid"
+	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 60 s)
+	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
 	# bounded waits (60 s each): A's agent switches events off; both JVMs end
-	after="i=0; until grep -q 'event MethodEntry disabled' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
+	after="i=0; until grep -q 'method.enter breakpoints off' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
 	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
@@ -361,8 +367,8 @@ mask_tour() {
 	[ "$(cat "$D/x.A.pid")" = 5000 ] || { echo "JVM A got pid $(cat "$D/x.A.pid"), not 5000" >&2; false; }
 	[ -z "$(clean_err "$D/x.err")" ] || { show x; false; }
 	[ "$(cat "$D/x.out")" = "$(printf 'Tick.tick(Ljava/lang/String;)V "A" pid=5000\n%.0s' 1 2 3)" ] || { show x; false; }
-	[ "$(cat "$D/x.A.java.out")" = "A stopped" ] || { show x; false; }
-	[ "$(cat "$D/x.B.java.out")" = "B stopped" ] || { show x; false; }
+	[ "$(cat "$D/x.A.java.out")" = "$(printf 'A running\nA stopped')" ] || { show x; false; }
+	[ "$(cat "$D/x.B.java.out")" = "$(printf 'B running\nB stopped')" ] || { show x; false; }
 	[ -z "$(clean_err "$D/x.A.java.err")$(clean_err "$D/x.B.java.err")" ] || { show x; false; }
 	# A's agent: the bridge came, registered, and at stap's exit switched the
 	# event off (Reset) before closing; nothing after that
@@ -371,11 +377,15 @@ mask_tour() {
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
 		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
 		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
-		stapjava-agent[N]: info: event MethodEntry enabled
+		stapjava-agent[N]: info: method.enter by breakpoints on 1 method
+		stapjava-agent[N]: info: event ClassPrepare enabled
+		stapjava-agent[N]: info: event Breakpoint enabled
 		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
 		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
-		stapjava-agent[N]: info: event MethodEntry disabled
+		stapjava-agent[N]: info: method.enter breakpoints off
+		stapjava-agent[N]: info: event ClassPrepare disabled
+		stapjava-agent[N]: info: event Breakpoint disabled
 		stapjava-agent[N]: info: conn#1: Reset
 		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
 		EOF

@@ -1,0 +1,231 @@
+/* bpentry.c: see bpentry.h. */
+#include "bpentry.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "bytecode.h"
+#include "conn.h"
+#include "log.h"
+#include "mcache.h"
+#include "pattern.h"
+
+static pthread_mutex_t bp_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool active;
+/* under bp_lock: the entries with a breakpoint set */
+static struct mentry **set;
+static size_t nset, setcap;
+static size_t logged_n = (size_t)-1;
+
+bool bpentry_active(void)
+{
+	return atomic_load(&active);
+}
+
+void bpentry_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
+{
+	w->can_generate_breakpoint_events = p->can_generate_breakpoint_events;
+	w->can_get_bytecodes = p->can_get_bytecodes;
+}
+
+static bool caps_ok(void)
+{
+	return agent.caps.can_generate_breakpoint_events && agent.caps.can_get_bytecodes;
+}
+
+/* Under bp_lock. Can E have an entry breakpoint? Checked once per method. */
+static bool eligible_locked(struct mentry *e)
+{
+	if (e->bp_ok < 0) {
+		jvmtiEnv *jv = agent.jvmti;
+		jint n = 0;
+		unsigned char *code = NULL;
+
+		e->bp_ok = 0;
+		if (!e->is_native && (*jv)->GetBytecodes(jv, e->id, &n, &code) == JVMTI_ERROR_NONE) {
+			e->bp_ok = n > 0 && bytecode_branches_to(code, (size_t)n, 0) == 0;
+			(*jv)->Deallocate(jv, code);
+		}
+		if (!e->bp_ok)
+			sj_info("method.enter of %s cannot use a breakpoint (%s)", e->name,
+				e->is_native ? "native" : "a branch to its first instruction");
+	}
+	return e->bp_ok;
+}
+
+static int set_locked(struct mentry *e)
+{
+	if (e->bp_set)
+		return 0;
+	if (nset == setcap) {
+		size_t cap = setcap ? setcap * 2 : 64;
+		struct mentry **n = realloc(set, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		set = n;
+		setcap = cap;
+	}
+	jvmtiError err = (*agent.jvmti)->SetBreakpoint(agent.jvmti, e->id, 0);
+	if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_DUPLICATE) {
+		sj_warn("breakpoint on %s refused (JVMTI error %d): its method.enter stays silent",
+			e->name, (int)err);
+		return -1;
+	}
+	e->bp_set = true;
+	e->bp_index = (uint32_t)nset;
+	set[nset++] = e;
+	return 0;
+}
+
+static void clear_locked(struct mentry *e)
+{
+	/* a method of an unloaded class gives INVALID_METHODID: its breakpoint went with it */
+	(*agent.jvmti)->ClearBreakpoint(agent.jvmti, e->id, 0);
+	e->bp_set = false;
+	set[e->bp_index] = set[--nset];
+	set[e->bp_index]->bp_index = e->bp_index;
+}
+
+static void clear_all_locked(void)
+{
+	while (nset)
+		clear_locked(set[nset - 1]);
+}
+
+/* Might any connection's method.enter registration select a method of the class
+ * with JVMTI signature SIG? */
+static bool class_wanted(const char *sig)
+{
+	char dotted[1024];
+	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	bool want = false;
+
+	if (n < 0)
+		return n == -ENAMETOOLONG;   /* cannot pre-test: look at its methods */
+	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
+		struct conn *c = &conns[i];
+		pthread_mutex_lock(&c->lock);
+		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
+		       conn_method_may_select_class(c, WIRE_METHOD_ENTER, dotted, (size_t)n);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return want;
+}
+
+/* Under bp_lock: breakpoints for the wanted methods of KLASS. Returns false when
+ * one of them cannot have one. */
+static bool class_set_locked(jclass klass)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jint n = 0;
+	jmethodID *methods = NULL;
+	bool ok = true;
+
+	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return true;
+	for (jint i = 0; i < n && ok; i++) {
+		struct mmatch m;
+		if (mcache_lookup(methods[i], &m) < 0 || !m.conns[MC_ENTER] || m.e->is_abstract)
+			continue;
+		struct mentry *e = (struct mentry *)m.e;
+		if (!eligible_locked(e))
+			ok = false;
+		else
+			set_locked(e);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	return ok;
+}
+
+static bool scan_loaded_locked(JNIEnv *jni)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jint n = 0;
+	jclass *classes = NULL;
+	bool ok = true;
+
+	if ((*jv)->GetLoadedClasses(jv, &n, &classes) != JVMTI_ERROR_NONE)
+		return false;
+	for (jint i = 0; i < n; i++) {
+		jint status = 0;
+		char *sig = NULL;
+		if (ok && (*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
+		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
+		    !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)) &&
+		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
+			if (class_wanted(sig))
+				ok = class_set_locked(classes[i]);
+			(*jv)->Deallocate(jv, (unsigned char *)sig);
+		}
+		(*jni)->DeleteLocalRef(jni, classes[i]);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)classes);
+	return ok;
+}
+
+/* Under bp_lock: drop the breakpoints no connection wants any more. */
+static void prune_locked(void)
+{
+	for (size_t i = nset; i-- > 0;) {
+		struct mmatch m;
+		if (i < nset && (mcache_lookup(set[i]->id, &m) < 0 || !m.conns[MC_ENTER]))
+			clear_locked(set[i]);
+	}
+}
+
+/* Under bp_lock: say how many breakpoints there are when that changed. */
+static void log_count_locked(void)
+{
+	size_t n = atomic_load(&active) ? nset : (size_t)-1;
+
+	if (n == logged_n)
+		return;
+	if (n == (size_t)-1)
+		sj_info("method.enter breakpoints off");
+	else
+		sj_info("method.enter by breakpoints on %zu method%s", n, n == 1 ? "" : "s");
+	logged_n = n;
+}
+
+bool bpentry_update(JNIEnv *jni, bool want_enter, bool want_compile)
+{
+	bool use_method_entry = false;
+
+	pthread_mutex_lock(&bp_lock);
+	if (!want_enter || want_compile || !caps_ok() || !jni) {
+		atomic_store(&active, false);
+		clear_all_locked();
+		use_method_entry = want_enter;
+	} else {
+		/* on first, so classes prepared during the scan get theirs too */
+		atomic_store(&active, true);
+		prune_locked();
+		if (!scan_loaded_locked(jni)) {
+			atomic_store(&active, false);
+			clear_all_locked();
+			use_method_entry = true;
+		}
+	}
+	log_count_locked();
+	pthread_mutex_unlock(&bp_lock);
+	return use_method_entry;
+}
+
+bool bpentry_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
+{
+	bool ok = true;
+
+	if (!atomic_load(&active) || sig[0] == '[' || !class_wanted(sig))
+		return false;
+	pthread_mutex_lock(&bp_lock);
+	if (atomic_load(&active)) {
+		ok = class_set_locked(klass);
+		log_count_locked();
+	}
+	pthread_mutex_unlock(&bp_lock);
+	return !ok;
+}
