@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # stap-java: translation of java.* probe points (golden files in translator/),
 # its error messages, the bridge command line, stap's options, the runtime fix,
-# and real `stap -p2` runs on the output against a stand-in bridge binary
-# (translator/fake-bridge) that has stpd-bridge's SDT markers.
+# %( %) conditionals and macros decided by stap's own pass 1, stap's messages
+# shown in the user's text, and real `stap -p2` runs on the output against a
+# stand-in bridge binary (translator/fake-bridge) that has stpd-bridge's SDT markers.
 
 setup_file() {
 	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
@@ -42,13 +43,14 @@ teardown() {
 	rm -rf "$T"
 }
 
-# golden NAME [ARGS...]: --dump of NAME.stp, with stap's pass 2 (so no runtime fix)
+# golden NAME [ARGS...]: --dump of NAME.stp (ARGS: options and script arguments), with stap's pass 2 (so no runtime fix);
+# the kernel release (-r "$KREL", for stap's pass 1) reads as KREL
 golden() {
 	local name=$1
 	shift
-	run "$SJ" --dump -p2 "$@" "$name.stp"
+	run "$SJ" --dump -p2 "$name.stp" "$@"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	diff -u "$name.expected" <(printf '%s\n' "$output")
+	diff -u "$name.expected" <(printf '%s\n' "${output//"$KREL"/KREL}")
 }
 
 # the section of --dump output after the line "# stap-java --dump: $1"
@@ -65,7 +67,11 @@ section() {
 }
 
 @test "golden: comments, strings, aliases, lists, ?, !, if, %( %), @define, embedded C, layout" {
-	golden tricky
+	golden tricky -g -r "$KREL"
+}
+
+@test "golden: %( %) on every kind of condition and @define macros: only what stap's pass 1 keeps" {
+	golden conditionals -r "$KREL" one two
 }
 
 @test "golden: a script without Java probes passes unchanged and starts no bridge" {
@@ -79,7 +85,7 @@ section() {
 }
 
 @test "line and column of every token outside rewritten points are unchanged" {
-	run "$SJ" --dump -p2 tricky.stp
+	run "$SJ" --dump -p2 -g -r "$KREL" tricky.stp
 	[ "$status" -eq 0 ]
 	section "script tricky.stp" >"$T/out.stp"
 	# same number of lines, plus the begin probe and the bridge's end probe; rewritten
@@ -109,7 +115,7 @@ section() {
 	for i in $(seq 0 256); do echo "probe java.method(\"C.m$i\") { }"; done >"$T/many.stp"
 	run "$SJ" --dump "$T/many.stp"
 	[ "$status" -eq 1 ]
-	[ "$output" = "parse error: too many Java probe points: at most 256 distinct java.method/class/exception points per script
+	[ "$output" = "parse error: too many Java probe points: at most 256 distinct java.method/class/exception points per script, all branches of %( %) conditionals counted
         saw: identifier 'java' at $T/many.stp:257:7
      source: probe java.method(\"C.m256\") { }
                    ^
@@ -161,6 +167,100 @@ probe process("/opt/stapjava/bin/stpd-bridge").end { if (execname() == "stpd-bri
 	[[ "$(section bridge)" == *" '--sync'" ]]
 	run "$SJ" --dump -p2 --java-async -e 'probe java.class("A"), syscall.read {}'
 	[[ "$(section bridge)" != *"--sync"* ]]
+}
+
+@test "conditionals: stap's pass 1 decides with the run's own options and arguments (-g, --unprivileged, \$#)" {
+	run "$SJ" --dump -p2 -g -r "$KREL" conditionals.stp 1 2 3 4 5 6
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:macro.Used.run' '--slot' '2:class.load:args.Two' '--slot' '3:class.load:args.Other' '--slot' '4:class.load:args.Any' '--slot' '6:method.enter:kernel.New' '--slot' '8:method.enter:A.b' '--slot' '10:exception.thrown:runtime.Kernel' '--slot' '12:class.load:config.Modules' '--slot' '13:method.enter:stap.Four' '--slot' '15:method.enter:priv.Dev' '--slot' '18:method.enter:guru.On' '--slot' '19:class.load:nested.Many' '--slot' '22:method.return:A.b' '--gc' '--args' '--sync'" ]
+	run "$SJ" --dump -p2 --unprivileged -r "$KREL" conditionals.stp 1 two
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:macro.Used.run' '--slot' '2:class.load:args.Two' '--slot' '4:class.load:args.Any' '--slot' '6:method.enter:kernel.New' '--slot' '8:method.enter:A.b' '--slot' '10:exception.thrown:runtime.Kernel' '--slot' '12:class.load:config.Modules' '--slot' '13:method.enter:stap.Four' '--slot' '16:method.enter:priv.User' '--slot' '17:method.enter:guru.Off' '--slot' '20:class.load:nested.Few' '--slot' '22:method.return:A.b' '--return'" ]
+	# every branch takes a slot: 257 distinct points are too many even if stap keeps half
+	{
+		echo '%( arch == "nosuch" %?'
+		for i in $(seq 0 128); do echo "probe java.method(\"C.m$i\") { }"; done
+		echo '%:'
+		for i in $(seq 129 256); do echo "probe java.method(\"C.m$i\") { }"; done
+		echo '%)'
+	} >"$T/many.stp"
+	run "$SJ" --dump -p2 -r "$KREL" "$T/many.stp"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "parse error: too many Java probe points: at most 256 distinct java.method/class/exception points per script, all branches of %( %) conditionals counted" ]
+	[ "${lines[1]}" = "        saw: identifier 'java' at $T/many.stp:259:7" ]
+}
+
+@test "conditionals with -c: the target command registers only the branch stap keeps" {
+	run "$SJ" --target-command 'java Demo' -r "$KREL" -e 'probe %( arch == "nosuch" %? java.class("Then") %: java.class("Else") %) {}'
+	[ "$status" -eq 0 ]
+	[ "$output" = "sh -c 'exec /opt/stapjava/bin/stpd-bridge --parent \$PPID --fire --slot 1:class.load:Else </dev/null & export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
+	# no Java probe point left: the command as given, no bridge, no tapset
+	run "$SJ" --target-command 'java Demo' -r "$KREL" -e '%( arch == "nosuch" %? probe java.class("Then") {} %) probe begin {}'
+	[ "$output" = "java Demo" ]
+	run "$SJ" --dump -p2 -r "$KREL" -e '%( arch == "nosuch" %? probe java.class("Then") {} %) probe begin {}'
+	[ "$output" = "# stap-java --dump: script <input>
+%( arch == \"nosuch\" %? probe __stapjava_s0      {} %) probe begin {}
+# stap-java --dump: stap
+stap -p 2 -r $KREL -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
+}
+
+@test "macros: a @macro probe point counts by what it expands to, the script's own or a tapset's" {
+	mkdir "$T/tapset"
+	echo '@define LIB_KERNEL %( kernel.function("vfs_read") %)' >"$T/tapset/lib.stpm"
+	export STAPJAVA_TAPSET=$T/tapset
+	run "$SJ" --dump -p2 -r "$KREL" -e '@define J %( java.class("A") %) probe @J {}'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A'" ]
+	run "$SJ" --dump -p2 -r "$KREL" -e '@define K %( kernel.function("vfs_read") %) probe java.class("A") {} probe @K {}'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--sync'" ]
+	run "$SJ" --dump -p2 -r "$KREL" -e 'probe java.class("A") {} probe @LIB_KERNEL {}'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--sync'" ]
+	# a macro never used, or used in a branch stap leaves out, counts for nothing
+	run "$SJ" --dump -p2 -r "$KREL" -e '@define K %( syscall.read %) @define U %( java.class("U") %) probe java.class("A") {} %( arch == "nosuch" %? probe @K {} %)'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '1:class.load:A'" ]
+	# macros in macros, in an alias; and in an -E script, with its own macros
+	run "$SJ" --dump -p2 -r "$KREL" -e '@define J %( java.method("M.x").return %) @define L %( @J, java.class("B") %) probe a = @L {} probe a { println(java_return) }'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.return:M.x' '--slot' '1:class.load:B' '--return'" ]
+	run "$SJ" --dump -p2 -r "$KREL" -e 'probe begin {}' -E '@define J %( java.class("E") %) probe @J {}'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:E'" ]
+}
+
+@test "stap's pass 1 for conditionals gets the run's options but -p, -o, -c, -x, -k, -i" {
+	# a stap that notes its arguments and, for -p 1, prints a parse tree with slot 0
+	cat >"$T/stap" <<-EOF2
+		#!/bin/sh
+		printf '%s|' "\$@" >>"$T/args"; echo >>"$T/args"
+		case " \$* " in *" -p 1 "*) printf 'probe __stapjava_s0{\n}\n' ;; esac
+	EOF2
+	chmod +x "$T/stap"
+	export STAPJAVA_STAP=$T/stap
+	run "$SJ" -v -p4 -k -o out -i -x 42 -r 6.1.0-test -g -D X=1 --privilege=stapsys -I /my/tapset \
+		-e '%( arch == "x" %? probe java.class("A") {} %)' -- arg
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/args")" = '-v|-r|6.1.0-test|-g|-D|X=1|--privilege=stapsys|-I|/my/tapset|-p|1|-I|/opt/stapjava/share/stapjava/tapset|-e|%( arch == "x" %? probe __stapjava_s0   {} %)|--|arg|' ]
+	[[ "$(sed -n 2p "$T/args")" == '-v|-p|4|-k|-o|out|-i|-r|6.1.0-test|-g|-D|X=1|--privilege=stapsys|-I|/my/tapset|-I|/opt/stapjava/share/stapjava/tapset|-I|'*'/tapset|-R|/cache/runtime-4.8|-DFIX_FOR=6.1.0-test|-e|'* ]]
+	rm "$T/args"
+	run "$SJ" -p2 -c 'java Demo' -e '%( arch == "x" %? probe java.class("A") {} %)'
+	[ "$(head -n 1 "$T/args")" = '-p|1|-I|/opt/stapjava/share/stapjava/tapset|-e|%( arch == "x" %? probe __stapjava_s0   {} %)|' ]
+	# without %(, @ or $ in a probe point, no pass 1 is needed
+	rm "$T/args"
+	run "$SJ" -p2 -e 'probe java.class("A") {}'
+	[ "$(grep -c -e '-p|' "$T/args")" -eq 1 ]
+	grep -q '^-p|2|' "$T/args"
+}
+
+@test "a pass-1 failure is stap's: its messages with the user's lines, its exit status, nothing run after" {
+	printf '%s\n' 'global n' '%( arch == "nosuch" %? probe begin {} %)' 'probe java.class("A") { n = 1 +* 2 }' >"$T/bad.stp"
+	stap_p2 "$T/bad.stp"
+	[ "$status" -eq 1 ]
+	diff -u - <(grep -v -e '^WARNING: Kernel function symbol table missing' -e '^Tip: ' <<<"$output") <<-EOF2
+		parse error: expected literal string or number
+		        saw: operator '*' at $T/bad.stp:3:32
+		     source: probe java.class("A") { n = 1 +* 2 }
+		                                            ^
+
+		1 parse error.
+		Pass 1: parse failed.  [man error::pass1]
+	EOF2
 }
 
 @test "optional data: requested only when the script names java_args, java_return, java_stack" {
@@ -423,6 +523,9 @@ stap_p2() {
 	[[ "$output" == *'process("'"$FAKE_BRIDGE"'").statement('* ]]
 	# no warnings about the variables a handler does not use
 	! grep '^WARNING:.*java_' <<<"$output" || return 1
+	# every kind of condition, decided by stap's pass 1 first
+	stap_p2 conditionals.stp one two
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
 @test "stap -p2 elaborates the bridge's end probe: with system(), with -c (target()), with -x" {
@@ -451,6 +554,81 @@ stap_p2() {
 	stap_p2 -e 'probe java.class("A") { println(nosuch2) }'
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"identifier 'nosuch2' at <input>:1:33"* ]]
+}
+
+@test "stap's messages show the user's own lines: semantic errors on a Java probe's line and on another" {
+	printf '%s\n' 'global n' 'probe java.method("Demo.add(II)I").return { n = 1 + java_popped }' \
+		'probe java.class("A") { println(java_name) }' 'probe begin { n = "s" }' >"$T/c.stp"
+	stap_p2 "$T/c.stp"
+	[ "$status" -eq 1 ]
+	diff -u - <(grep -v -e '^WARNING: Kernel function symbol table missing' -e '^Tip: ' <<<"$output") <<-EOF2
+		semantic error: type mismatch (long): identifier 'n' at $T/c.stp:2:45
+		        source: probe java.method("Demo.add(II)I").return { n = 1 + java_popped }
+		                                                            ^
+
+		semantic error: type was first inferred here (string): identifier 'n' at :4:15
+		        source: probe begin { n = "s" }
+		                              ^
+
+		Pass 2: analysis failed.  [man error::pass2]
+	EOF2
+}
+
+@test "stap's messages show the user's own lines: parse errors, tabs under the caret, -e and -E" {
+	stap_p2 -e "$(printf 'probe java.method(\t"A.b") { x = 1 +* 2 }')"
+	[ "$status" -eq 1 ]
+	[ "$(grep -A3 '^parse error' <<<"$output")" = "$(printf '%s\n' 'parse error: expected literal string or number' \
+		"        saw: operator '*' at <input>:1:36" \
+		"$(printf '     source: probe java.method(\t"A.b") { x = 1 +* 2 }')" \
+		"$(printf '                               \t                ^')")" ]
+	stap_p2 -e 'probe begin {}' -E "$(printf 'probe begin {}\nprobe java.class("B") { println(nosuch3()) }')"
+	[ "$status" -eq 1 ]
+	[[ "$(grep '^semantic error' <<<"$output")" == "semantic error: unresolved function nosuch3 "*": identifier 'nosuch3' at <input1>:2:33" ]]
+	[ "$(grep -A2 '^semantic error' <<<"$output" | tail -n 2)" = "        source: probe java.class(\"B\") { println(nosuch3()) }
+                                                ^" ]
+}
+
+@test "stap's messages about generated code are left alone" {
+	# a bridge binary without the markers: the errors are in the generated tapset
+	printf '%s\n' '# one' '# two' 'probe java.class("A") { }' >"$T/d.stp"
+	STAPJAVA_BRIDGE=/bin/true STAPJAVA_TAPSET=$T run "$SJ" -p2 -r "$KREL" "$T/d.stp"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"semantic error: while resolving probe point: identifier 'process' at /"*"/tapset/stapjava_slots.stp:3:23
+        source: probe __stapjava_s0 = process(\"/bin/true\").mark(\"slot0\") {
+                                      ^"* ]]
+}
+
+@test "stap's stderr streams through line by line; the last line, exit status and SIGTERM are kept" {
+	cat >"$T/stap" <<-EOF2
+		#!/bin/sh
+		trap 'echo "got TERM at $T/x:1:1" >&2; exit 5' TERM
+		echo "first at $T/x:1:1" >&2
+		for _ in \$(seq 400); do [ -e "$T/go" ] && break; sleep 0.05; done	# 20 s at most
+		printf 'last, without a newline' >&2
+		exit 7
+	EOF2
+	chmod +x "$T/stap"
+	export STAPJAVA_STAP=$T/stap
+	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err" &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$T/err" ] && break; sleep 0.05; done
+	[ "$(cat "$T/err")" = "first at $T/x:1:1" ]
+	touch "$T/go"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 7 ]
+	[ "$(cat "$T/err")" = "first at $T/x:1:1
+last, without a newline" ]
+	rm "$T/go"
+	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err2" &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$T/err2" ] && break; sleep 0.05; done
+	kill -TERM "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 5 ]
+	[ "$(cat "$T/err2")" = "first at $T/x:1:1
+got TERM at $T/x:1:1" ]
 }
 
 @test "stap -p2 of a script with 256 slots" {

@@ -17,7 +17,10 @@ translator_patches_stap_java_SOURCES = \
 	translator-patches/sj_translate.c translator-patches/sj_translate.h \
 	translator-patches/sj_emit.c translator-patches/sj_emit.h \
 	translator-patches/sj_cmdline.c translator-patches/sj_cmdline.h \
-	translator-patches/sj_run.c translator-patches/sj_run.h
+	translator-patches/sj_run.c translator-patches/sj_run.h \
+	translator-patches/sj_srcmap.c translator-patches/sj_srcmap.h \
+	translator-patches/sj_resolve.c translator-patches/sj_resolve.h \
+	translator-patches/sj_files.c translator-patches/sj_files.h
 translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSJ_BRIDGE_PATH='"$(bindir)/stpd-bridge"' \
 	-DSJ_AGENT_PATH='"$(libdir)/libstapjava.so"' \
@@ -35,6 +38,8 @@ EXTRA_DIST += \
 	testsuite/translator.bats \
 	testsuite/translator/basic.expected \
 	testsuite/translator/basic.stp \
+	testsuite/translator/conditionals.expected \
+	testsuite/translator/conditionals.stp \
 	testsuite/translator/defaults.expected \
 	testsuite/translator/defaults.stp \
 	testsuite/translator/errors.err \

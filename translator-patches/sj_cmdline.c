@@ -128,10 +128,29 @@ static int short_option(struct sj_cmdline *c, char opt, const char *value)
 		word[1] = opt;
 		word[2] = '\0';
 	}
+	size_t at = c->npass;
 	int rc = sj_argv_push(&c->pass, &c->npass, word);
 	if (value)
 		rc |= sj_argv_push(&c->pass, &c->npass, value);
+	/* stap-java's pass-1 run sets its own -p; -o, -c, -x, -k and -i are about
+	 * later passes and would only get in its way */
+	if (!rc && strchr("pocxki", opt)) {
+		size_t *bigger = realloc(c->pass1_drop, (c->npass1_drop + 2) * sizeof *bigger);
+		if (!bigger)
+			return -ENOMEM;
+		c->pass1_drop = bigger;
+		for (size_t k = at; k < c->npass; k++)
+			c->pass1_drop[c->npass1_drop++] = k;
+	}
 	return rc;
+}
+
+bool sj_cmdline_pass1_drops(const struct sj_cmdline *c, size_t i)
+{
+	for (size_t k = 0; k < c->npass1_drop; k++)
+		if (c->pass1_drop[k] == i)
+			return true;
+	return false;
 }
 
 int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, size_t errlen)
@@ -184,6 +203,7 @@ int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, siz
 void sj_cmdline_free(struct sj_cmdline *c)
 {
 	free(c->pass);
+	free(c->pass1_drop);
 	free(c->extra_scripts);
 	free(c->script_args);
 	memset(c, 0, sizeof *c);

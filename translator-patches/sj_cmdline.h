@@ -36,10 +36,14 @@ struct sj_cmdline {
 	bool listing;		/* -l, -L, -h, -V, --dump-*: nothing to translate */
 	bool dump;		/* --dump */
 	enum sj_sync_choice sync;	/* --java-sync / --java-async */
+	size_t *pass1_drop;	/* indices in pass of words stap -p1 is not given */
+	size_t npass1_drop;
 };
 
 int sj_cmdline_parse(struct sj_cmdline *c, int argc, char **argv, char *err, size_t errlen);
 void sj_cmdline_free(struct sj_cmdline *c);
+/* Is pass[I] left out of stap-java's pass-1 run (-p, -o, -c, -x, -k, -i and their values)? */
+bool sj_cmdline_pass1_drops(const struct sj_cmdline *c, size_t i);
 /* Append S (not copied) to the NULL-terminated argv *V of *N words: 0 or -ENOMEM. */
 int sj_argv_push(char ***v, size_t *n, const char *s);
 

@@ -5,9 +5,10 @@
  *        probe __stapjava_sN = process("BRIDGE").mark("slotN") { java_... = $argK; ... }
  *    setting the tapset's variables from the marker's twelve arguments.  It goes in
  *    a generated tapset file, so stap elides the variables a handler does not use
- *    without warning about it.
+ *    without warning about it.  Slots not used (t->slots[i].used) get their alias
+ *    too, marked in its comment: a branch stap leaves out may still name it.
  *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
- *    N:KIND.EVENT:PATTERN ..., family switches, optional data, --sync, -x PID, then
+ *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --sync, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
  *  - sj_emit_begin(): without -c, the `probe begin` that starts the bridge with
  *    system() (and notes stapio's process group for sj_emit_watch).  stapio runs

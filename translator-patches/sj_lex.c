@@ -102,6 +102,11 @@ static size_t scan_token(const struct lexer *lx, enum sj_tok_kind *kind)
 		default: break;
 		}
 	}
+	if ((c == '$' || c == '@') && rest >= 2 && p[1] == '#') {
+		/* $# and @#, the number of script arguments; not a comment */
+		*kind = SJ_TOK_IDENT;
+		return 2;
+	}
 	if (is_ident_start(c)) {
 		*kind = SJ_TOK_IDENT;
 		while (n < rest && is_ident_char((unsigned char)p[n]))

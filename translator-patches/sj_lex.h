@@ -3,8 +3,9 @@
  * Contract: sj_lex_all() splits BUF[0..LEN) into tokens the way stap's own lexer
  * does for the purposes of finding probe points: comments (#, //, / * * /) and
  * whitespace are skipped, strings are one token (escapes kept), embedded C
- * (%{ ... %}) is one token, and the preprocessor brackets %( %? %: %) are tokens
- * of their own.  Every token knows its byte offset, 1-based line and column (bytes,
+ * (%{ ... %}) is one token, the preprocessor brackets %( %? %: %) are tokens
+ * of their own, and so are $# and @# (the number of script arguments, which stap
+ * pastes in before it looks for comments).  Every token knows its byte offset, 1-based line and column (bytes,
  * as stap counts them).  The lexer never fails: an unterminated string or comment
  * ends at the end of the buffer and is left for stap to report.
  */

@@ -1,5 +1,5 @@
 /* sj_run.c: see sj_run.h. */
-#define _GNU_SOURCE /* memmem, memrchr, pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include "sj_run.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "sj_buf.h"
+#include "sj_srcmap.h"
 
 static int status_of(int status)
 {
@@ -101,23 +102,19 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Write LINE[0..N) to stderr with every FROM replaced by TO. */
-static void write_filtered(const char *line, size_t n, const char *from, const char *to)
+/* One whole line (or the rest at the end) through MAP to stderr. */
+static void write_line(struct sj_srcmap *map, const char *line, size_t n)
 {
-	size_t flen = strlen(from);
-	while (n > 0) {
-		const char *hit = flen ? memmem(line, n, from, flen) : NULL;
-		size_t keep = hit ? (size_t)(hit - line) : n;
-		write_all(2, line, keep);
-		if (!hit)
-			return;
-		write_all(2, to, strlen(to));
-		line += keep + flen;
-		n -= keep + flen;
-	}
+	struct sj_buf out = { 0 };
+
+	if (sj_srcmap_line(map, line, n, &out) < 0)
+		write_all(2, line, n);	/* as it came, rather than not at all */
+	else
+		write_all(2, out.data, out.len);
+	sj_buf_free(&out);
 }
 
-static void filter_stderr(int fd, const char *from, const char *to)
+void sj_run_filter(int fd, struct sj_srcmap *map)
 {
 	struct sj_buf pending = { 0 };
 	char chunk[4096];
@@ -129,31 +126,44 @@ static void filter_stderr(int fd, const char *from, const char *to)
 		if (n <= 0)
 			break;
 		if (sj_buf_add(&pending, chunk, (size_t)n) < 0) {
+			if (pending.len)
+				write_line(map, pending.data, pending.len);
+			pending.len = 0;
 			write_all(2, chunk, (size_t)n);
 			continue;
 		}
-		/* Whole lines only, so a path split across reads is still replaced. */
-		char *nl = memrchr(pending.data, '\n', pending.len);
-		if (!nl)
-			continue;
-		size_t done = (size_t)(nl - pending.data) + 1;
-		write_filtered(pending.data, done, from, to);
+		/* Whole lines only: a path or a location split across reads is still seen.
+		 * Each line goes out as soon as it is complete. */
+		size_t done = 0;
+		for (char *nl; (nl = memchr(pending.data + done, '\n', pending.len - done));) {
+			size_t end = (size_t)(nl - pending.data) + 1;
+			write_line(map, pending.data + done, end - done);
+			done = end;
+		}
 		memmove(pending.data, pending.data + done, pending.len - done);
 		pending.len -= done;
 	}
-	write_filtered(sj_buf_str(&pending), pending.len, from, to);
+	if (pending.len)
+		write_line(map, pending.data, pending.len);
 	sj_buf_free(&pending);
 }
 
-int sj_run_stap(char *const argv[], const char *from, const char *to)
+int sj_run_stap(char *const argv[], struct sj_srcmap *map, int out_fd, int err_fd)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward };
 	struct sigaction old_int, old_quit, old_term, old_hup;
+	sigset_t forwarded, old_mask;
 	int fds[2], status = 0;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
+	/* Held until child_pid is set: a SIGTERM between fork() and then would
+	 * otherwise find no child to go to, and be lost. */
+	sigemptyset(&forwarded);
+	sigaddset(&forwarded, SIGTERM);
+	sigaddset(&forwarded, SIGHUP);
+	sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGTERM, &fwd, &old_term);
@@ -164,16 +174,21 @@ int sj_run_stap(char *const argv[], const char *from, const char *to)
 		sigaction(SIGQUIT, &old_quit, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
-		dup2(fds[1], 2);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		if (out_fd >= 0)
+			dup2(out_fd, 1);
+		dup2(err_fd >= 0 ? err_fd : fds[1], 2);
 		execvp(argv[0], argv);
 		sj_error("cannot run %s: %s", argv[0], strerror(errno));
 		_exit(127);
 	}
 	int err = pid < 0 ? -errno : 0;
 	close(fds[1]);
-	if (pid > 0) {
+	if (pid > 0)
 		child_pid = pid;
-		filter_stderr(fds[0], from, to);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);	/* one held meanwhile goes to stap now */
+	if (pid > 0) {
+		sj_run_filter(fds[0], map);	/* until stap and its children close it */
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		child_pid = 0;

@@ -5,7 +5,9 @@
  * branches of %( %) conditionals and @define bodies alike, but never in a
  * handler (where `java . method("x")` would be string concatenation).  Deciding
  * about synchronous dispatch needs more: which tokens start a probe point of a
- * `probe` header, tracked by a small state machine below.
+ * `probe` header, tracked by a small state machine below.  The same machine reads
+ * stap's pass-1 parse tree when conditionals or macros leave the user's text
+ * undecided (sj_translation_resolve): there, slot probes are names already.
  */
 #include "sj_translate.h"
 
@@ -54,6 +56,7 @@ struct scan {
 	size_t copied;		/* bytes of buf already in out */
 	int brace, paren;
 	bool in_header, at_pp, define_pending;
+	bool resolving;		/* reading stap -p1's output: nothing to rewrite */
 	long pending;		/* token starting the current probe point, -1: none */
 	struct pp_frame stack[MAX_PP_NESTING];
 	int depth, define_depth;
@@ -112,7 +115,8 @@ static int slot_for(struct sj_translation *t, enum sj_kind kind, const char *eve
 	char *copy = strdup(pattern);
 	if (!copy)
 		return -ENOMEM;
-	t->slots[t->nslots] = (struct sj_slot){ kind, event, copy };
+	/* used until stap's pass 1 says otherwise (sj_translation_resolve) */
+	t->slots[t->nslots] = (struct sj_slot){ kind, event, copy, true };
 	return (int)t->nslots++;
 }
 
@@ -235,7 +239,7 @@ static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 		return j;
 	int slot = slot_for(s->t, kind, event, pattern);
 	if (slot == -ENOSPC) {
-		error_at(s, tok(s, i), "too many Java probe points: at most %d distinct java.method/class/exception points per script",
+		error_at(s, tok(s, i), "too many Java probe points: at most %d distinct java.method/class/exception points per script, all branches of %%( %%) conditionals counted",
 			 SJ_MAX_SLOTS);
 		return j;
 	}
@@ -285,6 +289,14 @@ static void classify_pending(struct scan *s)
 		return;
 	s->pending = -1;
 	component(s, (size_t)i, first, sizeof first);
+	size_t plen = strlen(SJ_SLOT_PREFIX);
+	if (strncmp(first, SJ_SLOT_PREFIX, plen) == 0 && first[plen] &&
+	    strspn(first + plen, "0123456789") == strlen(first + plen)) {
+		unsigned long n = strtoul(first + plen, NULL, 10);
+		if (n < s->t->nslots)
+			s->t->slots[n].used = true;	/* a Java point kept by stap's pass 1 */
+		return;
+	}
 	if (strcmp(first, "java") == 0 && is_op(tok(s, (size_t)i + 1), ".")) {
 		component(s, (size_t)i + 2, second, sizeof second);
 		for (unsigned f = 0; f < 4; f++)
@@ -304,6 +316,8 @@ static void classify_pending(struct scan *s)
 static void preprocessor(struct scan *s, const struct sj_token *t)
 {
 	if (t->kind == SJ_TOK_PP_IF) {
+		/* a conditional, or a macro that may be used as a probe point */
+		s->t->needs_resolution = true;
 		if (s->depth < MAX_PP_NESTING)
 			s->stack[s->depth] = (struct pp_frame){ s->at_pp, s->define_pending };
 		s->depth++;
@@ -367,6 +381,9 @@ static void track(struct scan *s, size_t i)
 		classify_pending(s);
 		s->at_pp = false;
 	} else if (header && s->at_pp && s->define_depth == 0) {
+		/* @macro, $1 or @1 pasted in: only stap's pass 1 knows what it is */
+		if (t->kind == SJ_TOK_IDENT && (t->text[0] == '@' || t->text[0] == '$'))
+			s->t->needs_resolution = true;
 		s->pending = (long)i;
 		s->at_pp = false;
 	}
@@ -388,31 +405,41 @@ static void scan_optional_data(struct scan *s, const struct sj_token *t)
 			s->t->optional |= uses[k].bit;
 }
 
+/* Tokenize S->buf and go through it: rewrite Java points (unless resolving) and
+ * note what the script uses. */
+static int scan_all(struct scan *s)
+{
+	int rc = sj_lex_all(s->buf, s->len, &s->tk, &s->n);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < s->n && !s->oom;) {
+		int kind = !s->resolving && s->brace == 0 && s->paren == 0 ? java_kind(s, i) : -1;
+		if (kind >= 0) {
+			if (s->in_header && s->at_pp)
+				s->at_pp = false;	/* a slot: never forces sync by itself */
+			i = java_point(s, i, (enum sj_kind)kind);
+			continue;
+		}
+		scan_optional_data(s, tok(s, i));
+		track(s, i);
+		i++;
+	}
+	classify_pending(s);
+	free(s->tk);
+	s->tk = NULL;
+	return s->oom ? -ENOMEM : 0;
+}
+
 int sj_translate_text(struct sj_translation *t, const char *name, const char *buf, size_t len,
 		      struct sj_buf *out)
 {
 	struct scan s = { .t = t, .name = name, .buf = buf, .len = len, .out = out, .pending = -1 };
-	int rc = sj_lex_all(buf, len, &s.tk, &s.n);
+	int rc = scan_all(&s);
 
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < s.n && !s.oom;) {
-		int kind = s.brace == 0 && s.paren == 0 ? java_kind(&s, i) : -1;
-		if (kind >= 0) {
-			if (s.in_header && s.at_pp)
-				s.at_pp = false;	/* a slot: never forces sync by itself */
-			i = java_point(&s, i, (enum sj_kind)kind);
-			continue;
-		}
-		scan_optional_data(&s, tok(&s, i));
-		track(&s, i);
-		i++;
-	}
-	classify_pending(&s);
-	if (!s.oom && sj_buf_add(out, buf + s.copied, len - s.copied) < 0)
-		s.oom = 1;
-	free(s.tk);
-	return s.oom ? -ENOMEM : 0;
+	if (rc == 0 && sj_buf_add(out, buf + s.copied, len - s.copied) < 0)
+		rc = -ENOMEM;
+	return rc;
 }
 
 /* --- the translation as a whole ------------------------------------------------------ */
@@ -429,6 +456,21 @@ static void free_names(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+int sj_translation_resolve(struct sj_translation *t, const char *parsed, size_t len)
+{
+	struct scan s = { .t = t, .name = "<stap -p1>", .buf = parsed, .len = len, .pending = -1,
+			  .resolving = true };
+
+	for (size_t i = 0; i < t->nslots; i++)
+		t->slots[i].used = false;
+	free_names(t->other_points, t->nother);
+	free_names(t->aliases, t->naliases);
+	t->other_points = t->aliases = NULL;
+	t->nother = t->naliases = 0;
+	t->families = t->optional = 0;
+	return scan_all(&s);
 }
 
 void sj_translation_free(struct sj_translation *t)
@@ -450,4 +492,12 @@ bool sj_translation_wants_sync(const struct sj_translation *t)
 			return true;
 	}
 	return false;
+}
+
+bool sj_translation_uses_java(const struct sj_translation *t)
+{
+	for (size_t i = 0; i < t->nslots; i++)
+		if (t->slots[i].used)
+			return true;
+	return t->families != 0;
 }

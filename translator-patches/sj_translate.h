@@ -9,6 +9,16 @@
  * same line and column, except on the first line of a rewritten point.
  * Errors in the Java syntax are appended to t->errors in stap's format and
  * counted in t->nerrors; the return value is only about memory (0 or -ENOMEM).
+ *
+ * Slots are numbered when their text is rewritten, in every branch of every %( %)
+ * conditional and in every @define body, so at most SJ_MAX_SLOTS over all of them.
+ * Which of them stap keeps, and what the kept probe points are, only stap's
+ * preprocessor knows: when a script has a %( (a conditional or a macro) or a probe
+ * point starting with @ or $ (a macro, an argument pasted in), t->needs_resolution
+ * is set, and the caller gives stap -p1's parse tree of the translated scripts to
+ * sj_translation_resolve(), which recomputes the slots used, families, optional
+ * data and the points that decide dispatch from it.  Otherwise the user's text
+ * decides alone, and every slot is used.
  */
 #ifndef STAPJAVA_SJ_TRANSLATE_H
 #define STAPJAVA_SJ_TRANSLATE_H
@@ -31,6 +41,7 @@ struct sj_slot {
 	enum sj_kind kind;
 	const char *event;	/* static: "enter", "load", ... */
 	char *pattern;		/* normalised by pattern_compile */
+	bool used;		/* registered with the bridge: in a probe point stap keeps */
 };
 
 struct sj_translation {
@@ -46,6 +57,7 @@ struct sj_translation {
 	unsigned nerrors;
 	char *const *script_args;	/* for @1 .. @N */
 	size_t nscript_args;
+	bool needs_resolution;	/* see above */
 };
 
 void sj_translation_init(struct sj_translation *t, char *const *script_args, size_t nargs);
@@ -54,6 +66,14 @@ void sj_translation_free(struct sj_translation *t);
 /* Rewrite BUF[0..LEN), named NAME in messages, appending the result to OUT. */
 int sj_translate_text(struct sj_translation *t, const char *name, const char *buf, size_t len,
 		      struct sj_buf *out);
+
+/* Recompute t's slots used, families, optional data, other points and aliases from
+ * PARSED, stap -p1's output for the translated scripts (no conditional, no macro
+ * left): 0 or -ENOMEM. */
+int sj_translation_resolve(struct sj_translation *t, const char *parsed, size_t len);
+
+/* Is a slot used, or a java.gc/vm/thread/monitor family? */
+bool sj_translation_uses_java(const struct sj_translation *t);
 
 /* Does the script have a probe point that is neither Java nor one of begin, end,
  * error, never, timer.* (an alias the script defines counts by its definition)? */

@@ -5,14 +5,16 @@
  * `probe begin` with system(), or with -c inside the target command, since stap
  * fires uprobes only in the target's process tree then), adds a probe that reports
  * the bridge's end, the tapset directory, and SystemTap's runtime fix when the
- * kernel needs it, then runs stock stap.  `--dump` prints what would run instead.
+ * kernel needs it, then runs stock stap.  When %( %) conditionals or macros leave
+ * the probe points undecided, stap's own pass 1 decides first (sj_resolve.h).
+ * stap's messages show the user's file names and lines (sj_srcmap.h).
+ * `--dump` prints what would run instead.
  * The user's manual: man/stap-java.1.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,10 @@
 #include "sj_cmdline.h"
 #include "sj_diag.h"
 #include "sj_emit.h"
+#include "sj_files.h"
+#include "sj_resolve.h"
 #include "sj_run.h"
+#include "sj_srcmap.h"
 #include "sj_translate.h"
 
 #ifndef SJ_BRIDGE_PATH
@@ -71,6 +76,12 @@ struct job {
 	char **fix;			/* stap-runtime-fix's options */
 	bool uses_java;
 	const char *main_name;		/* the main script as stap names it */
+	struct sj_buf source;		/* the main script as the user wrote it */
+	char dir[4096];			/* temporary directory, "" until made */
+	char script[4300];		/* the translated main script there, "" with -e or stdin */
+	char slots_dir[4200], slots[4300];	/* the generated tapset there */
+	struct sj_srcmap_file *mapped;	/* the main script and each -E, for map */
+	struct sj_srcmap map;
 };
 
 static const char *env_or(const char *name, const char *fallback)
@@ -104,24 +115,23 @@ static int check_path(const char *what, const char *path)
 
 static int translate(struct job *j)
 {
-	struct sj_buf src = { 0 };
+	struct sj_buf *src = &j->source;
 	char name[32];
 	int rc;
 
 	if (j->cmd.script_file) {
-		rc = read_script(j->cmd.script_file, &src);
+		rc = read_script(j->cmd.script_file, src);
 		if (rc < 0) {
 			sj_error("cannot read '%s': %s", j->cmd.script_file, strerror(-rc));
 			return rc;
 		}
 		j->main_name = strcmp(j->cmd.script_file, "-") == 0 ? "<input>" : j->cmd.script_file;
 	} else {
-		rc = sj_buf_puts(&src, j->cmd.script_text);
+		rc = sj_buf_puts(src, j->cmd.script_text);
 		j->main_name = "<input>";
 	}
 	if (rc == 0)
-		rc = sj_translate_text(&j->tr, j->main_name, sj_buf_str(&src), src.len, &j->main_text);
-	sj_buf_free(&src);
+		rc = sj_translate_text(&j->tr, j->main_name, sj_buf_str(src), src->len, &j->main_text);
 	j->extra = calloc(j->cmd.nextra + 1, sizeof *j->extra);
 	if (!j->extra)
 		return -ENOMEM;
@@ -133,119 +143,11 @@ static int translate(struct job *j)
 	return rc;
 }
 
-/* FNV-1a: names the cached argument file after its content. */
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* Where the bridge's arguments live when they are too long for system(); kept,
- * content-addressed, so a module built with -p4 still finds them when run later. */
+/* Where the bridge's arguments live when they are too long for system(). */
 static int args_file_path(struct job *j)
 {
-	const char *cache = getenv("STAPJAVA_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = env_or("HOME", "/root");
-	char dir[4096];
-
-	if (cache && *cache)
-		snprintf(dir, sizeof dir, "%s", cache);
-	else if (xdg && *xdg)
-		snprintf(dir, sizeof dir, "%s/stapjava", xdg);
-	else
-		snprintf(dir, sizeof dir, "%s/.cache/stapjava", home);
-	if (asprintf(&j->args_file, "%s/bridge-args-%016llx", dir,
-		     (unsigned long long)fnv1a(j->bridge_words.data, j->bridge_words.len)) < 0) {
-		j->args_file = NULL;
-		return -ENOMEM;
-	}
-	return check_path("cache", j->args_file);
-}
-
-static int write_file(const char *path, const char *text, size_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	ssize_t w = write(fd, text, len);
-	int rc = (w < 0 || (size_t)w != len) ? -EIO : 0;
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
-static int mkdir_p(const char *path)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(tmp, 0700) < 0 && errno != EEXIST ? -errno : 0;
-}
-
-/* The root bridge reads this file when the session starts, maybe long after
- * -p4: nobody else may be able to change it, so its directory must be ours
- * and closed to others, and it is written through a new file (no symlink
- * followed) renamed into place. */
-static int cache_dir_is_private(const char *dir)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		sj_error("cache directory '%s' must be a directory of uid %u, not writable by "
-			 "group or others (STAPJAVA_CACHE chooses another)", dir, (unsigned)geteuid());
-		return -EPERM;
-	}
-	return 0;
-}
-
-static int write_file_replacing(const char *path, const char *text, size_t len)
-{
-	char *tmp;
-
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	int rc = fd < 0 ? -errno : 0;
-	if (rc == 0) {
-		ssize_t w = write(fd, text, len);
-		rc = (w < 0 || (size_t)w != len) ? -EIO : 0;
-		if (close(fd) < 0 && rc == 0)
-			rc = -errno;
-		if (rc == 0 && rename(tmp, path) < 0)
-			rc = -errno;
-		if (rc < 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return rc;
-}
-
-static int store_args_file(const struct job *j)
-{
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", j->args_file);
-	*strrchr(dir, '/') = '\0';
-	int rc = mkdir_p(dir);
-	if (rc == 0)
-		rc = cache_dir_is_private(dir);
-	if (rc == -EPERM)
-		return rc;
-	if (rc == 0)
-		rc = write_file_replacing(j->args_file, j->bridge_words.data, j->bridge_words.len);
-	if (rc < 0)
-		sj_error("cannot write '%s': %s", j->args_file, strerror(-rc));
-	return rc;
+	int rc = sj_args_file_path(j->bridge_words.data, j->bridge_words.len, &j->args_file);
+	return rc < 0 ? rc : check_path("cache", j->args_file);
 }
 
 /* STAPJAVA_BRIDGE_OPTS and STAPJAVA_AGENT_OPTS go into single- and double-quoted
@@ -364,7 +266,7 @@ static int generate(struct job *j)
 	struct sj_bridge_opts bo = { .target_pid = j->cmd.target_pid };
 	int rc;
 
-	j->uses_java = j->tr.nslots > 0 || j->tr.families != 0;
+	j->uses_java = sj_translation_uses_java(&j->tr);
 	if (!j->uses_java)
 		return 0;
 	bo.sync = j->cmd.sync == SJ_SYNC_ON ||
@@ -431,31 +333,38 @@ static int runtime_fix(struct job *j)
 
 /* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e);
  * TARGET_CMD replaces -c's command.  With Java probes, -x goes to the bridge only:
- * with it, stap would fire the bridge's uprobes only in the PID's process tree. */
+ * with it, stap would fire the bridge's uprobes only in the PID's process tree.
+ * PASS1: for sj_resolve(), stap -p1 with the options that matter to pass 1. */
 static char **stap_argv(const struct job *j, const char *slots_dir, const char *script_path,
-			const char *target_cmd)
+			const char *target_cmd, bool pass1)
 {
 	char **v = NULL;
 	size_t n = 0;
 	int rc = sj_argv_push(&v, &n, j->paths.stap);
 
 	for (size_t i = 0; i < j->cmd.npass; i++) {
-		if (j->uses_java && i + 1 == j->cmd.x_at) {
+		if (pass1 && sj_cmdline_pass1_drops(&j->cmd, i))
+			continue;
+		if (!pass1 && j->uses_java && i + 1 == j->cmd.x_at) {
 			i++;
 			continue;
 		}
-		if (j->uses_java && i == j->cmd.c_at && j->target_cmd.len)
+		if (!pass1 && j->uses_java && i == j->cmd.c_at && j->target_cmd.len)
 			rc |= sj_argv_push(&v, &n, target_cmd);
 		else
 			rc |= sj_argv_push(&v, &n, j->cmd.pass[i]);
 	}
+	if (pass1) {
+		rc |= sj_argv_push(&v, &n, "-p");
+		rc |= sj_argv_push(&v, &n, "1");
+	}
 	rc |= sj_argv_push(&v, &n, "-I");
 	rc |= sj_argv_push(&v, &n, j->paths.tapset);
-	if (slots_dir && j->tr.nslots) {
+	if (slots_dir && j->uses_java && j->tr.nslots) {
 		rc |= sj_argv_push(&v, &n, "-I");
 		rc |= sj_argv_push(&v, &n, slots_dir);
 	}
-	for (size_t i = 0; j->fix && j->fix[i]; i++)
+	for (size_t i = 0; !pass1 && j->fix && j->fix[i]; i++)
 		rc |= sj_argv_push(&v, &n, j->fix[i]);
 	if (script_path) {
 		rc |= sj_argv_push(&v, &n, script_path);
@@ -497,7 +406,7 @@ static int dump(const struct job *j)
 		putchar('\n');
 	for (size_t i = 0; i < j->cmd.nextra; i++)
 		printf("# stap-java --dump: script <input%zu>\n%s\n", i + 1, sj_buf_str(&j->extra[i]));
-	if (j->tr.nslots)
+	if (j->uses_java && j->tr.nslots)
 		printf("# stap-java --dump: tapset <tmpdir>/" SLOTS_TAPSET "\n%s", sj_buf_str(&j->aliases));
 	if (j->uses_java) {
 		printf("# stap-java --dump: bridge\n");
@@ -509,9 +418,9 @@ static int dump(const struct job *j)
 	}
 	if (j->target_cmd.len)
 		printf("# stap-java --dump: target command\n%s\n", sj_buf_str(&j->target_cmd));
-	char **argv = stap_argv(j, j->tr.nslots ? "<tmpdir>/tapset" : NULL,
+	char **argv = stap_argv(j, "<tmpdir>/tapset",
 				j->cmd.script_file && strcmp(j->cmd.script_file, "-") ? "<tmpdir>/script.stp" : NULL,
-				"<target command>");
+				"<target command>", false);
 	if (!argv)
 		return -ENOMEM;
 	printf("# stap-java --dump: stap\n");
@@ -530,50 +439,106 @@ static int dump(const struct job *j)
 	return fflush(stdout) == 0 ? 0 : -EIO;
 }
 
-static int run(struct job *j)
+/* The temporary directory, made once: the translated main script goes there under
+ * the user's base name, so that stap's messages name the user's file, and the
+ * stderr filter (j->map) maps the whole path back. */
+static int workdir(struct job *j)
 {
 	const char *tmp = env_or("TMPDIR", "/tmp");
-	char dir[4096], slots_dir[4200], slots[4300], script[4300] = "";
-	int rc;
+	bool file = j->cmd.script_file && strcmp(j->cmd.script_file, "-") != 0;
+	size_t nmapped = 1 + j->cmd.nextra;
+	char name[32];
 
-	snprintf(dir, sizeof dir, "%s/stap-java.XXXXXX", tmp);
-	if (!mkdtemp(dir)) {
-		rc = -errno;
+	if (j->dir[0])
+		return 0;
+	snprintf(j->dir, sizeof j->dir, "%s/stap-java.XXXXXX", tmp);
+	if (!mkdtemp(j->dir)) {
+		int rc = -errno;
 		sj_error("cannot make a temporary directory in %s: %s", tmp, strerror(errno));
+		j->dir[0] = '\0';
 		return rc;
 	}
-	snprintf(slots_dir, sizeof slots_dir, "%s/tapset", dir);
-	snprintf(slots, sizeof slots, "%s/" SLOTS_TAPSET, slots_dir);
-	rc = 0;
-	if (j->tr.nslots) {
-		rc = mkdir(slots_dir, 0700) < 0 ? -errno : 0;
-		if (rc == 0)
-			rc = write_file(slots, j->aliases.data, j->aliases.len, 0600);
-	}
-	/* The same base name, so that stap's messages name the user's file (and the
-	 * stderr filter maps the whole path back). */
-	bool file = j->cmd.script_file && strcmp(j->cmd.script_file, "-") != 0;
-	if (rc == 0 && file) {
+	snprintf(j->slots_dir, sizeof j->slots_dir, "%s/tapset", j->dir);
+	snprintf(j->slots, sizeof j->slots, "%s/" SLOTS_TAPSET, j->slots_dir);
+	if (file) {
 		const char *base = strrchr(j->cmd.script_file, '/');
-		snprintf(script, sizeof script, "%s/%s", dir, base ? base + 1 : j->cmd.script_file);
-		rc = write_file(script, j->main_text.data, j->main_text.len, 0600);
+		snprintf(j->script, sizeof j->script, "%s/%s", j->dir, base ? base + 1 : j->cmd.script_file);
 	}
+	j->mapped = calloc(nmapped, sizeof *j->mapped);
+	if (!j->mapped)
+		return -ENOMEM;
+	j->mapped[0] = (struct sj_srcmap_file){
+		.stap_name = file ? j->script : "<input>", .user_name = file ? j->cmd.script_file : NULL,
+		.text = sj_buf_str(&j->source), .len = j->source.len,
+	};
+	for (size_t i = 0; i < j->cmd.nextra; i++) {
+		snprintf(name, sizeof name, "<input%zu>", i + 1);
+		j->mapped[i + 1] = (struct sj_srcmap_file){
+			.stap_name = strdup(name), .text = j->cmd.extra_scripts[i],
+			.len = strlen(j->cmd.extra_scripts[i]),
+		};
+		if (!j->mapped[i + 1].stap_name)
+			return -ENOMEM;
+	}
+	sj_srcmap_init(&j->map, j->mapped, nmapped);
+	return 0;
+}
+
+static void workdir_remove(struct job *j)
+{
+	if (!j->dir[0])
+		return;
+	if (j->script[0])
+		unlink(j->script);
+	unlink(j->slots);
+	rmdir(j->slots_dir);
+	rmdir(j->dir);
+	for (size_t i = 1; j->mapped && i <= j->cmd.nextra; i++)
+		free((char *)j->mapped[i].stap_name);
+	free(j->mapped);
+}
+
+/* Where %( %) conditionals or macros leave the probe points undecided, stap's pass 1
+ * decides: 0, or the exit status of a failed stap -p1 (its messages printed), or
+ * -errno. */
+static int resolve(struct job *j)
+{
+	int rc = workdir(j), status = 0;
+
+	if (rc == 0 && j->script[0])
+		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
+	char **argv = rc == 0 ? stap_argv(j, NULL, j->script[0] ? j->script : NULL, NULL, true) : NULL;
+	if (rc == 0 && !argv)
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = sj_resolve(&j->tr, argv, j->dir, &j->map, &status);
+	free(argv);
+	return rc < 0 ? rc : status;
+}
+
+static int run(struct job *j)
+{
+	int rc = workdir(j);
+
+	if (rc == 0 && j->uses_java && j->tr.nslots) {
+		rc = mkdir(j->slots_dir, 0700) < 0 ? -errno : 0;
+		if (rc == 0)
+			rc = sj_write_file(j->slots, j->aliases.data, j->aliases.len, 0600);
+	}
+	if (rc == 0 && j->script[0])
+		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
 	if (rc == 0 && j->args_file)
-		rc = store_args_file(j);
-	char **argv = rc == 0 ? stap_argv(j, slots_dir, file ? script : NULL, sj_buf_str(&j->target_cmd))
+		rc = sj_store_private(j->args_file, j->bridge_words.data, j->bridge_words.len);
+	char **argv = rc == 0 ? stap_argv(j, j->slots_dir, j->script[0] ? j->script : NULL,
+					  sj_buf_str(&j->target_cmd), false)
 			      : NULL;
 	if (rc == 0 && !argv)
 		rc = -ENOMEM;
 	if (rc < 0)
-		sj_error("cannot prepare the translated script in %s: %s", dir, strerror(-rc));
+		sj_error("cannot prepare the translated script in %s: %s", j->dir, strerror(-rc));
 	else
-		rc = sj_run_stap(argv, file ? script : "", file ? j->cmd.script_file : "");
+		rc = sj_run_stap(argv, &j->map, -1, -1);
 	free(argv);
-	if (script[0])
-		unlink(script);
-	unlink(slots);
-	rmdir(slots_dir);
-	rmdir(dir);
 	return rc;
 }
 
@@ -618,6 +583,8 @@ static void job_free(struct job *j)
 	for (size_t i = 0; j->extra && i < j->cmd.nextra; i++)
 		sj_buf_free(&j->extra[i]);
 	free(j->extra);
+	workdir_remove(j);
+	sj_buf_free(&j->source);
 	sj_buf_free(&j->main_text);
 	sj_buf_free(&j->aliases);
 	sj_buf_free(&j->bridge_args);
@@ -663,6 +630,11 @@ static int stap_java(struct job *j, int argc, char **argv)
 		sj_diag_summary(&j->tr.errors, j->tr.nerrors);
 		fprintf(stderr, "%sPass 1: parse failed.  [stap-java]\n", sj_buf_str(&j->tr.errors));
 		return 1;
+	}
+	if (j->tr.needs_resolution) {
+		rc = resolve(j);
+		if (rc != 0)
+			return rc < 0 ? 1 : rc;
 	}
 	rc = generate(j);
 	if (rc == 0 && j->cmd.print_target) {
