@@ -230,9 +230,22 @@ int conn_send_reset(struct conn *c)
 	return send_command(c, &cmd);
 }
 
-int conn_send_ack(struct conn *c, uint64_t seq)
+int conn_flush_acks(struct conn *c)
+{
+	size_t n = c->acks_len;
+
+	c->acks_len = 0;
+	return n ? fd_send_all(c->fd, c->acks, n) : 0;
+}
+
+int conn_queue_ack(struct conn *c, uint64_t seq)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_ACK, .seq = seq };
+	struct wire_buf b = { c->acks, sizeof c->acks, c->acks_len };
+	int rc = wire_encode_command(&b, &cmd);
 
-	return send_command(c, &cmd);
+	if (rc < 0)
+		return rc;
+	c->acks_len = b.len;
+	return c->acks_len >= CONN_ACK_BATCH ? conn_flush_acks(c) : 0;
 }

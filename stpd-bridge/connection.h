@@ -26,6 +26,10 @@
 /* What we offer in our Hello. */
 #define CONN_OUR_CAPS WIRE_CAP_ALL
 
+/* Queued Acks (9 bytes each) are sent when this many bytes are queued, or
+ * at conn_flush_acks(). */
+#define CONN_ACK_BATCH 4096u
+
 struct conn {
 	int fd;
 	struct jvm_id jvm;
@@ -33,6 +37,8 @@ struct conn {
 	struct wire_reader rd;
 	bool hello_done;         /* agent's Hello received, or given up waiting */
 	bool untrusted;          /* conn_open failed because the listener is not the JVM */
+	uint8_t acks[CONN_ACK_BATCH + 16]; /* encoded Acks not yet sent */
+	size_t acks_len;
 };
 
 /* DIRFD: the socket directory (discovery_open_sockdir); SOCKDIR_TEMPLATE
@@ -44,6 +50,12 @@ void conn_close(struct conn *c);
 int conn_send_hello(struct conn *c);
 int conn_send_registrations(struct conn *c, const struct registry *reg);
 int conn_send_reset(struct conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
-int conn_send_ack(struct conn *c, uint64_t seq);
+/* Acks go in batches: conn_queue_ack() encodes one (sending the queue
+ * when it is full), conn_flush_acks() sends what is queued with one send.
+ * The agent gets every Ack, in order, as if each had been sent alone; the
+ * worker flushes once per read, so an Ack waits at most for the events
+ * that came in the same read (a send costs more than handling them). */
+int conn_queue_ack(struct conn *c, uint64_t seq);
+int conn_flush_acks(struct conn *c);
 
 #endif

@@ -1,7 +1,9 @@
 # stpd-bridge/: the bridge between the agents and SystemTap (see its README).
-bin_PROGRAMS += stpd-bridge/stpd-bridge
-stpd_bridge_stpd_bridge_SOURCES = \
-	stpd-bridge/main.c \
+# Everything but main() is a convenience library, so that bench/ links the
+# very code the worker runs (decode, match, markers: the SDT notes come
+# along with markers.o).
+noinst_LTLIBRARIES += stpd-bridge/libbridge.la
+stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/options.c stpd-bridge/options.h \
 	stpd-bridge/registry.c stpd-bridge/registry.h \
 	stpd-bridge/procfs.c stpd-bridge/procfs.h \
@@ -14,9 +16,13 @@ stpd_bridge_stpd_bridge_SOURCES = \
 	stpd-bridge/slots.c stpd-bridge/slots.h \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
+	stpd-bridge/handler.c stpd-bridge/handler.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h
-stpd_bridge_stpd_bridge_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
+
+bin_PROGRAMS += stpd-bridge/stpd-bridge
+stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c
+stpd_bridge_stpd_bridge_LDADD = stpd-bridge/libbridge.la runtime/libsjruntime.la $(CAP_LIBS) -lm
 EXTRA_DIST += stpd-bridge/README.md
 
 # Unit test of the --print formatter (cmocka).
@@ -26,6 +32,14 @@ testsuite_unit_test_print_SOURCES = testsuite/unit/test_print.c \
 testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_print_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_print
+
+# Unit test of the slot matcher and its cache (cmocka).
+check_PROGRAMS += testsuite/unit/test_slots
+testsuite_unit_test_slots_SOURCES = testsuite/unit/test_slots.c \
+	stpd-bridge/slots.c stpd-bridge/slots.h stpd-bridge/registry.c stpd-bridge/registry.h
+testsuite_unit_test_slots_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_slots_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_slots
 
 # A fake agent for testsuite/bridge.bats: listens where an agent would and
 # sends chosen bytes.

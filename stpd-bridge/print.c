@@ -58,6 +58,62 @@ static ssize_t out_finish(struct out *o)
 	return (ssize_t)o->pos;
 }
 
+/* Numbers without vsnprintf: they are most of what a line holds, and
+ * vsnprintf costs several times the digits. */
+static void out_u64(struct out *o, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char tmp[20];
+	size_t k = sizeof tmp;
+
+	while (v >= 100) { /* two digits per division */
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		tmp[--k] = pairs[2 * r + 1];
+		tmp[--k] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--k] = pairs[2 * v + 1];
+		tmp[--k] = pairs[2 * v];
+	} else
+		tmp[--k] = (char)('0' + v);
+	out_bytes(o, tmp + k, sizeof tmp - k);
+}
+
+static void out_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_bytes(o, "-", 1);
+		out_u64(o, -(uint64_t)v);
+	} else
+		out_u64(o, (uint64_t)v);
+}
+
+/* Lower-case hex without leading zeros, as %x. */
+static void out_x64(struct out *o, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0;
+
+	do {
+		tmp[sizeof tmp - 1 - n++] = "0123456789abcdef"[v & 0xF];
+		v >>= 4;
+	} while (v);
+	out_bytes(o, tmp + sizeof tmp - n, n);
+}
+
+/* \xHH, lower-case. */
+static void out_byte_escape(struct out *o, uint8_t c)
+{
+	char e[4] = { '\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF] };
+
+	out_bytes(o, e, sizeof e);
+}
+
 /* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0 if the
  * bytes there are not one. Peers send arbitrary bytes; only valid UTF-8
  * reaches the output unescaped. */
@@ -92,18 +148,58 @@ static size_t utf8_sequence(const uint8_t *p, size_t n)
 	return len;
 }
 
-/* Names (methods, classes, thread-less text): a name with a space or a
- * control byte would break the field syntax, so such bytes become \xHH,
- * and so does '\' to keep the escape unambiguous. */
-static void out_name(struct out *o, const char *s, size_t n)
+/* Does none of the eight bytes of X need escaping: each from LOWEST (at
+ * most 0x7F) to 0x7E, none '\\' and (QUOTED) none '"'? Word-at-a-time
+ * tests ("Bit Twiddling Hacks": hasless, hasmore, haszero), exact for the
+ * word as a whole, which is all the caller asks. */
+static inline bool word_plain(uint64_t x, uint8_t lowest, bool quoted)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t below = (x - ones * lowest) & ~x & highs;
+	uint64_t above = ((x + ones) | x) & highs; /* 0x7F and up */
+	uint64_t bs = x ^ (ones * '\\'), q = x ^ (ones * '"');
+	uint64_t special = (bs - ones) & ~bs & highs;
+
+	if (quoted)
+		special |= (q - ones) & ~q & highs;
+	return !(below | above | special);
+}
+
+/* The end of the run of bytes from P[I] on that need no escaping. */
+static inline size_t plain_run(const uint8_t *p, size_t i, size_t n, uint8_t lowest, bool quoted)
+{
+	uint64_t w;
+
+	while (i + 8 <= n) {
+		memcpy(&w, p + i, 8);
+		if (!word_plain(w, lowest, quoted))
+			break;
+		i += 8;
+	}
+	while (i < n && p[i] >= lowest && p[i] < 0x7F && p[i] != '\\' && !(quoted && p[i] == '"'))
+		i++;
+	return i;
+}
+
+/* Names and free text: bytes from LOWEST to 0x7E other than '\\' and
+ * valid UTF-8 sequences are copied, every other byte becomes \xHH. Runs of
+ * plain ASCII, which is nearly every name, are copied at once. */
+static void out_escaped(struct out *o, const char *s, size_t n, uint8_t lowest)
 {
 	const uint8_t *p = (const uint8_t *)s;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n && !o->full;) {
-		size_t len = utf8_sequence(p + i, n - i);
+	while (i < n && !o->full) {
+		size_t run = plain_run(p, i, n, lowest, false), len;
 
-		if (len == 0 || p[i] <= 0x20 || p[i] == 0x7F || p[i] == '\\') {
-			out_fmt(o, "\\x%02x", p[i]);
+		if (run > i) {
+			out_bytes(o, p + i, run - i);
+			i = run;
+			continue;
+		}
+		len = p[i] >= 0x80 ? utf8_sequence(p + i, n - i) : 0;
+		if (len == 0) {
+			out_byte_escape(o, p[i]);
 			i++;
 		} else {
 			out_bytes(o, p + i, len);
@@ -112,22 +208,18 @@ static void out_name(struct out *o, const char *s, size_t n)
 	}
 }
 
+/* Names (methods, classes, thread-less text): a name with a space or a
+ * control byte would break the field syntax, so such bytes become \xHH,
+ * and so does '\\' to keep the escape unambiguous. */
+static void out_name(struct out *o, const char *s, size_t n)
+{
+	out_escaped(o, s, n, 0x21);
+}
+
 /* Free text (thread names): like out_name, but spaces stay. */
 static void out_text(struct out *o, const char *s, size_t n)
 {
-	const uint8_t *p = (const uint8_t *)s;
-
-	for (size_t i = 0; i < n && !o->full;) {
-		size_t len = utf8_sequence(p + i, n - i);
-
-		if (len == 0 || p[i] < 0x20 || p[i] == 0x7F || p[i] == '\\') {
-			out_fmt(o, "\\x%02x", p[i]);
-			i++;
-		} else {
-			out_bytes(o, p + i, len);
-			i += len;
-		}
-	}
+	out_escaped(o, s, n, 0x20);
 }
 
 /* A quoted string: "..." with \" \\ \n \t \r and \xHH for other control
@@ -138,19 +230,28 @@ static void out_quoted(struct out *o, const char *s, size_t n)
 
 	out_bytes(o, "\"", 1);
 	for (size_t i = 0; i < n && !o->full;) {
-		size_t len = utf8_sequence(p + i, n - i);
-		uint8_t c = p[i];
+		size_t run = plain_run(p, i, n, 0x20, true), len;
+		uint8_t c;
 
-		if (c == '"' || c == '\\')
-			out_fmt(o, "\\%c", c);
-		else if (c == '\n')
+		if (run > i) {
+			out_bytes(o, p + i, run - i);
+			i = run;
+			continue;
+		}
+		c = p[i];
+		len = c >= 0x80 ? utf8_sequence(p + i, n - i) : 0;
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			out_bytes(o, e, 2);
+		} else if (c == '\n')
 			out_str(o, "\\n");
 		else if (c == '\t')
 			out_str(o, "\\t");
 		else if (c == '\r')
 			out_str(o, "\\r");
-		else if (len == 0 || c < 0x20 || c == 0x7F)
-			out_fmt(o, "\\x%02x", c);
+		else if (len == 0)
+			out_byte_escape(o, c);
 		else {
 			out_bytes(o, p + i, len);
 			i += len;
@@ -198,7 +299,7 @@ static void out_value(struct out *o, const struct wire_value *v)
 	case WIRE_T_SHORT:
 	case WIRE_T_INT:
 	case WIRE_T_LONG:
-		out_fmt(o, "%" PRId64, v->v.i);
+		out_i64(o, v->v.i);
 		break;
 	case WIRE_T_CHAR: {
 		uint16_t c = (uint16_t)v->v.i;
@@ -228,11 +329,17 @@ static void out_value(struct out *o, const struct wire_value *v)
 		break;
 	case WIRE_T_OBJECT:
 		out_class(o, &v->str, 0);
-		out_fmt(o, "@%" PRIx32 "#%" PRIu64, v->aux, v->object_id);
+		out_bytes(o, "@", 1);
+		out_x64(o, v->aux);
+		out_bytes(o, "#", 1);
+		out_u64(o, v->object_id);
 		break;
 	case WIRE_T_ARRAY:
 		out_class(o, &v->str, 1);
-		out_fmt(o, "[%" PRIu32 "]#%" PRIu64, v->aux, v->object_id);
+		out_bytes(o, "[", 1);
+		out_u64(o, v->aux);
+		out_bytes(o, "]#", 2);
+		out_u64(o, v->object_id);
 		break;
 	case WIRE_T_NONE:
 	default: /* the decoder admits no other type; never print garbage */
@@ -297,7 +404,8 @@ static void out_frames(struct out *o, const struct wire_trailer *t)
 		if (i)
 			out_bytes(o, "|", 1);
 		out_name(o, t->frames[i].method.ptr, t->frames[i].method.len);
-		out_fmt(o, ":%" PRId32, t->frames[i].line);
+		out_bytes(o, ":", 1);
+		out_i64(o, t->frames[i].line);
 	}
 }
 
@@ -314,7 +422,7 @@ static void out_fields(struct out *o, const struct print_meta *m, const struct w
 	case WIRE_EV_METHOD_EXIT:
 		out_str(o, " method=");
 		out_name(o, ev->name.ptr, ev->name.len);
-		out_fmt(o, " popped=%d ret=", ev->popped ? 1 : 0);
+		out_str(o, ev->popped ? " popped=1 ret=" : " popped=0 ret=");
 		out_value(o, &ev->retval);
 		break;
 	case WIRE_EV_METHOD_COMPILE:
@@ -377,8 +485,13 @@ ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
 
 	if (!label)
 		return 0;
-	out_fmt(&o, "%s pid=%" PRIu32 " tid=%" PRIu64 " ts=%" PRIu64, label, meta->pid, meta->tid,
-		meta->ts_ns);
+	out_str(&o, label);
+	out_str(&o, " pid=");
+	out_u64(&o, meta->pid);
+	out_str(&o, " tid=");
+	out_u64(&o, meta->tid);
+	out_str(&o, " ts=");
+	out_u64(&o, meta->ts_ns);
 	out_fields(&o, meta, ev);
 	out_bytes(&o, "\n", 1);
 	return out_finish(&o);

@@ -56,13 +56,25 @@ void slots_init(struct slot_table *t)
 
 bool slots_event_type(unsigned code, uint8_t *kind, uint8_t *bit)
 {
-	for (size_t i = 0; i < N_SLOT_TYPES; i++)
-		if (slot_types[i].code == code) {
-			*kind = slot_types[i].kind;
-			*bit = slot_types[i].bit;
-			return true;
-		}
-	return false;
+	/* a switch, not a walk of slot_types: it runs for every event */
+	switch (code) {
+	case WIRE_EV_METHOD_ENTER: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_ENTER; return true;
+	case WIRE_EV_METHOD_EXIT: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_RETURN; return true;
+	case WIRE_EV_METHOD_COMPILE: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_COMPILE; return true;
+	case WIRE_EV_CLASS_LOAD: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_LOAD; return true;
+	case WIRE_EV_CLASS_PREPARE: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_PREPARE; return true;
+	case WIRE_EV_CLASS_UNLOAD: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_UNLOAD; return true;
+	case WIRE_EV_EXCEPTION_THROWN:
+		*kind = WIRE_KIND_EXCEPTION;
+		*bit = WIRE_EXCEPTION_THROWN;
+		return true;
+	case WIRE_EV_EXCEPTION_CATCH:
+		*kind = WIRE_KIND_EXCEPTION;
+		*bit = WIRE_EXCEPTION_CATCH;
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* "N:" -> N; -1 when not a number from 0 to MARKERS_SLOTS - 1. */
@@ -136,6 +148,7 @@ int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 	m->t = t;
 	m->reg = reg;
 	m->cache = NULL;
+	m->last = NULL;
 	if (t->n == 0)
 		return 0;
 	m->cache = calloc(SLOTS_CACHE_SIZE, sizeof *m->cache);
@@ -149,6 +162,7 @@ void slots_matcher_free(struct slot_matcher *m)
 			free(m->cache[i].name);
 	free(m->cache);
 	m->cache = NULL;
+	m->last = NULL;
 }
 
 /* Every slot of KIND whose pattern selects NAME, whatever its event type. */
@@ -172,29 +186,55 @@ static void match_all(const struct slot_matcher *m, uint8_t kind, const char *na
 	}
 }
 
+/* Eight bytes at a time, then a final mix: FNV-1a's byte loop cost more
+ * than the rest of a cache hit. Any well-mixed hash does; the entry's full
+ * comparison decides. */
 static uint64_t hash_name(uint8_t kind, const char *name, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ kind; /* FNV-1a */
+	const uint64_t k = 0x9E3779B97F4A7C15ull;
+	uint64_t h = (k ^ kind) * k ^ len, w;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (uint8_t)name[i];
-		h *= 0x100000001b3ull;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, name + i, 8);
+		h = ((h << 23 | h >> 41) ^ w) * k;
 	}
-	return h;
+	if (i < len) { /* a byte loop: memcpy of a variable length is a call */
+		w = 0;
+		for (unsigned b = 0; i < len; i++, b += 8)
+			w |= (uint64_t)(uint8_t)name[i] << b;
+		h = ((h << 23 | h >> 41) ^ w) * k;
+	}
+	h ^= h >> 32;
+	h *= 0xD6E8FEB86659FD93ull;
+	return h ^ (h >> 32);
+}
+
+static bool entry_is(const struct slot_cache_entry *e, uint64_t h, uint8_t kind, const char *name,
+		     size_t len)
+{
+	return e->name && e->hash == h && e->kind == kind && e->len == len &&
+	       memcmp(e->name, name, len) == 0;
 }
 
 /* The cached result for (KIND, NAME), computing and storing it on a miss. */
 static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kind,
 					     const char *name, size_t len, struct slot_set *tmp)
 {
-	uint64_t h = hash_name(kind, name, len);
-	struct slot_cache_entry *free_entry = NULL, *e;
+	struct slot_cache_entry *free_entry = NULL, *e = m->last;
+	uint64_t h;
 	char *copy;
 
+	/* the same name again (a method's return after its entry, a hot
+	 * method): no hash; the entry may hold another name by now, which the
+	 * comparison sees */
+	if (e && e->name && e->kind == kind && e->len == len && memcmp(e->name, name, len) == 0)
+		return &e->matches;
 	if (!m->cache || len > SLOTS_CACHE_NAME_MAX) {
 		match_all(m, kind, name, len, tmp);
 		return tmp;
 	}
+	h = hash_name(kind, name, len);
 	for (unsigned p = 0; p < SLOTS_CACHE_PROBES; p++) {
 		e = &m->cache[(h + p) % SLOTS_CACHE_SIZE];
 		if (!e->name) {
@@ -202,8 +242,10 @@ static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kin
 				free_entry = e;
 			continue;
 		}
-		if (e->hash == h && e->kind == kind && e->len == len && memcmp(e->name, name, len) == 0)
+		if (entry_is(e, h, kind, name, len)) {
+			m->last = e;
 			return &e->matches;
+		}
 	}
 	e = free_entry ? free_entry : &m->cache[h % SLOTS_CACHE_SIZE];
 	match_all(m, kind, name, len, tmp);
@@ -217,6 +259,7 @@ static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kin
 	e->hash = h;
 	e->kind = kind;
 	e->matches = *tmp;
+	m->last = e;
 	return &e->matches;
 }
 

@@ -52,6 +52,7 @@ struct slot_matcher {
 	const struct slot_table *t;
 	const struct registry *reg;
 	struct slot_cache_entry *cache;       /* SLOTS_CACHE_SIZE entries, or NULL */
+	struct slot_cache_entry *last;        /* the entry of the last name looked up */
 };
 
 int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,

@@ -14,25 +14,17 @@
 #include <unistd.h>
 
 #include "connection.h"
-#include "dispatch.h"
-#include "fdio.h"
+#include "handler.h"
 #include "log.h"
-#include "print.h"
 #include "privsep.h"
-#include "threadnames.h"
-#include "tidmap.h"
 
 #define SUPERVISOR_CHECK_MS 1000
 
 struct worker {
 	const struct worker_config *cfg;
 	struct conn conn;
-	struct threadnames names;
-	struct tidmap tids;      /* the agent's thread ids -> the host's */
-	struct dispatch disp;    /* --fire */
-	bool disp_ready;
+	struct handler h;        /* thread names, --print, --fire */
 	struct wire_event *ev;   /* large: one, reused */
-	char *line;              /* PRINT_LINE_MAX bytes */
 	int sigfd;
 	pid_t pid;               /* the JVM's, for log lines */
 	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
@@ -83,59 +75,10 @@ static enum step on_hello(struct worker *w, const struct wire_hello *h)
 	return w->conn.hello_done ? STEP_OK : registrations(w);
 }
 
-/* What lines and markers say besides the body: the trailer's thread and
- * time, or for an Appendix-only agent the body's thread and our clock; the
- * thread as the host knows it (a JVM in a container reports its namespace's
- * tids); the name of a thread that starts or ends. */
-static void event_meta(struct worker *w, const struct wire_event *ev, struct dispatch_meta *m)
-{
-	const struct threadname *tn = NULL;
-	uint64_t tid;
-
-	memset(m, 0, sizeof *m);
-	m->pid = (uint32_t)w->pid;
-	if (ev->has_trailer) {
-		tid = ev->trailer.os_tid;
-		m->ts_ns = ev->trailer.timestamp_ns;
-	} else {
-		tid = ev->thread;
-		m->ts_ns = monotonic_ns();
-	}
-	m->tid = w->tids.identity ? tid : tidmap_host(&w->tids, tid, monotonic_ns());
-	if (ev->code == WIRE_EV_THREAD_START || ev->code == WIRE_EV_THREAD_END)
-		tn = threadnames_get(&w->names, ev->thread);
-	if (tn) {
-		m->thread_name = tn->name;
-		m->thread_name_len = tn->len;
-	}
-}
-
-static enum step print_event(struct worker *w, const struct wire_event *ev,
-			     const struct dispatch_meta *dm)
-{
-	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
-				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len };
-	ssize_t n;
-	int rc;
-
-	n = print_event_line(w->line, PRINT_LINE_MAX, &m, ev);
-	if (n < 0) {
-		sj_warn("pid %d: an event line exceeds %u bytes; not printed", w->pid, PRINT_LINE_MAX);
-		return STEP_OK;
-	}
-	rc = fd_write_all(w->cfg->out_fd, w->line, (size_t)n);
-	if (rc < 0) { /* the supervisor is gone */
-		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
-		return STEP_STOP;
-	}
-	return STEP_OK;
-}
-
 static enum step on_event(struct worker *w, const struct wire_event *ev)
 {
-	struct dispatch_meta meta;
-	bool have_meta = false;
-	enum step s = STEP_OK;
+	enum step s;
+	int rc;
 
 	if (ev->code == WIRE_EV_HELLO)
 		return on_hello(w, &ev->hello);
@@ -146,37 +89,73 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 	}
 	if (ev->code == WIRE_EV_VM_DEATH)
 		w->vm_died = true;
-	if (ev->code == WIRE_EV_THREAD_NAME) {
-		threadnames_set(&w->names, ev->thread, ev->name.ptr, ev->name.len);
-		return STEP_OK;
+	/* the markers fire in there, before the Ack below: in sync mode the
+	 * handlers run while the Java thread waits */
+	rc = handler_event(&w->h, ev);
+	if (rc < 0) { /* the supervisor is gone */
+		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
 	}
-	if (w->cfg->opts->print && registry_wants(&w->cfg->opts->reg, ev)) {
-		event_meta(w, ev, &meta);
-		have_meta = true;
-		s = print_event(w, ev, &meta);
-	}
-	/* before the Ack below: in sync mode the handlers run while the Java thread waits */
-	if (s == STEP_OK && w->disp_ready) {
-		if (!have_meta)
-			event_meta(w, ev, &meta);
-		dispatch_event(&w->disp, &meta, ev);
-	}
-	if (ev->code == WIRE_EV_THREAD_END)
-		threadnames_forget(&w->names, ev->thread);
-	if (s == STEP_OK && ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
-		int rc = conn_send_ack(&w->conn, ev->trailer.seq);
-
+	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
+		rc = conn_queue_ack(&w->conn, ev->trailer.seq);
 		if (rc < 0) {
 			sj_warn("pid %d: sending Ack failed: %s", w->pid, strerror(-rc));
 			return STEP_STOP;
 		}
 	}
-	return s;
+	return STEP_OK;
+}
+
+/* What one read brought is handled: write its lines, then send its Acks,
+ * before waiting again (handler.h, connection.h). */
+static enum step end_batch(struct worker *w)
+{
+	int rc = handler_flush(&w->h);
+
+	if (rc < 0) { /* the supervisor is gone */
+		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
+	}
+	rc = conn_flush_acks(&w->conn);
+	if (rc < 0) {
+		sj_warn("pid %d: sending Ack failed: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
+	}
+	return STEP_OK;
+}
+
+/* Decode and handle every whole message in the reader. */
+static enum step handle_events(struct worker *w)
+{
+	struct wire_error err;
+
+	for (;;) {
+		size_t len, used;
+		const uint8_t *data = wire_reader_data(&w->conn.rd, &len);
+		int rc;
+		enum step s;
+
+		if (len == 0)
+			return STEP_OK;
+		err.text[0] = '\0'; /* set by the decoder when it says why */
+		rc = wire_decode_event(&w->conn.peer, data, len, w->ev, &used, &err);
+		if (rc == -EAGAIN)
+			return STEP_OK;
+		if (rc < 0) {
+			sj_warn("pid %d: disconnecting: %s", w->pid,
+				err.text[0] ? err.text : "malformed message");
+			return STEP_REFUSE;
+		}
+		s = on_event(w, w->ev);
+		wire_reader_consume(&w->conn.rd, used);
+		if (s != STEP_OK)
+			return s;
+	}
 }
 
 static enum step read_events(struct worker *w)
 {
-	struct wire_error err;
+	enum step s, e;
 	long got = wire_reader_fill(&w->conn.rd, w->conn.fd);
 
 	/* one line when an agent goes: info after VmDeath, a warning mid-stream */
@@ -192,28 +171,9 @@ static enum step read_events(struct worker *w)
 		       strerror((int)-got));
 		return STEP_STOP;
 	}
-	for (;;) {
-		size_t len, used;
-		const uint8_t *data = wire_reader_data(&w->conn.rd, &len);
-		int rc;
-		enum step s;
-
-		if (len == 0)
-			return STEP_OK;
-		memset(&err, 0, sizeof err);
-		rc = wire_decode_event(&w->conn.peer, data, len, w->ev, &used, &err);
-		if (rc == -EAGAIN)
-			return STEP_OK;
-		if (rc < 0) {
-			sj_warn("pid %d: disconnecting: %s", w->pid,
-				err.text[0] ? err.text : "malformed message");
-			return STEP_REFUSE;
-		}
-		s = on_event(w, w->ev);
-		wire_reader_consume(&w->conn.rd, used);
-		if (s != STEP_OK)
-			return s;
-	}
+	s = handle_events(w);
+	e = end_batch(w);
+	return s != STEP_OK ? s : e;
 }
 
 static int setup_signals(void)
@@ -230,6 +190,7 @@ static int setup_signals(void)
 static enum step run(struct worker *w)
 {
 	uint64_t hello_deadline = monotonic_ns() + (uint64_t)w->cfg->opts->hello_timeout_ms * 1000000u;
+	uint64_t parent_checked = 0;
 
 	for (;;) {
 		struct pollfd fds[3] = {
@@ -247,8 +208,16 @@ static enum step run(struct worker *w)
 		n = poll(fds, 3, timeout);
 		if (n < 0 && errno != EINTR)
 			return STEP_STOP;
-		if (getppid() != w->cfg->supervisor || (fds[2].revents & (POLLERR | POLLHUP)))
+		if (fds[2].revents & (POLLERR | POLLHUP))
 			return STEP_STOP;
+		/* getppid() about once a second, not once per wake-up: with events
+		 * flowing it would be a system call per read (the parent-death
+		 * signal and the pipe above notice first anyway) */
+		if (n == 0 || monotonic_ns() - parent_checked >= SUPERVISOR_CHECK_MS * 1000000ull) {
+			if (getppid() != w->cfg->supervisor)
+				return STEP_STOP;
+			parent_checked = monotonic_ns();
+		}
 		if (fds[1].revents & POLLIN)
 			return STEP_STOP;
 		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -322,25 +291,15 @@ int worker_main(const struct worker_config *cfg)
 		return WORKER_DONE;
 	w.sigfd = setup_signals();
 	w.ev = malloc(sizeof *w.ev);
-	w.line = malloc(PRINT_LINE_MAX);
-	threadnames_init(&w.names);
-	rc = tidmap_init(&w.tids, &cfg->jvm);
-	if (rc == 0 && cfg->opts->fire) {
-		rc = dispatch_init(&w.disp, &cfg->opts->reg, &cfg->opts->slots);
-		w.disp_ready = rc == 0;
-	}
-	if (w.sigfd < 0 || !w.ev || !w.line || rc < 0) {
+	rc = handler_init(&w.h, cfg->opts, &cfg->jvm, cfg->out_fd);
+	if (w.sigfd < 0 || !w.ev || rc < 0) {
 		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(rc < 0 ? -rc : errno));
 		status = WORKER_FAILED;
 	} else
 		status = connect_and_run(&w);
 	conn_close(&w.conn);
-	threadnames_free(&w.names);
-	tidmap_free(&w.tids);
-	if (w.disp_ready)
-		dispatch_free(&w.disp);
+	handler_free(&w.h);
 	free(w.ev);
-	free(w.line);
 	if (w.sigfd >= 0)
 		close(w.sigfd);
 	return status;

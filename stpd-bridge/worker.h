@@ -7,9 +7,11 @@
  * handshakes, registers, and then decodes events until the agent goes away,
  * the supervisor goes away (parent-death signal, OUT_FD's reader closed, or
  * getppid() changed) or it is told to stop (SIGTERM): then it sends Reset
- * when negotiated and returns. Lines for --print go to OUT_FD, one write
- * per line; with --fire the event's markers fire (dispatch.h) before its Ack
- * is sent, so in sync mode the handlers run while the Java thread waits.
+ * when negotiated and returns. Lines for --print go to OUT_FD as whole
+ * lines, those of one read of the socket together (handler.h); with --fire
+ * the event's markers fire (dispatch.h) before its Ack is sent, so in sync
+ * mode the handlers run while the Java thread waits. The Acks of one read
+ * go in one send, after that read's lines (connection.h).
  * Thread ids in lines and markers are the host's (tidmap.h). Every failure is logged here in one line naming the JVM; the
  * return value is the process's exit status (enum worker_exit).
  */

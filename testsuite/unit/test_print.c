@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,6 +362,155 @@ static void test_worst_case_fits(void **state)
 	free(line);
 }
 
+/* ---- the escaping copies runs of plain bytes eight at a time: compare it,
+ * at every alignment, with the byte-by-byte rules of doc/agent-bridge.md */
+
+static size_t ref_utf8(const uint8_t *p, size_t n)
+{
+	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+	size_t len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		lo = c == 0xE0 ? 0xA0 : 0x80;
+		hi = c == 0xED ? 0x9F : 0xBF;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		lo = c == 0xF0 ? 0x90 : 0x80;
+		hi = c == 0xF4 ? 0x8F : 0xBF;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return len;
+}
+
+/* MODE 'n' a name, 't' free text, 'q' a quoted string value. */
+static void ref_escape(char mode, const uint8_t *p, size_t n, char *out)
+{
+	size_t o = 0;
+
+	if (mode == 'q')
+		out[o++] = '"';
+	for (size_t i = 0; i < n;) {
+		size_t len = ref_utf8(p + i, n - i);
+		uint8_t c = p[i];
+
+		if (mode == 'q' && (c == '"' || c == '\\'))
+			o += (size_t)sprintf(out + o, "\\%c", c);
+		else if (mode == 'q' && (c == '\n' || c == '\t' || c == '\r'))
+			o += (size_t)sprintf(out + o, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else if (len == 0 || c < 0x20 || c == 0x7F || c == '\\' || (mode == 'n' && c == ' '))
+			o += (size_t)sprintf(out + o, "\\x%02x", c);
+		else {
+			memcpy(out + o, p + i, len);
+			o += len;
+			i += len;
+			continue;
+		}
+		i++;
+	}
+	if (mode == 'q')
+		out[o++] = '"';
+	out[o] = '\0';
+}
+
+static void check_escape(const uint8_t *p, size_t n)
+{
+	static char want[4 * 256 + 8];
+	struct wire_str str = SN((const char *)p, n);
+	struct wire_value v = { .type = WIRE_T_STRING, .str = str };
+
+	ref_escape('n', p, n, want);
+	assert_int_equal(print_name(buf, sizeof buf, &str), (ssize_t)strlen(want));
+	assert_string_equal(buf, want);
+	ref_escape('t', p, n, want);
+	assert_int_equal(print_text(buf, sizeof buf, (const char *)p, n), (ssize_t)strlen(want));
+	assert_string_equal(buf, want);
+	ref_escape('q', p, n, want);
+	assert_int_equal(print_value(buf, sizeof buf, &v), (ssize_t)strlen(want));
+	assert_string_equal(buf, want);
+}
+
+static void test_escaping_every_alignment(void **state)
+{
+	static const uint8_t specials[] = { 0x00, 0x1F, ' ', '!', '"', '\\', '~', 0x7F, 0x80,
+					    0xC3, 0xE2, 0xFF };
+	static const char utf8[] = "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80";
+	uint8_t name[64];
+	uint64_t rng = 88172645463325252ull;
+
+	(void)state;
+	/* one special byte (or a UTF-8 sequence) at each offset of a plain name */
+	for (size_t len = 0; len <= 40; len++)
+		for (size_t at = 0; at <= len; at++) {
+			memset(name, 'a', sizeof name);
+			for (size_t k = 0; k < sizeof specials; k++) {
+				if (at < len) {
+					name[at] = specials[k];
+					check_escape(name, len);
+				}
+			}
+			if (at + sizeof utf8 - 1 <= sizeof name) {
+				memcpy(name + at, utf8, sizeof utf8 - 1);
+				check_escape(name, at + sizeof utf8 - 1 > len ? at + sizeof utf8 - 1 : len);
+			}
+		}
+	/* random bytes, mostly plain, of every length up to 64 */
+	for (int round = 0; round < 20000; round++) {
+		size_t len = (size_t)(rng % 65);
+
+		for (size_t i = 0; i < len; i++) {
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			name[i] = (rng % 8) ? (uint8_t)(0x21 + rng % 94) : (uint8_t)(rng >> 8);
+		}
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		check_escape(name, len);
+	}
+}
+
+/* Numbers are written without printf: every digit count. */
+static void test_numbers_every_width(void **state)
+{
+	char want[128];
+	uint64_t v = 0;
+
+	(void)state;
+	for (int digits = 1; digits <= 20; digits++) {
+		uint64_t tries[] = { v, v + 1, v * 10 + 9 };
+
+		for (size_t i = 0; i < 3; i++) {
+			if (digits == 20 && i == 2)
+				tries[i] = UINT64_MAX;
+			reset(WIRE_EV_LOST);
+			ev.lost = tries[i];
+			snprintf(want, sizeof want, "lost pid=4242 tid=%llu ts=%llu lost=%llu\n",
+				 (unsigned long long)tries[i] / 7, (unsigned long long)tries[i],
+				 (unsigned long long)tries[i]);
+			struct print_meta m = { .pid = 4242, .tid = tries[i] / 7, .ts_ns = tries[i] };
+
+			assert_int_equal(print_event_line(buf, sizeof buf, &m, &ev), (ssize_t)strlen(want));
+			assert_string_equal(buf, want);
+			snprintf(want, sizeof want, "%lld", (long long)(int64_t)tries[i]);
+			assert_value(I(WIRE_T_LONG, (int64_t)tries[i]), want);
+			snprintf(want, sizeof want, "%lld", -(long long)(tries[i] >> 1));
+			assert_value(I(WIRE_T_LONG, -(int64_t)(tries[i] >> 1)), want);
+		}
+		v = v * 10 + 9;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_events_without_line),
 		cmocka_unit_test(test_buffer_bounds),
 		cmocka_unit_test(test_worst_case_fits),
+		cmocka_unit_test(test_escaping_every_alignment),
+		cmocka_unit_test(test_numbers_every_width),
 	};
 
 	return cmocka_run_group_tests_name("print", tests, NULL, NULL);

@@ -1,0 +1,137 @@
+/* handler.c: see handler.h. */
+#include "handler.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fdio.h"
+#include "log.h"
+#include "print.h"
+
+int handler_init(struct handler *h, const struct bridge_options *opts, const struct jvm_id *jvm,
+		 int out_fd)
+{
+	int rc;
+
+	memset(h, 0, sizeof *h);
+	h->opts = opts;
+	h->out_fd = out_fd;
+	h->pid = jvm->pid;
+	threadnames_init(&h->names);
+	rc = tidmap_init(&h->tids, jvm);
+	if (rc < 0)
+		return rc;
+	if (opts->print) {
+		h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX);
+		if (!h->line)
+			return -ENOMEM;
+	}
+	if (opts->fire) {
+		rc = dispatch_init(&h->disp, &opts->reg, &opts->slots);
+		if (rc < 0)
+			return rc;
+		h->disp_ready = true;
+	}
+	return 0;
+}
+
+void handler_free(struct handler *h)
+{
+	threadnames_free(&h->names);
+	tidmap_free(&h->tids);
+	if (h->disp_ready)
+		dispatch_free(&h->disp);
+	h->disp_ready = false;
+	free(h->line);
+	h->line = NULL;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What lines and markers say besides the body: the trailer's thread and
+ * time, or for an Appendix-only agent the body's thread and our clock; the
+ * thread as the host knows it (a JVM in a container reports its namespace's
+ * tids); the name of a thread that starts or ends. */
+static void event_meta(struct handler *h, const struct wire_event *ev, struct dispatch_meta *m)
+{
+	const struct threadname *tn = NULL;
+	uint64_t tid;
+
+	memset(m, 0, sizeof *m);
+	m->pid = (uint32_t)h->pid;
+	if (ev->has_trailer) {
+		tid = ev->trailer.os_tid;
+		m->ts_ns = ev->trailer.timestamp_ns;
+	} else {
+		tid = ev->thread;
+		m->ts_ns = monotonic_ns();
+	}
+	m->tid = h->tids.identity ? tid : tidmap_host(&h->tids, tid, monotonic_ns());
+	if (ev->code == WIRE_EV_THREAD_START || ev->code == WIRE_EV_THREAD_END)
+		tn = threadnames_get(&h->names, ev->thread);
+	if (tn) {
+		m->thread_name = tn->name;
+		m->thread_name_len = tn->len;
+	}
+}
+
+int handler_flush(struct handler *h)
+{
+	size_t n = h->batched;
+
+	h->batched = 0;
+	return n ? fd_write_all(h->out_fd, h->line, n) : 0;
+}
+
+/* Format the line at the end of the batch: there is always room for one
+ * whole line of PRINT_LINE_MAX bytes after less than HANDLER_BATCH. */
+static int print_event(struct handler *h, const struct wire_event *ev,
+		       const struct dispatch_meta *dm)
+{
+	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
+				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len };
+	ssize_t n;
+
+	n = print_event_line(h->line + h->batched, PRINT_LINE_MAX, &m, ev);
+	if (n < 0) {
+		sj_warn("pid %d: an event line exceeds %u bytes; not printed", (int)h->pid,
+			PRINT_LINE_MAX);
+		return 0;
+	}
+	h->batched += (size_t)n;
+	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
+}
+
+int handler_event(struct handler *h, const struct wire_event *ev)
+{
+	struct dispatch_meta meta;
+	bool have_meta = false;
+	int rc = 0;
+
+	if (ev->code == WIRE_EV_THREAD_NAME) {
+		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
+		return 0;
+	}
+	if (h->opts->print && registry_wants(&h->opts->reg, ev)) {
+		event_meta(h, ev, &meta);
+		have_meta = true;
+		rc = print_event(h, ev, &meta);
+	}
+	/* before the caller's Ack: in sync mode the handlers run while the Java thread waits */
+	if (rc == 0 && h->disp_ready) {
+		if (!have_meta)
+			event_meta(h, ev, &meta);
+		dispatch_event(&h->disp, &meta, ev);
+	}
+	if (ev->code == WIRE_EV_THREAD_END)
+		threadnames_forget(&h->names, ev->thread);
+	return rc;
+}

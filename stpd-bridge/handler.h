@@ -1,0 +1,56 @@
+/* handler.h: what a worker does with one decoded event once its stream is
+ * up: keep thread names, print the --print line, fire the markers (--fire).
+ *
+ * Contract: handler_event() takes every decoded event of a connection but
+ * Hello (the connection's business, worker.c): it records ThreadName,
+ * formats the event's line when --print selects it, then fires its markers
+ * (dispatch.h), and forgets a thread's name on ThreadFinished. When it
+ * returns every marker's handler has run, so the caller may send the Ack.
+ * Lines are batched: they go to the output fd when HANDLER_BATCH bytes have
+ * gathered and at handler_flush(), which the caller calls once it has
+ * handled what one read brought, before it waits again (so no line waits
+ * for the next event), each time with one write of whole lines. It is split
+ * from worker.c so that bench/bench-decode-match runs exactly this code over
+ * a recorded stream. It logs only a line too long to print. Functions
+ * return 0 or a negative errno: handler_event() and handler_flush() fail
+ * only with the output's write error (the supervisor is gone: stop; the
+ * batch is dropped).
+ */
+#ifndef STPD_BRIDGE_HANDLER_H
+#define STPD_BRIDGE_HANDLER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "dispatch.h"
+#include "options.h"
+#include "procfs.h"
+#include "threadnames.h"
+#include "tidmap.h"
+#include "wire.h"
+
+struct handler {
+	const struct bridge_options *opts;
+	int out_fd;              /* --print lines, whole lines per write */
+	pid_t pid;               /* the JVM's, as the bridge sees it */
+	struct threadnames names;
+	struct tidmap tids;      /* the agent's thread ids -> the host's */
+	struct dispatch disp;    /* --fire */
+	bool disp_ready;
+	char *line;              /* --print: the batch, HANDLER_BATCH + PRINT_LINE_MAX bytes */
+	size_t batched;          /* bytes of whole lines in it */
+};
+
+/* Lines are written once this much has gathered (and at handler_flush). */
+#define HANDLER_BATCH 65536u
+
+/* 0, -ENOMEM. handler_free() is safe after a failed init, and on a zeroed
+ * struct handler. */
+int handler_init(struct handler *h, const struct bridge_options *opts, const struct jvm_id *jvm,
+		 int out_fd);
+void handler_free(struct handler *h);
+
+int handler_event(struct handler *h, const struct wire_event *ev);
+int handler_flush(struct handler *h);
+
+#endif

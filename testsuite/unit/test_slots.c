@@ -1,0 +1,170 @@
+/* Unit tests for stpd-bridge/slots.c: slots_match() gives, with its cache
+ * of (kind, name) results, exactly what matching every slot's pattern
+ * directly gives: for names of every length (the cache hashes eight bytes
+ * at a time), names longer than what the cache keeps, more names than it
+ * holds (entries replaced), and each event type of a kind. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slots.h"
+
+static struct registry reg;
+static struct slot_table table;
+
+static void add(const char *spec)
+{
+	char err[256];
+
+	if (slots_add(&table, &reg, spec, err, sizeof err) < 0)
+		fail_msg("--slot %s: %s", spec, err);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	registry_init(&reg);
+	slots_init(&table);
+	add("0:method.enter:bench.Hot.add");
+	add("1:method.return:bench.Hot.add");
+	add("2:method.enter:java.util.*");
+	add("3:method.return:*.get");
+	add("7:method.enter:*(I)V");
+	add("64:method.compile:*");
+	add("130:class.load:com.acme.*");
+	add("200:class.prepare:*[]");
+	add("255:exception.thrown:java.lang.*Exception");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	registry_free(&reg);
+	return 0;
+}
+
+/* What slots_match must say, from the patterns themselves. */
+static bool direct(unsigned code, const char *name, size_t len, struct slot_set *out)
+{
+	uint8_t kind, bit;
+	bool any = false;
+
+	memset(out, 0, sizeof *out);
+	if (!slots_event_type(code, &kind, &bit))
+		return false;
+	for (unsigned s = 0; s < MARKERS_SLOTS; s++) {
+		const struct registry_entry *e;
+		bool hit;
+
+		if (table.entry[s] < 0)
+			continue;
+		e = &reg.entries[table.entry[s]];
+		if (e->kind != kind || !(e->events & bit))
+			continue;
+		hit = kind == WIRE_KIND_METHOD ? pattern_match_method(&e->pat, name, len)
+					       : pattern_match_class(&e->pat, name, len);
+		if (hit) {
+			out->w[s / 64] |= 1ull << (s % 64);
+			any = true;
+		}
+	}
+	return any;
+}
+
+static void check(struct slot_matcher *m, unsigned code, const char *name, size_t len)
+{
+	struct slot_set want, got;
+	bool w = direct(code, name, len, &want), g = slots_match(m, code, name, len, &got);
+
+	if (w != g || (w && memcmp(&want, &got, sizeof want) != 0))
+		fail_msg("code 0x%x name '%.*s': slots_match differs from the patterns", code,
+			 (int)len, name);
+}
+
+static const unsigned codes[] = {
+	WIRE_EV_METHOD_ENTER, WIRE_EV_METHOD_EXIT, WIRE_EV_METHOD_COMPILE, WIRE_EV_CLASS_LOAD,
+	WIRE_EV_CLASS_PREPARE, WIRE_EV_CLASS_UNLOAD, WIRE_EV_EXCEPTION_THROWN,
+	WIRE_EV_EXCEPTION_CATCH, WIRE_EV_GC_START,
+};
+
+static void test_known_names(void **state)
+{
+	static const char *const names[] = {
+		"bench.Hot.add(II)I", "bench.Hot.addAll(II)I", "java.util.HashMap.get(Ljava/lang/Object;)Ljava/lang/Object;",
+		"java.util.List.size()I", "com.acme.X.run(I)V", "Lcom/acme/Foo;", "[I", "[[Ljava/lang/String;",
+		"Ljava/lang/IllegalStateException;", "Ljava/lang/Exception;", "", "a",
+	};
+	struct slot_matcher m;
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 3; round++) /* the second and third from the cache */
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			for (size_t c = 0; c < sizeof codes / sizeof codes[0]; c++)
+				check(&m, codes[c], names[i], strlen(names[i]));
+	slots_matcher_free(&m);
+}
+
+/* Names differing only in their last byte, of every length up to 40, and
+ * again past the cache's name limit. */
+static void test_every_length(void **state)
+{
+	char name[2100];
+	struct slot_matcher m;
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 2; round++)
+		for (size_t len = 1; len <= 40; len++)
+			for (char last = 'a'; last <= 'c'; last++) {
+				memset(name, 'x', len);
+				memcpy(name, "java.util.", len < 10 ? len : 10);
+				name[len - 1] = last;
+				check(&m, WIRE_EV_METHOD_ENTER, name, len);
+				check(&m, WIRE_EV_METHOD_EXIT, name, len);
+			}
+	memset(name, 'z', sizeof name);
+	memcpy(name, "java.util.Long", 14);
+	memcpy(name + sizeof name - 7, "(I)V", 4);
+	check(&m, WIRE_EV_METHOD_ENTER, name, sizeof name - 3);
+	check(&m, WIRE_EV_METHOD_ENTER, name, sizeof name - 3);
+	slots_matcher_free(&m);
+}
+
+/* Far more distinct names than the cache holds: entries are replaced and
+ * every answer stays right, the first time and the next. */
+static void test_more_names_than_the_cache(void **state)
+{
+	struct slot_matcher m;
+	char name[96];
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 2; round++)
+		for (unsigned i = 0; i < 20000; i++) {
+			int n = snprintf(name, sizeof name, "%s.C%u.m%u(%s)V",
+					 i % 3 ? "java.util" : "com.acme", i / 7, i % 7,
+					 i % 2 ? "I" : "J");
+
+			check(&m, codes[i % 3], name, (size_t)n);
+		}
+	slots_matcher_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_known_names),
+		cmocka_unit_test(test_every_length),
+		cmocka_unit_test(test_more_names_than_the_cache),
+	};
+
+	return cmocka_run_group_tests_name("slots", tests, setup, teardown);
+}
