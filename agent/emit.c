@@ -167,7 +167,9 @@ void emit(struct emission *em)
 	}
 	ev->nvalues = all_args;
 	ev->retval = ret;
-	if (queued)
+	if (nwaits)
+		io_wake_urgent();
+	else if (queued)
 		io_wake();
 	if (nwaits) {
 		struct timespec start;

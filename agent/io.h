@@ -4,7 +4,8 @@
  * it accepts (checking SO_PEERCRED before reading a byte), reads and applies
  * commands, writes the queued events, re-creates a vanished socket, and polls
  * with a bounded interval so it notices VM death. Java threads only queue
- * events and call io_wake(). At VM death io_shutdown() flushes what is queued
+ * events and call io_wake() (batched: one wake-up per burst) or, for a
+ * synchronous event, io_wake_urgent(). At VM death io_shutdown() flushes what is queued
  * (bounded), closes everything and removes the socket.
  */
 #ifndef STAPJAVA_AGENT_IO_H
@@ -16,7 +17,8 @@
 
 int io_init(void);                    /* at load: the wake-up eventfd */
 int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */
-void io_wake(void);                   /* cheap, async-signal-safe-ish, any thread */
+void io_wake(void);                   /* cheap, any thread; writes go out within IO_BATCH_NS */
+void io_wake_urgent(void);            /* a synchronous event: write it now */
 /* VMInit with wait_ms: wait until a first bridge has connected and gone quiet. */
 void io_wait_for_bridge(unsigned ms);
 void io_shutdown(void);               /* VMDeath: flush (bounded), close, unlink */
