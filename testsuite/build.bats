@@ -139,7 +139,7 @@ fake_test() { # fake_test DIR NAME BODY
 @test "quickstart rejects an unknown command and shows usage on request" {
 	run "$SRC/quickstart" frobnicate
 	[ "$status" -eq 1 ]
-	[ "$output" = "quickstart: unknown command 'frobnicate' (commands: demo, test, build, deps)" ]
+	[ "$output" = "quickstart: unknown command 'frobnicate' (commands: demo, test, bench, build, deps)" ]
 	run "$SRC/quickstart" --help
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "quickstart: install what is missing, build, and run stapjava." ]

@@ -1,0 +1,58 @@
+# bench/: the C benchmarks of the event path (issue 5) and the null JVMTI
+# agent. bench/run (the harness), bench/java/ and bench/README.md say how
+# they are run together; each program's header comment says what it
+# measures and how. They print "RESULT <name> <value> <unit>" lines on
+# stdout and nothing else there (notes go to stderr, starting with "#").
+#
+# bench-decode-match: the worker's per-event code (runtime decoder,
+#   stpd-bridge/handler.c: --print filter and line, slot match and cache,
+#   marker strings, SDT markers) over an agent stream in memory, linked
+#   from the bridge's own objects (stpd-bridge/libbridge.la), so the SDT
+#   markers stapjava:slot0..255 are in this binary too. The stream is
+#   synthetic by default (bench/evstream.c, made with runtime/wire_encode.c);
+#   --generate FILE writes it, --stream FILE replays one, --record SOCKET
+#   --output FILE records a real agent's (bench-decode-match --help).
+#   RESULT decode_match_events_per_s, _ns_per_event, _events, _fires.
+#   With a uprobe counting every fired slot marker (the default slot table
+#   uses slots 0 to 7; `slot*` works too, but detaching 256 uprobes takes
+#   about a minute here):
+#     P=usdt:build/bench/bench-decode-match:stapjava
+#     bpftrace -e "$P:slot0,$P:slot1,$P:slot2,$P:slot3,$P:slot4,$P:slot5,$P:slot6,$P:slot7
+#                  { @c = count(); } BEGIN { printf(\"attached\n\"); }" &
+#     # wait for "attached" (printed once every probe is in), then:
+#     build/bench/bench-decode-match
+#     # then SIGINT bpftrace: @c = RESULT decode_match_fires * (1 + 1/loops),
+#     # the untimed counting pass included.
+#   The markers have no semaphores (stpd-bridge/markers.c): the marker
+#   strings are formatted whenever a marker fires, probed or not, so the
+#   two runs do the same work and differ by the trap alone.
+# bench-sync-rtt: synchronous round trip (send -> Ack) through a real
+#   stpd-bridge it starts itself (build/stpd-bridge/stpd-bridge; --fire
+#   --sync and two slots by default; options after "--" replace them, e.g.
+#   -- --print -o /dev/null --sync -m bench.Hot.add). RESULT sync_rtt_p50_us,
+#   _p90_us, _p99_us, _max_us, _mean_us, _count, _same_cpu_pct.
+#   --socket-floor: the same exchange with an echoing child, no bridge
+#   (RESULT socket_rtt_*). --flood N: the bridge's throughput through its
+#   socket (RESULT flood_events_per_s, flood_ns_per_event).
+# libnullagent.so: a JVMTI agent with empty MethodEntry/MethodExit callbacks
+#   (option "entry": MethodEntry only), at bench/libnullagent.so.
+noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt
+
+bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
+bench_bench_decode_match_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
+bench_bench_decode_match_LDADD = stpd-bridge/libbridge.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+
+bench_bench_sync_rtt_SOURCES = bench/sync_rtt.c bench/evstream.c bench/evstream.h
+bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
+
+# A shared object that is not installed: -rpath makes libtool build one.
+noinst_LTLIBRARIES += bench/libnullagent.la
+bench_libnullagent_la_SOURCES = bench/nullagent.c
+bench_libnullagent_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
+
+# The harness finds the agent at a stable path in the build tree.
+all-local: bench/libnullagent.so
+bench/libnullagent.so: bench/libnullagent.la
+	$(AM_V_GEN)rm -f $@ && ln -s .libs/libnullagent.so $@
+CLEANFILES += bench/libnullagent.so
