@@ -57,6 +57,8 @@ static bool eligible_locked(struct mentry *e)
 	return e->bp_ok;
 }
 
+/* Under bp_lock. 0, or -ENOMEM / -EPERM (the VM refused): the caller then
+ * falls back to MethodEntry rather than leave the method silent. */
 static int set_locked(struct mentry *e)
 {
 	if (e->bp_set)
@@ -65,15 +67,15 @@ static int set_locked(struct mentry *e)
 		size_t cap = setcap ? setcap * 2 : 64;
 		struct mentry **n = realloc(set, cap * sizeof(*n));
 		if (!n)
-			return -1;
+			return -ENOMEM;
 		set = n;
 		setcap = cap;
 	}
 	jvmtiError err = (*agent.jvmti)->SetBreakpoint(agent.jvmti, e->id, 0);
 	if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_DUPLICATE) {
-		sj_warn("breakpoint on %s refused (JVMTI error %d): its method.enter stays silent",
+		sj_warn("breakpoint on %s refused (JVMTI error %d): method.enter uses MethodEntry",
 			e->name, (int)err);
-		return -1;
+		return -EPERM;
 	}
 	e->bp_set = true;
 	e->bp_index = (uint32_t)nset;
@@ -132,10 +134,7 @@ static bool class_set_locked(jclass klass)
 		if (mcache_lookup(methods[i], &m) < 0 || !m.conns[MC_ENTER] || m.e->is_abstract)
 			continue;
 		struct mentry *e = (struct mentry *)m.e;
-		if (!eligible_locked(e))
-			ok = false;
-		else
-			set_locked(e);
+		ok = eligible_locked(e) && set_locked(e) == 0;
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)methods);
 	return ok;

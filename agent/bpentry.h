@@ -11,8 +11,9 @@
  * can_get_bytecodes; a connection wants method.compile (a method with a
  * breakpoint is never compiled); or a matched method is native or branches
  * back to its first instruction (the breakpoint would fire on every loop
- * iteration). Otherwise exactly the loaded methods some connection wants
- * method.enter for have their breakpoint; classes prepared later get theirs
+ * iteration), or the VM refused a breakpoint. Otherwise exactly the loaded
+ * methods some connection wants method.enter for have their breakpoint;
+ * classes prepared later get theirs
  * from bpentry_class_prepared(), which asks for a full update when it meets a
  * method that cannot have one. The lock is held across SetBreakpoint and
  * ClearBreakpoint (VM operations): only threads in native state (JVMTI

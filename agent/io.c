@@ -62,6 +62,13 @@ int io_init(void)
 	return wake_fd < 0 ? -errno : 0;
 }
 
+static void wake_drain(void)
+{
+	uint64_t v;
+	ssize_t ignored = read(wake_fd, &v, sizeof(v));
+	(void)ignored;
+}
+
 static void wake_write(void)
 {
 	uint64_t one = 1;
@@ -90,14 +97,11 @@ static void batch_wait(void)
 {
 	struct pollfd w = { .fd = wake_fd, .events = POLLIN };
 	struct timespec ts = { 0, IO_BATCH_NS };
-	uint64_t v;
 
 	if (atomic_load(&urgent_pending) || atomic_load(&stop_requested))
 		return;
-	if (ppoll(&w, 1, &ts, NULL) > 0 && (w.revents & POLLIN)) {
-		ssize_t ignored = read(wake_fd, &v, sizeof(v));
-		(void)ignored;
-	}
+	if (ppoll(&w, 1, &ts, NULL) > 0 && (w.revents & POLLIN))
+		wake_drain();
 }
 
 static void accept_one(int lfd)
@@ -262,9 +266,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		if (rc < 0 && errno != EINTR)
 			sj_warn("poll: %s", strerror(errno));
 		if (pfd[0].revents & POLLIN) {
-			uint64_t v;
-			ssize_t ignored = read(wake_fd, &v, sizeof(v));
-			(void)ignored;
+			wake_drain();
 			batch_wait();
 		}
 		/* before the writes below: what is queued after this point wakes us again */
