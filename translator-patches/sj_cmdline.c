@@ -28,6 +28,17 @@ int sj_argv_push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+int sj_argv_push_script_args(char ***v, size_t *n, const struct sj_cmdline *c)
+{
+	int rc = 0;
+
+	if (c->nargs)
+		rc |= sj_argv_push(v, n, "--");
+	for (size_t i = 0; i < c->nargs; i++)
+		rc |= sj_argv_push(v, n, c->script_args[i]);
+	return rc ? -ENOMEM : 0;
+}
+
 static bool long_takes_arg(const char *name, size_t len)
 {
 	for (size_t i = 0; i < sizeof long_with_arg / sizeof long_with_arg[0]; i++)

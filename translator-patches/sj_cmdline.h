@@ -46,5 +46,8 @@ void sj_cmdline_free(struct sj_cmdline *c);
 bool sj_cmdline_pass1_drops(const struct sj_cmdline *c, size_t i);
 /* Append S (not copied) to the NULL-terminated argv *V of *N words: 0 or -ENOMEM. */
 int sj_argv_push(char ***v, size_t *n, const char *s);
+/* Append C's script arguments, after "--" when there are any (stap's own
+ * argument tail). 0, or -ENOMEM. */
+int sj_argv_push_script_args(char ***v, size_t *n, const struct sj_cmdline *c);
 
 #endif

@@ -376,10 +376,7 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 		rc |= sj_argv_push(&v, &n, "-E");
 		rc |= sj_argv_push(&v, &n, sj_buf_str(&j->extra[i]));
 	}
-	if (j->cmd.nargs)
-		rc |= sj_argv_push(&v, &n, "--");
-	for (size_t i = 0; i < j->cmd.nargs; i++)
-		rc |= sj_argv_push(&v, &n, j->cmd.script_args[i]);
+	rc |= sj_argv_push_script_args(&v, &n, &j->cmd);
 	if (rc) {
 		free(v);
 		return NULL;
@@ -563,10 +560,7 @@ static int run_listing(const struct job *j)
 		rc |= sj_argv_push(&v, &n, "-E");
 		rc |= sj_argv_push(&v, &n, j->cmd.extra_scripts[i]);
 	}
-	if (j->cmd.nargs)
-		rc |= sj_argv_push(&v, &n, "--");
-	for (size_t i = 0; i < j->cmd.nargs; i++)
-		rc |= sj_argv_push(&v, &n, j->cmd.script_args[i]);
+	rc |= sj_argv_push_script_args(&v, &n, &j->cmd);
 	if (rc) {
 		free(v);
 		return -ENOMEM;
