@@ -98,26 +98,6 @@ static void clear_all_locked(void)
 		clear_locked(set[nset - 1]);
 }
 
-/* Might any connection's method.enter registration select a method of the class
- * with JVMTI signature SIG? */
-static bool class_wanted(const char *sig)
-{
-	char dotted[1024];
-	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
-	bool want = false;
-
-	if (n < 0)
-		return n == -ENAMETOOLONG;   /* cannot pre-test: look at its methods */
-	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
-		struct conn *c = &conns[i];
-		pthread_mutex_lock(&c->lock);
-		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
-		       conn_method_may_select_class(c, WIRE_METHOD_ENTER, dotted, (size_t)n);
-		pthread_mutex_unlock(&c->lock);
-	}
-	return want;
-}
-
 /* Under bp_lock: breakpoints for the wanted methods of KLASS. Returns false when
  * one of them cannot have one. */
 static bool class_set_locked(jclass klass)
@@ -156,7 +136,7 @@ static bool scan_loaded_locked(JNIEnv *jni)
 		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
 		    !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)) &&
 		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
-			if (class_wanted(sig))
+			if (conns_want_enter_class(sig))
 				ok = class_set_locked(classes[i]);
 			(*jv)->Deallocate(jv, (unsigned char *)sig);
 		}
@@ -218,7 +198,7 @@ bool bpentry_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 {
 	bool ok = true;
 
-	if (!atomic_load(&active) || sig[0] == '[' || !class_wanted(sig))
+	if (!atomic_load(&active) || sig[0] == '[' || !conns_want_enter_class(sig))
 		return false;
 	pthread_mutex_lock(&bp_lock);
 	if (atomic_load(&active)) {

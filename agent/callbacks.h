@@ -20,6 +20,8 @@
 void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method);
 void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			   jlocation location);
+/* stapjava.Probe.enter(int), the call inject.h puts in front of matched methods */
+void JNICALL cb_injected_enter(JNIEnv *jni, jclass probe, jint site);
 void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			    jboolean popped, jvalue value);
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,
@@ -62,7 +64,7 @@ static inline void emission_init(struct emission *em, struct scratch *s, bool ja
 static inline void emission_capture_stack(struct emission *em, struct scratch *s, jthread thread)
 {
 	if (em->want.opt & WIRE_OPT_STACK) {
-		capture_stack(thread, s);
+		capture_stack(thread, em->depth, s);
 		em->stack_captured = true;
 	}
 }

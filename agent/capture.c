@@ -190,7 +190,7 @@ static void primitive(struct wire_value *v, char type, int64_t i)
 	v->v.i = i;
 }
 
-void capture_args(JNIEnv *jni, jthread thread, const struct mentry *m, struct scratch *s)
+void capture_args(JNIEnv *jni, jthread thread, jint depth, const struct mentry *m, struct scratch *s)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	struct wire_event *ev = &s->ev;
@@ -208,23 +208,23 @@ void capture_args(JNIEnv *jni, jthread thread, const struct mentry *m, struct sc
 			none(v);
 		} else if (t == 'J') {
 			jlong x = 0;
-			err = (*jv)->GetLocalLong(jv, thread, 0, slot, &x);
+			err = (*jv)->GetLocalLong(jv, thread, depth, slot, &x);
 			primitive(v, 'J', x);
 		} else if (t == 'D') {
 			jdouble x = 0;
-			err = (*jv)->GetLocalDouble(jv, thread, 0, slot, &x);
+			err = (*jv)->GetLocalDouble(jv, thread, depth, slot, &x);
 			memset(v, 0, sizeof(*v));
 			v->type = WIRE_T_DOUBLE;
 			v->v.d = x;
 		} else if (t == 'F') {
 			jfloat x = 0;
-			err = (*jv)->GetLocalFloat(jv, thread, 0, slot, &x);
+			err = (*jv)->GetLocalFloat(jv, thread, depth, slot, &x);
 			memset(v, 0, sizeof(*v));
 			v->type = WIRE_T_FLOAT;
 			v->v.f = x;
 		} else if (t == 'L' || t == '[') {
 			jobject o = NULL;
-			err = (*jv)->GetLocalObject(jv, thread, 0, slot, &o);
+			err = (*jv)->GetLocalObject(jv, thread, depth, slot, &o);
 			if (err == JVMTI_ERROR_NONE) {
 				capture_object(jni, s, o, v);
 				if (o)
@@ -232,7 +232,7 @@ void capture_args(JNIEnv *jni, jthread thread, const struct mentry *m, struct sc
 			}
 		} else {
 			jint x = 0;
-			err = (*jv)->GetLocalInt(jv, thread, 0, slot, &x);
+			err = (*jv)->GetLocalInt(jv, thread, depth, slot, &x);
 			switch (t) {
 			case 'Z': primitive(v, 'Z', x != 0); break;
 			case 'B': primitive(v, 'B', (int8_t)x); break;
@@ -293,14 +293,14 @@ static int32_t line_of(jmethodID method, jlocation loc)
 	return line;
 }
 
-void capture_stack(jthread thread, struct scratch *s)
+void capture_stack(jthread thread, jint depth, struct scratch *s)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	struct wire_trailer *t = &s->ev.trailer;
 	jint count = 0;
 
 	t->depth = 0;
-	if ((*jv)->GetStackTrace(jv, thread, 0, (jint)agent.opt.stackmax, s->frames, &count) !=
+	if ((*jv)->GetStackTrace(jv, thread, depth, (jint)agent.opt.stackmax, s->frames, &count) !=
 	    JVMTI_ERROR_NONE)
 		return;
 	for (jint i = 0; i < count; i++) {

@@ -25,11 +25,11 @@ uint64_t capture_object_id(jobject obj);
 uint64_t capture_peek_tag(jobject obj);
 /* An object reference as a value: 'N', 'T', 'L' or '['. */
 void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_value *v);
-/* MethodEnter arguments of the frame at depth 0 of THREAD, into ev->values/nvalues. */
-void capture_args(JNIEnv *jni, jthread thread, const struct mentry *m, struct scratch *s);
+/* MethodEnter arguments of the frame at DEPTH of THREAD, into ev->values/nvalues. */
+void capture_args(JNIEnv *jni, jthread thread, jint depth, const struct mentry *m, struct scratch *s);
 /* MethodExit return value into ev->retval. */
 void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct scratch *s);
-/* Stack of the current thread, innermost first, into ev->trailer (frames, depth). */
-void capture_stack(jthread thread, struct scratch *s);
+/* Stack of the current thread from frame DEPTH on, innermost first, into ev->trailer. */
+void capture_stack(jthread thread, jint depth, struct scratch *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "bpentry.h"
+#include "inject.h"
 #include "callbacks.h"
 #include "jvmti_events.h"
 #include "capture.h"
@@ -154,8 +155,8 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	scratch_leave();
 	if (prepared && agent.caps.can_generate_object_free_events)
 		track_if_wanted(klass, sig);
-	/* a method that cannot have its entry breakpoint: MethodEntry for all */
-	if (prepared && bpentry_class_prepared(jni, klass, sig))
+	/* a method that cannot have its entry breakpoint or call: fall back for all */
+	if (prepared && (inject_class_prepared(jni, klass, sig) | bpentry_class_prepared(jni, klass, sig)))
 		events_update(jni);
 out:
 	(*jv)->Deallocate(jv, (unsigned char *)sig);

@@ -1,11 +1,14 @@
-/* cb_method.c: MethodEntry or Breakpoint, MethodExit, CompiledMethodLoad -> 0x80, 0x81, 0x82. */
+/* cb_method.c: MethodEntry, Breakpoint or an injected call, MethodExit, CompiledMethodLoad
+ * -> 0x80, 0x81, 0x82. */
 #include "bpentry.h"
+#include "inject.h"
 #include "callbacks.h"
 #include "capture.h"
 #include "mcache.h"
 
-static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, uint32_t want_conns,
-			 unsigned code, bool popped, const jvalue *value)
+/* DEPTH: frames above the method's own (1 for an injected call's Probe.enter). */
+static void method_event(JNIEnv *jni, jthread thread, jint depth, const struct mmatch *m,
+			 uint32_t want_conns, unsigned code, bool popped, const jvalue *value)
 {
 	struct scratch *s = scratch_enter();
 	struct emission em;
@@ -13,6 +16,7 @@ static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, ui
 	if (!s)
 		return;
 	emission_init(&em, s, true);
+	em.depth = (uint8_t)depth;
 	em.want.conns = want_conns;
 	em.want.gen = m->gen;
 	emit_want_opt(&em.want);
@@ -21,7 +25,7 @@ static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, ui
 	s->ev.name.len = m->e->name_len;
 	s->ev.thread = em.tid;
 	if (code == WIRE_EV_METHOD_ENTER && (em.want.opt & WIRE_OPT_ARGUMENTS)) {
-		capture_args(jni, thread, m->e, s);
+		capture_args(jni, thread, depth, m->e, s);
 		em.args_captured = true;
 	}
 	if (code == WIRE_EV_METHOD_EXIT) {
@@ -42,7 +46,7 @@ void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodI
 
 	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
 		return;
-	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+	method_event(jni, thread, 0, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
 }
 
 /* method.enter when bpentry set a breakpoint at location 0 (bpentry.h) */
@@ -53,7 +57,18 @@ void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID 
 
 	if (location != 0 || !bpentry_active() || mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
 		return;
-	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+	method_event(jni, thread, 0, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+}
+
+void JNICALL cb_injected_enter(JNIEnv *jni, jclass probe, jint site)
+{
+	struct mmatch m;
+
+	if (!inject_active())
+		return;
+	if (inject_site_match(site, &m) < 0 || !m.conns[MC_ENTER])
+		return;
+	method_event(jni, NULL, 1, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
 }
 
 void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
@@ -63,7 +78,7 @@ void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID
 
 	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_RETURN])
 		return;
-	method_event(jni, thread, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
+	method_event(jni, thread, 0, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
 }
 
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,

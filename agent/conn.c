@@ -202,6 +202,38 @@ bool conn_method_may_select_class(const struct conn *c, uint8_t events, const ch
 	return false;
 }
 
+bool conns_want_enter_class(const char *sig)
+{
+	char dotted[1024];
+	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	bool want = false;
+
+	if (n < 0)
+		return n == -ENAMETOOLONG;   /* cannot pre-test: look at its methods */
+	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
+		struct conn *c = &conns[i];
+		pthread_mutex_lock(&c->lock);
+		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
+		       conn_method_may_select_class(c, WIRE_METHOD_ENTER, dotted, (size_t)n);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return want;
+}
+
+bool conns_want_enter_method(const char *name, size_t len)
+{
+	bool want = false;
+
+	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
+		struct conn *c = &conns[i];
+		pthread_mutex_lock(&c->lock);
+		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
+		       (conn_match_method(c, name, len) & WIRE_METHOD_ENTER);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return want;
+}
+
 uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len)
 {
 	uint8_t bits = 0;

@@ -43,6 +43,7 @@ struct emission {
 	uint8_t tflags;         /* WIRE_TF_TIMED_OUT */
 	bool may_wait;          /* the calling thread may wait for an Ack (a Java thread, not GC) */
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
+	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
 	uint64_t ts;            /* CLOCK_MONOTONIC ns */
 };
 

@@ -9,6 +9,7 @@
 #include "bpentry.h"
 #include "callbacks.h"
 #include "conn.h"
+#include "inject.h"
 #include "log.h"
 
 enum need {
@@ -58,6 +59,7 @@ void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	w->can_access_local_variables = p->can_access_local_variables;
 	w->can_get_line_numbers = p->can_get_line_numbers;
 	bpentry_want_capabilities(w, p);
+	inject_want_capabilities(w, p);
 }
 
 int events_install(void)
@@ -70,6 +72,7 @@ int events_install(void)
 	cb.VMDeath = agent_vm_death;
 	cb.MethodEntry = cb_method_entry;
 	cb.Breakpoint = cb_breakpoint;
+	cb.ClassFileLoadHook = cb_class_file_load_hook;
 	cb.MethodExit = cb_method_exit;
 	cb.CompiledMethodLoad = cb_compiled_method_load;
 	cb.ClassLoad = cb_class_load;
@@ -151,12 +154,25 @@ void events_update(JNIEnv *jni)
 
 	pthread_mutex_lock(&update_lock);
 	compute(need);
-	/* method.enter by breakpoints where it can be, see bpentry.h */
-	bool use_entry = bpentry_update(jni, need[N_METHOD_ENTRY], need[N_COMPILED]);
-	bool bp = need[N_METHOD_ENTRY] && !use_entry;
+	/* method.enter by injected calls (inject.h), else breakpoints (bpentry.h),
+	 * else MethodEntry; the enter= option says where to begin */
+	bool enter = need[N_METHOD_ENTRY];
+	bool try_calls = enter && agent.opt.enter == OPT_ENTER_INJECT;
+	if (try_calls && !enabled[N_CLASS_PREPARE]) {
+		/* before the hook: a class that gets calls must be seen prepared (inject.h) */
+		bool early[N_COUNT];
+		memcpy(early, enabled, sizeof(early));
+		early[N_CLASS_PREPARE] = true;
+		apply(early);
+	}
+	bool calls_failed = inject_update(jni, try_calls);
+	bool by_calls = try_calls && !calls_failed;
+	bool try_bp = enter && !by_calls && agent.opt.enter <= OPT_ENTER_BREAKPOINT;
+	bool use_entry = bpentry_update(jni, try_bp, need[N_COMPILED]) || (enter && !by_calls && !try_bp);
+	bool by_bp = try_bp && !use_entry;
 	need[N_METHOD_ENTRY] = use_entry;
-	need[N_BREAKPOINT] = bp;
-	need[N_CLASS_PREPARE] |= bp;
+	need[N_BREAKPOINT] = by_bp;
+	need[N_CLASS_PREPARE] |= by_bp || by_calls;
 	bool track = need[N_OBJECT_FREE];
 	apply(need);
 	pthread_mutex_unlock(&update_lock);
@@ -171,6 +187,7 @@ void events_disable_all(void)
 	memset(none, 0, sizeof(none));
 	pthread_mutex_lock(&update_lock);
 	bpentry_update(NULL, false, false);
+	inject_update(NULL, false);
 	apply(none);
 	pthread_mutex_unlock(&update_lock);
 }

@@ -12,6 +12,8 @@ agent_libstapjava_la_SOURCES = \
 	agent/mcache.c agent/mcache.h \
 	agent/bpentry.c agent/bpentry.h \
 	agent/bytecode.c agent/bytecode.h \
+	agent/classfile.c agent/classfile.h \
+	agent/inject.c agent/inject.h \
 	agent/scratch.c agent/scratch.h \
 	agent/capture.c agent/capture.h \
 	agent/callbacks.h \

@@ -35,7 +35,10 @@
 #   (RESULT socket_rtt_*). --flood N: the bridge's throughput through its
 #   socket (RESULT flood_events_per_s, flood_ns_per_event).
 # libnullagent.so: a JVMTI agent with empty MethodEntry/MethodExit callbacks
-#   (option "entry": MethodEntry only), at bench/libnullagent.so.
+#   (option "entry": MethodEntry only; "breakpoint=CLASS.METHOD": an empty
+#   Breakpoint callback; "inject=CLASS.METHOD": agent/classfile.c's injected
+#   call to an empty native), at bench/libnullagent.so. It links
+#   agent/classfile.c itself (its own object, compiled for this library).
 noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt
 
 bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
@@ -47,9 +50,9 @@ bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
 
 # A shared object that is not installed: -rpath makes libtool build one.
 noinst_LTLIBRARIES += bench/libnullagent.la
-bench_libnullagent_la_SOURCES = bench/nullagent.c
+bench_libnullagent_la_SOURCES = bench/nullagent.c agent/classfile.c agent/classfile.h
 bench_libnullagent_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
-bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
+bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(JDK_CPPFLAGS)
 
 # The harness finds the agent at a stable path in the build tree.
 all-local: bench/libnullagent.so

@@ -2,25 +2,58 @@
  * and does nothing with them: the cost of JVMTI itself, the baseline the
  * stapjava agent's figures are read against.
  *
- *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint=CLASS.METHOD] ...
+ *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD] ...
  *
  * Contract: at load it adds can_generate_method_entry_events and
  * can_generate_method_exit_events and enables MethodEntry and MethodExit
  * for every thread, with empty callbacks. The option string "entry" asks
  * for MethodEntry only (the exit capability is not added either: holding it
- * already costs HotSpot something). "breakpoint=CLASS.METHOD" (CLASS in
- * internal or dotted form, no package wildcard) reports method entry the way
- * the stapjava agent does by default (agent/bpentry.h): a breakpoint at
- * bytecode index 0 of every method METHOD of CLASS, set when the class is
- * prepared, with an empty Breakpoint callback. Any other option string, or a JVMTI
- * failure, prints one line and fails the load (the JVM does not start),
- * as the real agent does with a mistyped option: a baseline that silently
- * measured nothing would mislead.
+ * already costs HotSpot something). CLASS below is in internal or dotted
+ * form, no package wildcard; only the capabilities a mode needs are added.
+ *
+ * "inject=CLASS.METHOD" reports method entry the way the stapjava agent
+ * does by default (agent/inject.h): every method METHOD of CLASS that has
+ * code gets agent/classfile.c's call (ldc_w <site id>; invokestatic
+ * stapjava/Probe.enter(I)V; nop; nop) from a ClassFileLoadHook, enabled in
+ * Agent_OnLoad so that no load of CLASS is missed, whatever the phase.
+ * stapjava.Probe (public final, one public static native enter(int)) is
+ * defined in the boot loader with JNI DefineClass at VMInit, the first
+ * moment JNI can define a class, and its enter() is registered with
+ * RegisterNatives as an empty function. This assumes no injected call runs
+ * before VMInit: the call is resolved when it first runs, not when CLASS is
+ * loaded, and application classes (the Workload, loaded by the application
+ * class loader from main) run only after VMInit. A call that ran earlier
+ * would throw NoClassDefFoundError, which fails the JVM too. The class
+ * bytes are written out here (probe_class), not shared with agent/inject.c:
+ * a name or descriptor out of step with classfile.h fails the first call
+ * (NoClassDefFoundError, NoSuchMethodError), never silently.
+ *
+ * "breakpoint=CLASS.METHOD" reports method entry the way the stapjava agent
+ * does when injection is off or refused (option enter=breakpoint,
+ * agent/bpentry.h): a breakpoint at bytecode index 0 of every method METHOD
+ * of CLASS, set when the class is prepared, with an empty Breakpoint
+ * callback.
+ *
+ * Failing loudly: a baseline that silently measured nothing would mislead.
+ * Any other option string, or a JVMTI failure at load, prints one line and
+ * fails the load (the JVM does not start), as the real agent does with a
+ * mistyped option. In inject mode, a rewrite that fails (or finds no method
+ * METHOD with code in CLASS), a Probe class that cannot be defined, and a VM
+ * that ends without CLASS ever having got a call (checked at VMDeath: CLASS
+ * not loaded, or loaded in the primordial phase, which the hook does not
+ * see) each print one line and end the JVM with exit status 1 at once.
  */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jvmti.h>
+
+#include "classfile.h"
 
 static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
 				    jmethodID method)
@@ -32,6 +65,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
 {
 }
 
+/* breakpoint= and inject=: the class and method */
 static char bp_class_sig[512];    /* "LWorkload;" */
 static const char *bp_method;
 
@@ -63,8 +97,103 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
 	(*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
 }
 
-/* "breakpoint=a.b.C.m" -> bp_class_sig "La/b/C;", bp_method "m". */
-static int parse_breakpoint(const char *spec)
+/* ---- inject=CLASS.METHOD */
+static int inject_mode;
+static atomic_int injected;       /* methods that got a call, over every load of CLASS */
+
+/* One line, and the JVM ends with status 1 at once. */
+__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "libnullagent: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	_exit(1);
+}
+
+/* stapjava.Probe: public final class, one method public static native enter(I)V. */
+static const unsigned char probe_class[] = {
+	0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52,    /* magic, version 52.0 */
+	0, 7,                                   /* constant_pool_count: #1 to #6 */
+	1, 0, 14, 's', 't', 'a', 'p', 'j', 'a', 'v', 'a', '/', 'P', 'r', 'o', 'b', 'e',
+	7, 0, 1,                                /* #2 Class #1 (this) */
+	1, 0, 16, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't',
+	7, 0, 3,                                /* #4 Class #3 (super) */
+	1, 0, 5, 'e', 'n', 't', 'e', 'r',       /* #5 */
+	1, 0, 4, '(', 'I', ')', 'V',            /* #6 */
+	0, 0x31, 0, 2, 0, 4,                    /* public final super, this #2, super #4 */
+	0, 0, 0, 0,                             /* no interfaces, no fields */
+	0, 1, 0x01, 0x09, 0, 5, 0, 6, 0, 0,     /* public static native #5 #6, no attributes */
+	0, 0,                                   /* no class attributes */
+};
+
+static void JNICALL probe_enter(JNIEnv *jni, jclass cls, jint site)
+{
+}
+
+static int32_t select_method(void *ctx, const char *name, size_t name_len, const char *desc,
+			     size_t desc_len, uint16_t access)
+{
+	int32_t *next = ctx;
+
+	if (name_len != strlen(bp_method) || memcmp(name, bp_method, name_len) != 0)
+		return -1;
+	return (*next)++;
+}
+
+static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader,
+				       const char *name, jobject protection_domain, jint len,
+				       const unsigned char *data, jint *new_len, unsigned char **new_data)
+{
+	size_t clen = strlen(bp_class_sig) - 2;   /* "LWorkload;" -> "Workload" */
+	uint8_t *out = NULL;
+	size_t out_len = 0;
+	const char *why = NULL;
+	int32_t next = 0;
+	unsigned char *copy = NULL;
+
+	if (!name || strlen(name) != clen || memcmp(name, bp_class_sig + 1, clen) != 0)
+		return;
+	int n = classfile_inject_enter(data, (size_t)len, select_method, &next, &out, &out_len, &why);
+	if (n < 0)
+		die("inject: cannot rewrite %s (%s)", name, why ? why : "?");
+	if (n == 0)
+		die("inject: %s has no method %s with code", name, bp_method);
+	if ((*jvmti)->Allocate(jvmti, (jlong)out_len, &copy) != JVMTI_ERROR_NONE)
+		die("inject: no memory for %s", name);
+	memcpy(copy, out, out_len);
+	free(out);
+	*new_data = copy;
+	*new_len = (jint)out_len;
+	atomic_fetch_add(&injected, n);
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+	JNINativeMethod m = { (char *)CLASSFILE_PROBE_METHOD, (char *)CLASSFILE_PROBE_DESC,
+			      (void *)probe_enter };
+	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)probe_class,
+					 (jsize)sizeof probe_class);
+
+	if (!cls || (*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
+		(*jni)->ExceptionDescribe(jni);
+		die("inject: cannot define %s in the boot loader", CLASSFILE_PROBE_CLASS);
+	}
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+	if (!atomic_load(&injected))
+		die("inject: class %.*s got no call (not loaded, or loaded too early for the hook): nothing measured",
+		    (int)strlen(bp_class_sig) - 2, bp_class_sig + 1);
+}
+
+/* "a.b.C.m" -> bp_class_sig "La/b/C;", bp_method "m". */
+static int parse_spec(const char *spec)
 {
 	const char *dot = strrchr(spec, '.');
 	size_t clen = dot ? (size_t)(dot - spec) : 0;
@@ -97,13 +226,19 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 	if (options && strcmp(options, "entry") == 0)
 		exits = 0;
 	else if (options && strncmp(options, "breakpoint=", 11) == 0) {
-		if (parse_breakpoint(options + 11) < 0) {
+		if (parse_spec(options + 11) < 0) {
 			fprintf(stderr, "libnullagent: breakpoint=%s: want CLASS.METHOD\n", options + 11);
 			return JNI_ERR;
 		}
+	} else if (options && strncmp(options, "inject=", 7) == 0) {
+		if (parse_spec(options + 7) < 0) {
+			fprintf(stderr, "libnullagent: inject=%s: want CLASS.METHOD\n", options + 7);
+			return JNI_ERR;
+		}
+		inject_mode = 1;
 	} else if (options && options[0]) {
-		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry' or 'breakpoint=CLASS.METHOD')\n",
-			options);
+		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry', 'breakpoint=CLASS.METHOD' "
+			"or 'inject=CLASS.METHOD')\n", options);
 		return JNI_ERR;
 	}
 	if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti) {
@@ -111,6 +246,24 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 		return JNI_ERR;
 	}
 	memset(&caps, 0, sizeof caps);
+	if (inject_mode) {
+		/* A ClassFileLoadHook at load time needs no capability. */
+		memset(&cb, 0, sizeof cb);
+		cb.ClassFileLoadHook = on_class_file_load;
+		cb.VMInit = on_vm_init;
+		cb.VMDeath = on_vm_death;
+		err = (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
+		if (err != JVMTI_ERROR_NONE)
+			return fail("SetEventCallbacks", err);
+		err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK,
+							 NULL);
+		if (err == JVMTI_ERROR_NONE)
+			err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+		if (err == JVMTI_ERROR_NONE)
+			err = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+		return err == JVMTI_ERROR_NONE ? JNI_OK
+					       : fail("enabling ClassFileLoadHook, VMInit and VMDeath", err);
+	}
 	if (bp_method) {
 		caps.can_generate_breakpoint_events = 1;
 		err = (*jvmti)->AddCapabilities(jvmti, &caps);

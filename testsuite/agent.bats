@@ -113,7 +113,7 @@ mask() {
 family() {
 	local java=$1 scenario=$2
 	shift 2
-	start_jvm "$java" "" -- Families "$scenario" "$T/go" "$CLASSES"
+	start_jvm "$java" "${AGENT_EXTRA:-}" -- Families "$scenario" "$T/go" "$CLASSES"
 	wait_until 20 sock_exists
 	start_bridge b "$@"
 	wait_until 20 registered 1
@@ -155,9 +155,10 @@ pids_are_jvms() {
 	! grep -v " pid=$pid " "$T/events" | grep -q . || return 1
 }
 
+# check_methods JAVA [WAY]: WAY is the agent's enter= option (default inject)
 check_methods() {
-	local java=$1
-	family "$java" methods -m 'Demo.*' --args --return
+	local java=$1 way=${2:-inject}
+	AGENT_EXTRA=",enter=$way" family "$java" methods -m 'Demo.*' --args --return
 	local main
 	main=$(java_tid main)
 	[ -n "$main" ]
@@ -167,11 +168,18 @@ check_methods() {
 	mask "$T/events" >"$T/got"
 	methods_want >"$T/want"
 	diff -u "$T/want" "$T/got"
-	# method.enter came from breakpoints on Demo's methods alone (MethodEntry
-	# would have made every method interpreted), switched off again when the
-	# bridge left (the VM exiting counts)
-	log_has 'info: method.enter by breakpoints on [0-9]* methods\?$'
-	log_has 'info: method.enter breakpoints off'
+	# method.enter came from calls injected into Demo alone, or breakpoints on
+	# its methods (MethodEntry would have made every method interpreted),
+	# switched off again when the bridge left (the VM exiting counts)
+	if [ "$way" = inject ]; then
+		log_has 'info: method.enter by injected calls in 1 class$'
+		log_has 'info: method.enter injection off$'
+		! log_has 'method.enter by breakpoints' || return 1
+	else
+		log_has 'info: method.enter by breakpoints on [0-9]* methods\?$'
+		log_has 'info: method.enter breakpoints off'
+		! log_has 'method.enter by injected' || return 1
+	fi
 	! log_has 'event MethodEntry' || return 1
 }
 
@@ -223,6 +231,8 @@ WANT
 
 @test "methods: enter/return with every argument and return type (JDK 17)" { check_methods "$JDK17"; }
 @test "methods: enter/return with every argument and return type (JDK 25)" { check_methods "$JDK25"; }
+@test "methods: the same by breakpoints (enter=breakpoint, JDK 17)" { check_methods "$JDK17" breakpoint; }
+@test "methods: the same by breakpoints (enter=breakpoint, JDK 25)" { check_methods "$JDK25" breakpoint; }
 
 check_exceptions() {
 	family "$1" exceptions -e java.lang.IllegalArgumentException
@@ -354,7 +364,7 @@ entry_run() {
 check_entry() {
 	# Breakpoints: a call is one event, a class loaded later gets its
 	# breakpoints at ClassPrepare, MethodEntry never goes on.
-	entry_run "$1" -m 'Entry.plain' -m 'EntryLazy.*' --args
+	AGENT_EXTRA=,enter=breakpoint entry_run "$1" -m 'Entry.plain' -m 'EntryLazy.*' --args
 	diff -u - "$T/got" <<-'EOF'
 		method.enter pid=P ts=X method=Entry.plain(I)I args=0
 		method.enter pid=P ts=X method=EntryLazy.later(I)I args=0
@@ -371,7 +381,7 @@ check_entry() {
 	[ "$(tail -n1 "$T/java.out")" = "acc 12" ]
 	# A method whose first instruction is a loop's target would hit its
 	# breakpoint on every turn: MethodEntry instead, one event per call.
-	entry_run "$1" -m 'Entry.spin' --args
+	AGENT_EXTRA=,enter=breakpoint entry_run "$1" -m 'Entry.spin' --args
 	diff -u - "$T/got" <<-'EOF'
 		method.enter pid=P ts=X method=Entry.spin(I)V args=5
 		method.enter pid=P ts=X method=Entry.spin(I)V args=5
@@ -383,12 +393,12 @@ check_entry() {
 		'method.enter of Entry.spin(I)V cannot use a breakpoint (a branch to its first instruction)' \
 		'method.enter breakpoints off' 'event MethodEntry enabled' 'event MethodEntry disabled')" ] || { cat "$T/agent.log" >&2; false; }
 	# A native method has no bytecode: MethodEntry.
-	entry_run "$1" -m 'java.lang.Runtime.availableProcessors'
+	AGENT_EXTRA=,enter=breakpoint entry_run "$1" -m 'java.lang.Runtime.availableProcessors'
 	[ "$(grep -c 'java.lang.Runtime.availableProcessors()I' "$T/got")" -eq 1 ]
 	log_has 'info: method.enter of java.lang.Runtime.availableProcessors()I cannot use a breakpoint (native)$'
 	log_has 'info: event MethodEntry enabled$'
 	# method.compile wanted too: a method with a breakpoint is never compiled, so MethodEntry.
-	entry_run "$1" -m 'Entry.plain:enter,compile'
+	AGENT_EXTRA=,enter=breakpoint entry_run "$1" -m 'Entry.plain:enter,compile'
 	[ "$(grep -c 'Entry.plain(I)I' "$T/got")" -eq 3 ]
 	log_has 'info: event MethodEntry enabled$'
 	! log_has 'method.enter by breakpoints' || return 1
@@ -396,6 +406,103 @@ check_entry() {
 
 @test "method.enter by breakpoints on the matched methods only; MethodEntry for loops at bci 0, natives, compile (JDK 17)" { check_entry "$JDK17"; }
 @test "method.enter by breakpoints on the matched methods only; MethodEntry for loops at bci 0, natives, compile (JDK 25)" { check_entry "$JDK25"; }
+
+# The injected-call lines of the agent log, without the prefix.
+inject_log() { sed -n 's/^stapjava-agent\[[0-9]*\]: info: \(method.enter .*\|event MethodEntry .*\)/\1/p' "$T/agent.log"; }
+
+check_inject() {
+	# Injected calls (the default): a call is one event; a class loaded later
+	# gets its calls from the class-file hook; a loop back to the first
+	# instruction is no obstacle (the call sits before it).
+	entry_run "$1" -m 'Entry.plain' -m 'EntryLazy.*' -m 'Entry.spin' --args
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=Entry.plain(I)I args=0
+		method.enter pid=P ts=X method=Entry.spin(I)V args=5
+		method.enter pid=P ts=X method=EntryLazy.later(I)I args=0
+		method.enter pid=P ts=X method=Entry.plain(I)I args=1
+		method.enter pid=P ts=X method=Entry.spin(I)V args=5
+		method.enter pid=P ts=X method=EntryLazy.later(I)I args=1
+		method.enter pid=P ts=X method=Entry.plain(I)I args=2
+		method.enter pid=P ts=X method=Entry.spin(I)V args=5
+		method.enter pid=P ts=X method=EntryLazy.later(I)I args=2
+	EOF
+	[ "$(inject_log)" = "$(printf '%s\n' 'method.enter by injected calls in 0 classes' \
+		'method.enter by injected calls in 1 class' 'method.enter by injected calls in 2 classes' \
+		'method.enter injection off')" ] || { cat "$T/agent.log" >&2; false; }
+	[ "$(tail -n2 "$T/java.out")" = "$(printf 'adler 458756\nacc 12')" ]
+	# java.base, a named module: Character is loaded and gets its call by
+	# retransformation, Adler32 is loaded later and gets it from the hook;
+	# both must be made to read stapjava.Probe's module, or the JVM would throw
+	entry_run "$1" -m 'java.lang.Character.isMirrored(I)Z' -m 'java.util.zip.Adler32.update(I)V' --args
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=java.util.zip.Adler32.update(I)V args=0
+		method.enter pid=P ts=X method=java.lang.Character.isMirrored(I)Z args=40
+		method.enter pid=P ts=X method=java.util.zip.Adler32.update(I)V args=1
+		method.enter pid=P ts=X method=java.lang.Character.isMirrored(I)Z args=40
+		method.enter pid=P ts=X method=java.util.zip.Adler32.update(I)V args=2
+		method.enter pid=P ts=X method=java.lang.Character.isMirrored(I)Z args=40
+	EOF
+	[ "$(inject_log)" = "$(printf '%s\n' 'method.enter by injected calls in 1 class' \
+		'method.enter by injected calls in 2 classes' 'method.enter injection off')" ] || { cat "$T/agent.log" >&2; false; }
+	[ "$(tail -n2 "$T/java.out")" = "$(printf 'adler 458756\nacc 12')" ]
+	[ ! -s "$T/java.err" ]
+	# A class the rewriter will not change (a type annotation in code): it says
+	# so at load, and method.enter goes over to breakpoints before the class
+	# runs: no call is missed.
+	entry_run "$1" -m 'EntryTyped.typed' --args
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=EntryTyped.typed(I)I args=0
+		method.enter pid=P ts=X method=EntryTyped.typed(I)I args=1
+		method.enter pid=P ts=X method=EntryTyped.typed(I)I args=2
+	EOF
+	log_has 'warn: method.enter cannot be injected into EntryTyped (type annotations in code): falls back to breakpoints$'
+	[ "$(inject_log)" = "$(printf '%s\n' 'method.enter by injected calls in 0 classes' \
+		'method.enter injection off' 'method.enter by breakpoints on 1 method' \
+		'method.enter breakpoints off')" ] || { cat "$T/agent.log" >&2; false; }
+	# A call in an empty finalize() would make the class's objects finalizable:
+	# breakpoints instead (and java.lang.Object is never changed at all)
+	entry_run "$1" -m 'EntryFinal.finalize'
+	log_has 'warn: method.enter cannot be injected into EntryFinal (a call in finalize()V would make its objects finalizable): falls back to breakpoints$'
+	log_has 'info: method.enter by breakpoints on 1 method$'
+	entry_run "$1" -m 'java.lang.Object.finalize'
+	log_has 'warn: method.enter cannot be injected into java/lang/Object (the VM.s root class is left alone): falls back to breakpoints$'
+	log_has 'info: method.enter by breakpoints on 1 method$'
+	[ "$(tail -n2 "$T/java.out")" = "$(printf 'adler 458756\nacc 12')" ]
+	# A native method has no code: breakpoints cannot help either, MethodEntry.
+	entry_run "$1" -m 'java.lang.Runtime.availableProcessors'
+	[ "$(grep -c 'java.lang.Runtime.availableProcessors()I' "$T/got")" -eq 1 ]
+	log_has 'info: method.enter of java.lang.Runtime.availableProcessors()I cannot be injected (native)$'
+	log_has 'info: method.enter of java.lang.Runtime.availableProcessors()I cannot use a breakpoint (native)$'
+	log_has 'info: event MethodEntry enabled$'
+}
+
+@test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 17)" { check_inject "$JDK17"; }
+@test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 25)" { check_inject "$JDK25"; }
+
+# method.enter and method.compile of one hot method: with injected calls the
+# method is compiled while every call is reported.
+check_enter_compile() {
+	# 200000 events: room for all of them, the calls are faster than the bridge
+	start_jvm "$1" ",bufsize=33554432" -- -Xbatch Families jit "$T/go"
+	wait_until 20 sock_exists
+	start_bridge b -m Hot.work:enter,compile
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	cp "$T/b.out" "$T/events"
+	bridge_quiet b
+	grep -q '^method.compile .* method=Hot.work(I)I code_size=[1-9][0-9]* ' "$T/events"
+	[ "$(grep -c '^method.enter .* method=Hot.work(I)I args=$' "$T/events")" -eq 200000 ]
+	[ "$(grep -vc '^method.\(enter\|compile\) .* method=Hot.work(I)I' "$T/events")" -eq 0 ]
+	log_has 'info: method.enter by injected calls in 1 class$'
+	! log_has 'event MethodEntry enabled' || return 1
+	! log_has 'method.enter by breakpoints' || return 1
+}
+
+@test "compile and enter together: the method is compiled, every call reported (JDK 17)" { check_enter_compile "$JDK17"; }
+@test "compile and enter together: the method is compiled, every call reported (JDK 25)" { check_enter_compile "$JDK25"; }
 
 @test "compile: a hot method's compilation with code size and address (JDK 17)" { check_compile "$JDK17"; }
 @test "compile: a hot method's compilation with code size and address (JDK 25)" { check_compile "$JDK25"; }
@@ -505,7 +612,7 @@ check_load() {
 @test "load: an unknown or bad option stops the JVM with one line naming it" {
 	run "$JDK17" "-agentpath:$AGENT=sockdir=$T/s,bogus=1" -cp "$CLASSES" Families hello "$T/go"
 	[ "$status" -eq 1 ]
-	[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\ unknown\ option\ \'bogus\'\ \(known:\ sockdir,\ loglevel,\ logfile,\ bufsize,\ timeout_us,\ strmax,\ stackmax,\ wait_ms\)\;\ the\ agent\ is\ not\ loaded$ ]]
+	[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\ unknown\ option\ \'bogus\'\ \(known:\ sockdir,\ loglevel,\ logfile,\ bufsize,\ timeout_us,\ strmax,\ stackmax,\ wait_ms,\ enter\)\;\ the\ agent\ is\ not\ loaded$ ]]
 	run "$JDK25" "-agentpath:$AGENT=bufsize=12" -cp "$CLASSES" Families hello "$T/go"
 	[ "$status" -eq 1 ]
 	[[ ${lines[0]} =~ "error: option bufsize='12': not a number of bytes from 4096 to 268435456; the agent is not loaded" ]]
@@ -635,16 +742,16 @@ unsafe_dir() {
 	wait_until 20 registered 1
 	start_bridge b2 -m 'Exceptions.*'
 	wait_until 20 registered 2
-	# by breakpoints, none set yet: the idle scenario has not loaded Demo or Exceptions
-	[ "$(grep -c 'method.enter by breakpoints on 0 methods$' "$T/agent.log")" -eq 1 ]
+	# by injected calls, none yet: the idle scenario has not loaded Demo or Exceptions
+	[ "$(grep -c 'method.enter by injected calls in 0 classes$' "$T/agent.log")" -eq 1 ]
 	local w1 w2
 	w1=$(worker_of b1) w2=$(worker_of b2)
 	# kill -9 the whole bridge: supervisor and worker
 	kill -9 "$first" "$w1"
 	wait_until 20 log_has 'conn#1 .* closed: peer closed the connection'
-	! log_has 'method.enter breakpoints off' || return 1
+	! log_has 'method.enter injection off' || return 1
 	kill -9 "$BPID" "$w2"
-	wait_until 20 log_has 'method.enter breakpoints off'
+	wait_until 20 log_has 'method.enter injection off'
 	! log_has 'event MethodEntry' || return 1
 	wait_until 20 log_has 'event MethodExit disabled'
 	touch "$T/go" "$T/stop"
@@ -975,10 +1082,13 @@ check_kill_rounds() {
 		[ -n "$w" ]
 		kill -9 "$BPID" "$w"
 		wait_until 20 conn_closed "$round"
-		wait_until 20 log_count_is 'method.enter breakpoints off' "$round"
+		wait_until 20 log_count_is 'method.enter injection off' "$round"
 		churn_lines_ok "$T/r$round.out"
 	done
-	log_count_is 'method.enter by breakpoints on 1 method' 10
+	# each round: Churn retransformed with its call, and back to its original
+	# code, while four threads run it
+	log_count_is 'method.enter by injected calls in 1 class' 10
+	log_count_is 'method.enter calls removed: 1 class back to its original code' 10
 	log_count_is 'event MethodExit disabled' 10
 	log_count_is 'event ExceptionCatch disabled' 10
 	# every odd round was synchronous: a Java thread waiting for an Ack of a dead bridge went on
@@ -992,7 +1102,7 @@ check_kill_rounds() {
 	[ ! -s "$T/java.err" ]
 	! compgen -G "$T/hs_err*" >/dev/null || return 1
 	# the last word on MethodEntry is "disabled"
-	[ "$(grep 'method.enter b' "$T/agent.log" | tail -1 | sed 's/.*: //')" = "method.enter breakpoints off" ]
+	[ "$(grep 'method.enter [bi]' "$T/agent.log" | tail -1 | sed 's/.*: //')" = "method.enter injection off" ]
 }
 
 @test "faults: a bridge killed -9 mid-stream ten times, sync and async; the JVM finishes right (JDK 17)" { check_kill_rounds "$JDK17"; }
@@ -1012,7 +1122,7 @@ check_kill_rounds() {
 	wait_until 10 gone "$w"
 	wait_until 10 conn_closed 1
 	log_has 'conn#1: Reset'
-	wait_until 10 log_count_is 'method.enter breakpoints off' 1
+	wait_until 10 log_count_is 'method.enter injection off' 1
 	# SIGTERM: the same, and the bridge exits 0
 	start_bridge b2 -m 'Churn.busy' --threads
 	wait_until 20 registered 2
@@ -1023,7 +1133,7 @@ check_kill_rounds() {
 	wait_until 10 gone "$w"
 	wait_until 10 conn_closed 2
 	log_has 'conn#2: Reset'
-	wait_until 10 log_count_is 'method.enter breakpoints off' 2
+	wait_until 10 log_count_is 'method.enter injection off' 2
 	log_has 'event ThreadStart disabled'
 	bridge_quiet b2
 	touch "$T/stop"

@@ -292,15 +292,43 @@ class Entry {
     static void run() {
         Families.printTid("main");
         int acc = 0;
+        // java.base: Character is loaded at start-up, Adler32 only here
+        java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+        acc += new EntryFinal().hashCode() != 0 ? 0 : 0;
         for (int i = 0; i < 3; i++) {
             acc += plain(i);
             spin(5);
             acc += EntryLazy.later(i);
+            sum.update(i);
+            acc += Character.isMirrored('(') ? 0 : 1000;
+            acc += EntryTyped.typed(i) == i + 1 ? 0 : 1000;
         }
+        System.out.println("adler " + sum.getValue());
         System.out.println("acc " + acc + (Runtime.getRuntime().availableProcessors() > 0 ? "" : "?"));
     }
 }
 
+// A type annotation inside code: the class-file rewriter leaves such a class alone.
+@java.lang.annotation.Target(java.lang.annotation.ElementType.TYPE_USE)
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+@interface Typed {}
+
+class EntryTyped {
+    static int typed(int x) {
+        @Typed Integer boxed = x;
+        return boxed + 1;
+    }
+}
+
+// An empty finalize(): HotSpot takes such a class for one without a finalizer.
+class EntryFinal {
+    @SuppressWarnings("deprecation")
+    @Override
+    protected void finalize() {}
+}
+
 class EntryLazy {
-    static int later(int x) { return x * 2; }
+    // a branch while a new object is not yet initialised: its stack map frames
+    // hold Uninitialized(offset of the new), which injection must move too
+    static int later(int x) { return new StringBuilder(x >= 0 ? "a" : "bc").length() - 1 + x * 2; }
 }

@@ -57,3 +57,11 @@ testsuite_unit_test_bytecode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
 testsuite_unit_test_bytecode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_bytecode_LDADD = $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_bytecode
+
+# agent/classfile.c is pure (no JVMTI): tested on its own.
+check_PROGRAMS += testsuite/unit/test_classfile
+testsuite_unit_test_classfile_SOURCES = testsuite/unit/test_classfile.c agent/classfile.c agent/classfile.h
+testsuite_unit_test_classfile_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+testsuite_unit_test_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_classfile_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_classfile

@@ -310,11 +310,12 @@ mask_tour() {
 	# the agent switched its events off when the bridge went, before the JVM's
 	# end: the one bridge's worker outlives its killed supervisor just long
 	# enough to send Reset, then closes
-	# (Mid is loaded after the registration: its breakpoint comes at ClassPrepare)
+	# (Mid is loaded after the registration: its call comes from the class-file hook)
 	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodEntry .*\|method.enter .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
-	[ "$output" = "$(printf '%s\n' 'method.enter by breakpoints on 0 methods' \
-		'method.enter by breakpoints on 1 method' \
-		'method.enter breakpoints off' \
+	[ "$output" = "$(printf '%s\n' 'method.enter by injected calls in 0 classes' \
+		'method.enter by injected calls in 1 class' \
+		'method.enter calls removed: 1 class back to its original code' \
+		'method.enter injection off' \
 		'conn#N: Reset' \
 		'conn#N (pid N uid 0) closed: peer closed the connection')" ] || { show kill; false; }
 }
@@ -357,7 +358,7 @@ mask_tour() {
 	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 60 s)
 	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
 	# bounded waits (60 s each): A's agent switches events off; both JVMs end
-	after="i=0; until grep -q 'method.enter breakpoints off' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
+	after="i=0; until grep -q 'method.enter calls removed: 1 class back to its original code' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
 	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
@@ -377,15 +378,14 @@ mask_tour() {
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
 		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
 		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
-		stapjava-agent[N]: info: method.enter by breakpoints on 1 method
 		stapjava-agent[N]: info: event ClassPrepare enabled
-		stapjava-agent[N]: info: event Breakpoint enabled
+		stapjava-agent[N]: info: method.enter by injected calls in 1 class
 		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
 		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
-		stapjava-agent[N]: info: method.enter breakpoints off
+		stapjava-agent[N]: info: method.enter calls removed: 1 class back to its original code
+		stapjava-agent[N]: info: method.enter injection off
 		stapjava-agent[N]: info: event ClassPrepare disabled
-		stapjava-agent[N]: info: event Breakpoint disabled
 		stapjava-agent[N]: info: conn#1: Reset
 		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
 		EOF
