@@ -141,7 +141,8 @@ static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
 	case WIRE_CMD_MONITOR_EVENTS: c->monitors = cmd->enable; break;
 	case WIRE_CMD_VM_EVENTS: c->vm = cmd->enable; break;
 	case WIRE_CMD_OPTIONAL_DATA:
-		c->opt = cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE | WIRE_OPT_STACK);
+		__atomic_store_n(&c->opt, cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE | WIRE_OPT_STACK),
+				 __ATOMIC_RELAXED);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:
 		c->sync = cmd->mode == WIRE_DISPATCH_SYNC;

@@ -62,7 +62,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->first_seen = false;
 		c->started = false;
 		c->gc = c->threads = c->monitors = c->vm = false;
-		c->opt = 0;
+		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 		c->sync = false;
 		c->sync_stalled = false;
 		c->last_sync_seq = 0;
@@ -175,7 +175,7 @@ void conn_reset(struct conn *c)
 {
 	regs_free(c);
 	c->gc = c->threads = c->monitors = c->vm = false;
-	c->opt = 0;
+	__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 }
 
 uint8_t conn_match_method(const struct conn *c, const char *name, size_t len)

@@ -45,7 +45,7 @@ struct conn {
 	size_t nregs, regcap;
 	uint8_t ev_bits[4];      /* per wire_kind: union of registered events */
 	bool gc, threads, monitors, vm;
-	uint32_t opt;            /* WIRE_OPT_* */
+	uint32_t opt;            /* WIRE_OPT_*; written under lock with __atomic_store_n, read without it */
 	bool sync;
 	uint32_t timeout_us;
 	/* A wait timed out: a stalled bridge must not make every event wait the

@@ -35,17 +35,15 @@ void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only)
 	}
 }
 
+/* Without the connections' locks: this runs once per method event, and emit()
+ * takes the lock anyway and skips a connection that closed meanwhile (an
+ * option read one registration late captures a value nobody is sent). */
 void emit_want_opt(struct want *w)
 {
 	w->opt = 0;
-	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
-		if (!(w->conns & (1u << i)))
-			continue;
-		pthread_mutex_lock(&conns[i].lock);
-		if (conns[i].active)
-			w->opt |= conns[i].opt;
-		pthread_mutex_unlock(&conns[i].lock);
-	}
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (w->conns & (1u << i))
+			w->opt |= __atomic_load_n(&conns[i].opt, __ATOMIC_RELAXED);
 }
 
 static int encode_locked(struct conn *c, struct wire_event *ev)
