@@ -10,6 +10,7 @@
 #include "agent.h"
 #include "bytecode.h"
 #include "conn.h"
+#include "inject.h"
 #include "log.h"
 #include "mcache.h"
 #include "pattern.h"
@@ -107,7 +108,8 @@ static bool class_set_locked(jclass klass)
 	jmethodID *methods = NULL;
 	bool ok = true;
 
-	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+	/* injected calls report this class's methods (inject.h) */
+	if (inject_covers(klass) || (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
 		return true;
 	for (jint i = 0; i < n && ok; i++) {
 		struct mmatch m;
@@ -146,12 +148,27 @@ static bool scan_loaded_locked(JNIEnv *jni)
 	return ok;
 }
 
-/* Under bp_lock: drop the breakpoints no connection wants any more. */
-static void prune_locked(void)
+/* Is E's class one whose methods injected calls report? */
+static bool covered(JNIEnv *jni, const struct mentry *e)
+{
+	jclass cls = NULL;
+	bool cov = false;
+
+	if ((*agent.jvmti)->GetMethodDeclaringClass(agent.jvmti, e->id, &cls) == JVMTI_ERROR_NONE) {
+		cov = inject_covers(cls);
+		(*jni)->DeleteLocalRef(jni, cls);
+	}
+	return cov;
+}
+
+/* Under bp_lock: drop the breakpoints no connection wants any more, and those
+ * injected calls now stand for. */
+static void prune_locked(JNIEnv *jni)
 {
 	for (size_t i = nset; i-- > 0;) {
 		struct mmatch m;
-		if (i < nset && (mcache_lookup(set[i]->id, &m) < 0 || !m.conns[MC_ENTER]))
+		if (i < nset && (mcache_lookup(set[i]->id, &m) < 0 || !m.conns[MC_ENTER] ||
+				 covered(jni, set[i])))
 			clear_locked(set[i]);
 	}
 }
@@ -182,7 +199,7 @@ bool bpentry_update(JNIEnv *jni, bool want_enter, bool want_compile)
 	} else {
 		/* on first, so classes prepared during the scan get theirs too */
 		atomic_store(&active, true);
-		prune_locked();
+		prune_locked(jni);
 		if (!scan_loaded_locked(jni)) {
 			atomic_store(&active, false);
 			clear_all_locked();

@@ -18,6 +18,7 @@
 
 static atomic_bool active;
 static atomic_bool refused;           /* a wanted class could not get its calls */
+static atomic_bool uncovered;         /* a wanted class cannot be changed: breakpoints for it */
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static jclass probe_class;            /* global ref, once defined */
 static jobject probe_module;          /* global ref; NULL before JDK 9 */
@@ -357,6 +358,39 @@ static void module_reads(JNIEnv *jni, jclass klass)
 	}
 }
 
+static bool class_modifiable(jclass klass)
+{
+	jboolean m = JNI_FALSE;
+	return (*agent.jvmti)->IsModifiableClass(agent.jvmti, klass, &m) == JVMTI_ERROR_NONE && m;
+}
+
+/* A class the VM will not let us change (a hidden class, such as a lambda's):
+ * its wanted methods get breakpoints beside the calls elsewhere. Says so once
+ * per class: ALWAYS_LOG from ClassPrepare, else only for the first such class
+ * (an update's scan meets the same classes again). Returns true when it is
+ * the first since the calls went on. */
+static bool note_uncovered(const char *sig, bool always_log)
+{
+	char dotted[1024];
+	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	bool first = !atomic_exchange(&uncovered, true);
+
+	if (first || always_log)
+		sj_info("method.enter of %s by breakpoints (a class the VM will not change)",
+			n < 0 ? sig : dotted);
+	return first;
+}
+
+bool inject_covers(jclass klass)
+{
+	return atomic_load(&active) && class_modifiable(klass);
+}
+
+bool inject_needs_breakpoints(void)
+{
+	return atomic_load(&active) && atomic_load(&uncovered);
+}
+
 /* ---- update */
 void inject_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 {
@@ -451,14 +485,12 @@ static int collect(JNIEnv *jni, bool want, struct class_list *l)
 				keep = record_has(sig, lh, "") >= 0;
 			} else if (conns_want_enter_class(sig)) {
 				bool native = false;
-				jboolean modifiable = JNI_FALSE;
 				keep = class_needs_calls(classes[i], sig, lh, &native);
-				if (native)
+				if (native) {
 					rc = -ENOTSUP;
-				else if (keep && ((*jv)->IsModifiableClass(jv, classes[i], &modifiable) !=
-						  JVMTI_ERROR_NONE || !modifiable)) {
-					sj_info("method.enter cannot be injected into %s (not modifiable)", sig);
-					rc = -ENOTSUP;
+				} else if (keep && !class_modifiable(classes[i])) {
+					keep = false;
+					note_uncovered(sig, false);
 				}
 				if (keep && rc == 0)
 					module_reads(jni, classes[i]);
@@ -502,6 +534,7 @@ static void restore_all(JNIEnv *jni)
 	struct class_list l = { 0 };
 
 	atomic_store(&active, false);
+	atomic_store(&uncovered, false);
 	hook_enable(false);
 	/* at VM death the calls stay: they return at once, and the VM is going */
 	if (jni && nrecords && !atomic_load(&agent.dying)) {
@@ -572,9 +605,11 @@ bool inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 	else if (!conns_want_enter_class(sig))
 		return false;
 	bool native = false;
-	class_needs_calls(klass, sig, lh, &native);
+	bool need = class_needs_calls(klass, sig, lh, &native);
+	bool first_uncovered = need && !native && !class_modifiable(klass) && note_uncovered(sig, true);
 	pthread_mutex_lock(&update_lock);
 	log_count();
 	pthread_mutex_unlock(&update_lock);
-	return native;
+	/* a native wanted: fall back; the first class to need breakpoints: switch them on */
+	return native || first_uncovered;
 }

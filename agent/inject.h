@@ -15,9 +15,12 @@
  * classes loaded from now on get their calls, and retransforms the loaded
  * classes in which a wanted method has no call yet; it returns true when
  * injection cannot report every wanted method.enter (no
- * can_retransform_classes, a wanted native method, a class the rewriter or the
- * VM refuses): it then leaves no call in place and the caller falls back to
- * breakpoints (bpentry.h). Without WANT_ENTER, every class we changed goes
+ * can_retransform_classes, a wanted native method, a class the rewriter
+ * refuses or the VM fails to retransform): it then leaves no call in place and
+ * the caller falls back to breakpoints (bpentry.h). A class the VM does not
+ * let anyone change (IsModifiableClass: hidden classes) is no reason to fall
+ * back: its methods get breakpoints beside the calls
+ * (inject_needs_breakpoints). Without WANT_ENTER, every class we changed goes
  * back to its original bytes. Calls left in methods no longer wanted cost a
  * native call that returns at once, until the last method.enter goes.
  */
@@ -33,6 +36,11 @@ bool inject_update(JNIEnv *jni, bool want_enter);
 bool inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);
 /* Injected calls are how method.enter is reported right now. */
 bool inject_active(void);
+/* Calls are on and cover KLASS: it needs no breakpoint. */
+bool inject_covers(jclass klass);
+/* Calls are on, and some wanted class cannot be changed (a hidden class, such
+ * as a lambda's): its methods need breakpoints (bpentry.h) beside the calls. */
+bool inject_needs_breakpoints(void);
 /* Capabilities injection needs (those the VM can give). */
 void inject_want_capabilities(jvmtiCapabilities *want, const jvmtiCapabilities *potential);
 void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_being_redefined,

@@ -167,8 +167,14 @@ void events_update(JNIEnv *jni)
 	}
 	bool calls_failed = inject_update(jni, try_calls);
 	bool by_calls = try_calls && !calls_failed;
-	bool try_bp = enter && !by_calls && agent.opt.enter <= OPT_ENTER_BREAKPOINT;
+	/* breakpoints instead of the calls, or beside them for classes the VM will not change */
+	bool try_bp = enter && (by_calls ? inject_needs_breakpoints() : agent.opt.enter <= OPT_ENTER_BREAKPOINT);
 	bool use_entry = bpentry_update(jni, try_bp, need[N_COMPILED]) || (enter && !by_calls && !try_bp);
+	if (use_entry && by_calls) {
+		/* MethodEntry reports every method: calls as well would report some twice */
+		inject_update(jni, false);
+		by_calls = false;
+	}
 	bool by_bp = try_bp && !use_entry;
 	need[N_METHOD_ENTRY] = use_entry;
 	need[N_BREAKPOINT] = by_bp;

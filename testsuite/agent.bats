@@ -476,6 +476,58 @@ check_inject() {
 	log_has 'info: event MethodEntry enabled$'
 }
 
+# lambdas_run JAVA PATTERN: the lambdas scenario, its early lambda made before
+# the bridge registers; the method.enter lines (masked, no <init>) in $T/got.
+lambdas_run() {
+	rm -f "$T/go" "$T/b.out" "$T/b.log"
+	: >"$T/agent.log"
+	start_jvm "$1" "" -- Families lambdas "$T/go"
+	wait_until 20 grep -q '^prepared$' "$T/java.out"
+	start_bridge b -m "$2"
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	cp "$T/b.out" "$T/events"
+	bridge_quiet b
+	grep '^method.enter ' "$T/events" | mask | sed -e 's/ tid=T//' \
+		-e 's/\$\$Lambda[$0-9]*\.0x[0-9a-f]*\./$$Lambda./' | grep -v '<init>' >"$T/got"
+	[ "$(tail -n1 "$T/java.out")" = "late 6" ]
+	! log_has 'falls back' || return 1
+	! log_has 'event MethodEntry' || return 1
+}
+
+# Lambdas' classes are hidden classes, which the VM lets nobody change: their
+# methods get breakpoints beside the calls in the rest.
+check_lambdas() {
+	# the early lambda's class exists when the bridge registers
+	lambdas_run "$1" 'Lambdas*'
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=Lambdas.run()V args=
+		method.enter pid=P ts=X method=Lambdas$$Lambda.run()V args=
+		method.enter pid=P ts=X method=Lambdas.lambda$prepare$0()V args=
+		method.enter pid=P ts=X method=Lambdas.f(I)I args=
+		method.enter pid=P ts=X method=Lambdas$$Lambda.applyAsInt(I)I args=
+		method.enter pid=P ts=X method=Lambdas.lambda$run$1(I)I args=
+		method.enter pid=P ts=X method=Lambdas.f(I)I args=
+	EOF
+	log_has 'info: method.enter by injected calls in 1 class$'
+	log_has 'info: method.enter of Lambdas$$Lambda.* by breakpoints (a class the VM will not change)$'
+	log_has 'info: method.enter by breakpoints on [1-9][0-9]* methods\?$'
+	# only the late lambda's class is wanted: breakpoints go on when it is prepared
+	lambdas_run "$1" 'Lambdas$$Lambda*.applyAsInt'
+	diff -u - "$T/got" <<<'method.enter pid=P ts=X method=Lambdas$$Lambda.applyAsInt(I)I args='
+	[ "$(inject_log | sed 's/\$\$Lambda[$0-9]*\.0x[0-9a-f]*/$$Lambda/')" = "$(printf '%s\n' \
+		'method.enter by injected calls in 0 classes' \
+		'method.enter of Lambdas$$Lambda by breakpoints (a class the VM will not change)' \
+		'method.enter by breakpoints on 1 method' 'method.enter breakpoints off' \
+		'method.enter injection off')" ] || { cat "$T/agent.log" >&2; false; }
+}
+
+@test "method.enter of lambdas (hidden classes): breakpoints beside the injected calls (JDK 17)" { check_lambdas "$JDK17"; }
+@test "method.enter of lambdas (hidden classes): breakpoints beside the injected calls (JDK 25)" { check_lambdas "$JDK25"; }
+
 @test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 17)" { check_inject "$JDK17"; }
 @test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 25)" { check_inject "$JDK25"; }
 

@@ -39,6 +39,10 @@ public class Families {
 
     public static void main(String[] args) throws Exception {
         String scenario = args[0];
+        if (scenario.equals("lambdas")) {
+            Lambdas.prepare();
+            System.out.println("prepared");
+        }
         if (!scenario.equals("exitrace"))
             waitFor(args[1]);
         switch (scenario) {
@@ -57,6 +61,7 @@ public class Families {
         case "idle": waitFor(args[2]); break;
         case "hello": System.out.println("hello from Families"); break;
         case "entry": Entry.run(); break;
+        case "lambdas": Lambdas.run(); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }
@@ -305,6 +310,19 @@ class Entry {
         }
         System.out.println("adler " + sum.getValue());
         System.out.println("acc " + acc + (Runtime.getRuntime().availableProcessors() > 0 ? "" : "?"));
+    }
+}
+
+// Lambdas: each lambda's class is a hidden class, which no agent may change;
+// one is made before any bridge comes, one after.
+class Lambdas {
+    static Runnable early;
+    static int f(int x) { return x + 1; }
+    static void prepare() { early = () -> f(1); }
+    static void run() {
+        early.run();
+        java.util.function.IntUnaryOperator late = x -> f(x);
+        System.out.println("late " + late.applyAsInt(5));
     }
 }
 
