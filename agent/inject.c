@@ -166,6 +166,14 @@ static int record_has(const char *sig, uint32_t loader_hash, const char *name)
 	return has;
 }
 
+static size_t records_count(void)
+{
+	pthread_mutex_lock(&record_lock);
+	size_t n = nrecords;
+	pthread_mutex_unlock(&record_lock);
+	return n;
+}
+
 static void records_clear(void)
 {
 	pthread_mutex_lock(&record_lock);
@@ -537,7 +545,7 @@ static void restore_all(JNIEnv *jni)
 	atomic_store(&uncovered, false);
 	hook_enable(false);
 	/* at VM death the calls stay: they return at once, and the VM is going */
-	if (jni && nrecords && !atomic_load(&agent.dying)) {
+	if (jni && records_count() && !atomic_load(&agent.dying)) {
 		collect(jni, false, &l);
 		/* our hook is off: each class is rebuilt from its original bytes */
 		if (l.n && retransform(&l) == 0)
@@ -550,7 +558,7 @@ static void restore_all(JNIEnv *jni)
 
 static void log_count(void)
 {
-	size_t n = atomic_load(&active) ? nrecords : (size_t)-1;
+	size_t n = atomic_load(&active) ? records_count() : (size_t)-1;
 
 	if (n == logged_n)
 		return;
