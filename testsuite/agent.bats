@@ -528,6 +528,27 @@ check_lambdas() {
 @test "method.enter of lambdas (hidden classes): breakpoints beside the injected calls (JDK 17)" { check_lambdas "$JDK17"; }
 @test "method.enter of lambdas (hidden classes): breakpoints beside the injected calls (JDK 25)" { check_lambdas "$JDK25"; }
 
+# Virtual threads: the injected call runs on them like on any thread; the
+# event's thread is the carrier's OS thread.
+@test "method.enter by injected calls on a virtual thread (JDK 25)" {
+	family "$JDK25" vthreads -m 'VThreads.f' --args
+	local main virt
+	main=$(java_tid main) virt=$(java_tid virtual)
+	[ -n "$main" ] && [ -n "$virt" ] && [ "$main" != "$virt" ]
+	grep '^method.enter ' "$T/events" | sed -E -e "s/ tid=$main / tid=MAIN /" -e "s/ tid=$virt / tid=CARRIER /" |
+		mask >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=0
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=1
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=2
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=3
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=4
+		method.enter pid=P tid=MAIN ts=X method=VThreads.f(I)I args=0
+		method.enter pid=P tid=MAIN ts=X method=VThreads.f(I)I args=1
+	EOF
+	log_has 'info: method.enter by injected calls in 1 class$'
+}
+
 @test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 17)" { check_inject "$JDK17"; }
 @test "method.enter by injected calls: later classes, loops at bci 0, java.base; refused classes and natives fall back (JDK 25)" { check_inject "$JDK25"; }
 

@@ -62,6 +62,7 @@ public class Families {
         case "hello": System.out.println("hello from Families"); break;
         case "entry": Entry.run(); break;
         case "lambdas": Lambdas.run(); break;
+        case "vthreads": VThreads.run(); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }
@@ -324,6 +325,25 @@ class Lambdas {
         java.util.function.IntUnaryOperator late = x -> f(x);
         System.out.println("late " + late.applyAsInt(5));
     }
+}
+
+// Virtual threads (JDK 21+, reached by reflection: this file builds with JDK 17):
+// five calls on a virtual thread, then two on main.
+class VThreads {
+    static int f(int x) { return x + 1; }
+    static void run() throws Exception {
+        printTids();
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        // through the public interface Thread.Builder: the class behind it is not exported
+        java.lang.reflect.Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+        Thread t = (Thread) start.invoke(builder, (Runnable) () -> {
+            Families.printTid("virtual");
+            for (int i = 0; i < 5; i++) f(i);
+        });
+        t.join();
+        for (int i = 0; i < 2; i++) f(i);
+    }
+    static void printTids() { Families.printTid("main"); }
 }
 
 // A type annotation inside code: the class-file rewriter leaves such a class alone.
