@@ -429,6 +429,33 @@ static void expect_error(const uint8_t *in, size_t len, int err)
 	assert_int_equal(out_len, 12345);
 }
 
+/* M alone in a class, chosen with site ID: the rewrite must give EXPECTED (M
+ * as the rewriter leaves it, but for the call) with the call in front and the
+ * Probe constants appended. *SEEN, when given, gets what SELECT was shown. */
+static void expect_one(const struct method *m, const struct method *expected, int32_t id,
+		       struct sel *seen)
+{
+	const struct cls c = { .methods = m, .nmethods = 1 };
+	struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
+	build_class(&in, &c);
+	put_probe_constants(&extra, C_BASE_COUNT, &id, 1);
+	uint8_t *code = with_call(expected->code, expected->code_len, C_BASE_COUNT + 6, C_BASE_COUNT + 5);
+	struct method em = *expected;
+	em.code = code;
+	em.code_len += 8;
+	const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n, .cp_extra_slots = 7,
+				.methods = &em, .nmethods = 1 };
+	build_class(&exp, &ec);
+	struct sel s = { .ids = &id, .nids = 1 };
+	expect_rewrite(&in, &s, 1, &exp);
+	if (seen)
+		*seen = s;
+	free(code);
+	bb_free(&in);
+	bb_free(&exp);
+	bb_free(&extra);
+}
+
 /* ------------------------------------------------------------ tests */
 
 /* 0: iload_0  1: istore_1  2: return */
@@ -440,30 +467,12 @@ static void test_one_method(void **state)
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true,
 				  .max_stack = 1, .max_locals = 2, .code = small_code,
 				  .code_len = sizeof(small_code) };
-	const struct cls c = { .methods = &m, .nmethods = 1 };
-	struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-	build_class(&in, &c);
-
-	static const int32_t ids[] = { 1234 };
-	put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-	uint8_t *code = with_call(small_code, sizeof(small_code), C_BASE_COUNT + 6, C_BASE_COUNT + 5);
-	struct method em = m;
-	em.code = code;
-	em.code_len += 8;
-	const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n, .cp_extra_slots = 7,
-				.methods = &em, .nmethods = 1 };
-	build_class(&exp, &ec);
-
-	struct sel s = { .ids = ids, .nids = 1 };
-	expect_rewrite(&in, &s, 1, &exp);
+	struct sel s;
+	expect_one(&m, &m, 1234, &s);
 	assert_int_equal(s.calls, 1);
 	assert_string_equal(s.name[0], "m");
 	assert_string_equal(s.desc[0], "(I)V");
 	assert_int_equal(s.access[0], 0x0009);
-	free(code);
-	bb_free(&in);
-	bb_free(&exp);
-	bb_free(&extra);
 }
 
 /* A loop with a try range: every table moves, ranges from 0 stay at 0. */
@@ -492,36 +501,18 @@ static void test_tables_shifted(void **state)
 				  .lines = lines, .nlines = 3, .lvt = lvt, .nlvt = 2,
 				  .lvtt = lvtt, .nlvtt = 2, .frames = frames,
 				  .frames_len = sizeof(frames), .nframes = 2 };
-	const struct cls c = { .methods = &m, .nmethods = 1 };
-
 	static const struct xentry eex[] = { { 10, 16, 19, C_OBJ }, { 8, 19, 19, 0 } };
 	static const struct line elines[] = { { 0, 10 }, { 10, 11 }, { 19, 12 } };
 	static const struct local elvt[] = { { 0, 20, C_X, C_I, 0 }, { 10, 9, C_N, C_I, 1 } };
 	static const struct local elvtt[] = { { 13, 3, C_N, C_I, 1 }, { 0, 20, C_X, C_I, 0 } };
 	static const uint8_t eframes[] = { 252, 0, 10, 1, 250, 0, 8 };
-	static const int32_t ids[] = { 0 };
-	struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-	build_class(&in, &c);
-	put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-	uint8_t *code = with_call(loop_code, sizeof(loop_code), C_BASE_COUNT + 6, C_BASE_COUNT + 5);
 	struct method em = m;
-	em.code = code;
-	em.code_len += 8;
 	em.ex = eex;
 	em.lines = elines;
 	em.lvt = elvt;
 	em.lvtt = elvtt;
 	em.frames = eframes;
-	const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n, .cp_extra_slots = 7,
-				.methods = &em, .nmethods = 1 };
-	build_class(&exp, &ec);
-
-	struct sel s = { .ids = ids, .nids = 1 };
-	expect_rewrite(&in, &s, 1, &exp);
-	free(code);
-	bb_free(&in);
-	bb_free(&exp);
-	bb_free(&extra);
+	expect_one(&m, &em, 0, NULL);
 }
 
 /* The first StackMapTable frame in every form; the second is copied as it is. */
@@ -557,8 +548,6 @@ static void test_first_frame_forms(void **state)
 	memset(code, 0, sizeof(code));
 	code[511] = 0xb1;
 	static const uint8_t second[] = { 64 + 5, 1 };
-	static const int32_t ids[] = { 77 };
-
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		uint8_t frames[32], eframes[32];
 		memcpy(frames, cases[k].in, cases[k].in_len);
@@ -569,29 +558,14 @@ static void test_first_frame_forms(void **state)
 					  .has_code = true, .max_stack = 1, .max_locals = 3,
 					  .code = code, .code_len = sizeof(code), .frames = frames,
 					  .frames_len = cases[k].in_len + sizeof(second), .nframes = 2 };
-		const struct cls c = { .methods = &m, .nmethods = 1 };
-		struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-		build_class(&in, &c);
-		put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-		uint8_t *ecode = with_call(code, sizeof(code), C_BASE_COUNT + 6, C_BASE_COUNT + 5);
 		struct method em = m;
-		em.code = ecode;
-		em.code_len += 8;
 		em.frames = eframes;
 		em.frames_len = cases[k].out_len + sizeof(second);
-		const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n,
-					.cp_extra_slots = 7, .methods = &em, .nmethods = 1 };
-		build_class(&exp, &ec);
-		struct sel s = { .ids = ids, .nids = 1 };
 		char label[64];
 		snprintf(label, sizeof(label), "first frame type %u: ", cases[k].in[0]);
 		g_case = label;
-		expect_rewrite(&in, &s, 1, &exp);
+		expect_one(&m, &em, 77, NULL);
 		g_case = "";
-		free(ecode);
-		bb_free(&in);
-		bb_free(&exp);
-		bb_free(&extra);
 	}
 }
 
@@ -618,29 +592,13 @@ static void test_frame_uninitialized_offsets(void **state)
 					  255, 0, 0, 0, 1, 1, 0, 3, 8, 0, 0, 8, 0, 0, 1 };
 	static const uint8_t eframes[] = { 255, 0, 20, 0, 1, 1, 0, 2, 8, 0, 8, 8, 0, 8,
 					   255, 0, 0, 0, 1, 1, 0, 3, 8, 0, 8, 8, 0, 8, 1 };
-	static const int32_t ids[] = { 5 };
 	const struct method m = { .access = 0x0008, .name = C_M, .desc = C_DESC_IV, .has_code = true,
 				  .max_stack = 3, .max_locals = 1, .code = new_code,
 				  .code_len = sizeof(new_code), .frames = frames,
 				  .frames_len = sizeof(frames), .nframes = 2 };
-	const struct cls c = { .methods = &m, .nmethods = 1 };
-	struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-	build_class(&in, &c);
-	put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-	uint8_t *code = with_call(new_code, sizeof(new_code), C_BASE_COUNT + 6, C_BASE_COUNT + 5);
 	struct method em = m;
-	em.code = code;
-	em.code_len += 8;
 	em.frames = eframes;
-	const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n, .cp_extra_slots = 7,
-				.methods = &em, .nmethods = 1 };
-	build_class(&exp, &ec);
-	struct sel s = { .ids = ids, .nids = 1 };
-	expect_rewrite(&in, &s, 1, &exp);
-	free(code);
-	bb_free(&in);
-	bb_free(&exp);
-	bb_free(&extra);
+	expect_one(&m, &em, 5, NULL);
 }
 
 /* Several methods: abstract and native ones are never offered, unchosen ones
@@ -839,25 +797,9 @@ static void test_switch_verbatim(void **state)
 				  .max_stack = 1, .max_locals = 1, .code = code,
 				  .code_len = sizeof(code), .frames = frames, .frames_len = 3,
 				  .nframes = 3 };
-	const struct cls c = { .methods = &m, .nmethods = 1 };
-	static const int32_t ids[] = { 1 };
-	struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-	build_class(&in, &c);
-	put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-	uint8_t *ecode = with_call(code, sizeof(code), C_BASE_COUNT + 6, C_BASE_COUNT + 5);
 	struct method em = m;
-	em.code = ecode;
-	em.code_len += 8;
 	em.frames = eframes;
-	const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n, .cp_extra_slots = 7,
-				.methods = &em, .nmethods = 1 };
-	build_class(&exp, &ec);
-	struct sel s = { .ids = ids, .nids = 1 };
-	expect_rewrite(&in, &s, 1, &exp);
-	free(ecode);
-	bb_free(&in);
-	bb_free(&exp);
-	bb_free(&extra);
+	expect_one(&m, &em, 1, NULL);
 }
 
 /* code_length 65527 grows to 65535; 65528 cannot grow. */
@@ -867,28 +809,11 @@ static void test_code_length_limit(void **state)
 	uint8_t *code = calloc(65528, 1);
 	assert_non_null(code);
 	code[65526] = 0xb1;
-	static const int32_t ids[] = { 0 };
 	{
 		const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_IV,
 					  .has_code = true, .max_stack = 1, .max_locals = 1,
 					  .code = code, .code_len = 65527 };
-		const struct cls c = { .methods = &m, .nmethods = 1 };
-		struct bb in = { 0 }, exp = { 0 }, extra = { 0 };
-		build_class(&in, &c);
-		put_probe_constants(&extra, C_BASE_COUNT, ids, 1);
-		uint8_t *ecode = with_call(code, 65527, C_BASE_COUNT + 6, C_BASE_COUNT + 5);
-		struct method em = m;
-		em.code = ecode;
-		em.code_len = 65535;
-		const struct cls ec = { .cp_extra = extra.p, .cp_extra_len = extra.n,
-					.cp_extra_slots = 7, .methods = &em, .nmethods = 1 };
-		build_class(&exp, &ec);
-		struct sel s = { .ids = ids, .nids = 1 };
-		expect_rewrite(&in, &s, 1, &exp);
-		free(ecode);
-		bb_free(&in);
-		bb_free(&exp);
-		bb_free(&extra);
+		expect_one(&m, &m, 0, NULL);   /* 65527 + 8 = 65535 */
 	}
 	{
 		code[65527] = 0xb1;
