@@ -283,6 +283,40 @@ static void write_constants(struct cf *c, struct wr *w, uint32_t nmethods)
 		}
 }
 
+int classfile_probe_class(uint8_t **out, size_t *out_len)
+{
+	struct wr w = { 0 };
+
+	wr_u4(&w, 0xCAFEBABEu);
+	wr_u2(&w, 0);
+	wr_u2(&w, 52);
+	wr_u2(&w, 7);                               /* constant_pool_count: #1 to #6 */
+	write_utf8(&w, CLASSFILE_PROBE_CLASS);      /* #1 */
+	wr_u1(&w, 7); wr_u2(&w, 1);                 /* #2 Class #1: this */
+	write_utf8(&w, "java/lang/Object");         /* #3 */
+	wr_u1(&w, 7); wr_u2(&w, 3);                 /* #4 Class #3: super */
+	write_utf8(&w, CLASSFILE_PROBE_METHOD);     /* #5 */
+	write_utf8(&w, CLASSFILE_PROBE_DESC);       /* #6 */
+	wr_u2(&w, 0x0031);                          /* public final super */
+	wr_u2(&w, 2);
+	wr_u2(&w, 4);
+	wr_u2(&w, 0);                               /* interfaces */
+	wr_u2(&w, 0);                               /* fields */
+	wr_u2(&w, 1);                               /* methods: */
+	wr_u2(&w, 0x0109);                          /* public static native */
+	wr_u2(&w, 5);
+	wr_u2(&w, 6);
+	wr_u2(&w, 0);                               /* no attributes */
+	wr_u2(&w, 0);                               /* no class attributes */
+	if (w.err) {
+		free(w.p);
+		return -ENOMEM;
+	}
+	*out = w.p;
+	*out_len = w.len;
+	return 0;
+}
+
 /* u2 offsets move by the injected length; those at 0 stay (see classfile.h). */
 static uint32_t shifted(uint32_t pc)
 {

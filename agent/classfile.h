@@ -42,4 +42,8 @@ typedef int32_t (*classfile_select_fn)(void *ctx, const char *name, size_t name_
 int classfile_inject_enter(const uint8_t *in, size_t len, classfile_select_fn select, void *ctx,
 			   uint8_t **out, size_t *out_len, const char **why);
 
+/* The class the calls go to: public final stapjava.Probe (version 52) with one
+ * method, public static native enter(I)V. *OUT is malloc()ed; 0 or -ENOMEM. */
+int classfile_probe_class(uint8_t **out, size_t *out_len);
+
 #endif

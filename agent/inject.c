@@ -299,43 +299,21 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	free(out);
 }
 
-/* ---- stapjava.Probe: public final class with one public static native void enter(int) */
-static size_t probe_class_bytes(uint8_t *b)
-{
-	static const char *const utf8[] = { CLASSFILE_PROBE_CLASS, "java/lang/Object",
-					    CLASSFILE_PROBE_METHOD, CLASSFILE_PROBE_DESC };
-	size_t n = 0;
-#define U1(v) (b[n++] = (uint8_t)(v))
-#define U2(v) (U1((v) >> 8), U1(v))
-	U2(0xCAFE); U2(0xBABE); U2(0); U2(52);
-	U2(7);                                  /* constant_pool_count */
-	U1(1); U2(strlen(utf8[0])); memcpy(b + n, utf8[0], strlen(utf8[0])); n += strlen(utf8[0]);
-	U1(7); U2(1);                           /* #2 Class this */
-	U1(1); U2(strlen(utf8[1])); memcpy(b + n, utf8[1], strlen(utf8[1])); n += strlen(utf8[1]);
-	U1(7); U2(3);                           /* #4 Class super */
-	for (int i = 2; i < 4; i++) {           /* #5 name, #6 descriptor */
-		U1(1); U2(strlen(utf8[i])); memcpy(b + n, utf8[i], strlen(utf8[i])); n += strlen(utf8[i]);
-	}
-	U2(0x0031); U2(2); U2(4);               /* public final super; this; super */
-	U2(0); U2(0);                           /* interfaces, fields */
-	U2(1); U2(0x0109); U2(5); U2(6); U2(0); /* public static native enter(I)V */
-	U2(0);                                  /* attributes */
-#undef U2
-#undef U1
-	return n;
-}
-
 static int probe_define(JNIEnv *jni)
 {
-	uint8_t bytes[256];
-	size_t len;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
 	JNINativeMethod native = { (char *)CLASSFILE_PROBE_METHOD, (char *)CLASSFILE_PROBE_DESC,
 				   (void *)cb_injected_enter };
 
 	if (probe_class)
 		return 0;
-	len = probe_class_bytes(bytes);
+	if (classfile_probe_class(&bytes, &len) < 0) {
+		sj_warn("method.enter cannot be injected: no memory for class %s", CLASSFILE_PROBE_CLASS);
+		return -ENOMEM;
+	}
 	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)bytes, (jsize)len);
+	free(bytes);
 	if (!cls) {
 		/* defined by an earlier agent instance in this VM: use that one */
 		(*jni)->ExceptionClear(jni);

@@ -24,9 +24,8 @@
  * loaded, and application classes (the Workload, loaded by the application
  * class loader from main) run only after VMInit. A call that ran earlier
  * would throw NoClassDefFoundError, which fails the JVM too. The class
- * bytes are written out here (probe_class), not shared with agent/inject.c:
- * a name or descriptor out of step with classfile.h fails the first call
- * (NoClassDefFoundError, NoSuchMethodError), never silently.
+ * bytes come from agent/classfile.c (classfile_probe_class), as the agent's
+ * do: the same class the real agent defines.
  *
  * "breakpoint=CLASS.METHOD" reports method entry the way the stapjava agent
  * does when injection is off or refused (option enter=breakpoint,
@@ -115,22 +114,6 @@ __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt,
 	_exit(1);
 }
 
-/* stapjava.Probe: public final class, one method public static native enter(I)V. */
-static const unsigned char probe_class[] = {
-	0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52,    /* magic, version 52.0 */
-	0, 7,                                   /* constant_pool_count: #1 to #6 */
-	1, 0, 14, 's', 't', 'a', 'p', 'j', 'a', 'v', 'a', '/', 'P', 'r', 'o', 'b', 'e',
-	7, 0, 1,                                /* #2 Class #1 (this) */
-	1, 0, 16, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't',
-	7, 0, 3,                                /* #4 Class #3 (super) */
-	1, 0, 5, 'e', 'n', 't', 'e', 'r',       /* #5 */
-	1, 0, 4, '(', 'I', ')', 'V',            /* #6 */
-	0, 0x31, 0, 2, 0, 4,                    /* public final super, this #2, super #4 */
-	0, 0, 0, 0,                             /* no interfaces, no fields */
-	0, 1, 0x01, 0x09, 0, 5, 0, 6, 0, 0,     /* public static native #5 #6, no attributes */
-	0, 0,                                   /* no class attributes */
-};
-
 static void JNICALL probe_enter(JNIEnv *jni, jclass cls, jint site)
 {
 }
@@ -176,9 +159,13 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
 	JNINativeMethod m = { (char *)CLASSFILE_PROBE_METHOD, (char *)CLASSFILE_PROBE_DESC,
 			      (void *)probe_enter };
-	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)probe_class,
-					 (jsize)sizeof probe_class);
+	uint8_t *bytes = NULL;
+	size_t len = 0;
 
+	if (classfile_probe_class(&bytes, &len) < 0)
+		die("inject: no memory for %s", CLASSFILE_PROBE_CLASS);
+	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)bytes, (jsize)len);
+	free(bytes);
 	if (!cls || (*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
 		(*jni)->ExceptionDescribe(jni);
 		die("inject: cannot define %s in the boot loader", CLASSFILE_PROBE_CLASS);

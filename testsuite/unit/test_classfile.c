@@ -1071,6 +1071,32 @@ static void test_wide_constant_in_last_slot(void **state)
 	}
 }
 
+/* The class the calls go to, byte for byte. */
+static void test_probe_class(void **state)
+{
+	(void)state;
+	static const uint8_t want[] = {
+		0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52,    /* magic, version 52.0 */
+		0, 7,                                   /* constant_pool_count: #1 to #6 */
+		1, 0, 14, 's', 't', 'a', 'p', 'j', 'a', 'v', 'a', '/', 'P', 'r', 'o', 'b', 'e',
+		7, 0, 1,                                /* #2 Class #1 (this) */
+		1, 0, 16, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't',
+		7, 0, 3,                                /* #4 Class #3 (super) */
+		1, 0, 5, 'e', 'n', 't', 'e', 'r',       /* #5 */
+		1, 0, 4, '(', 'I', ')', 'V',            /* #6 */
+		0, 0x31, 0, 2, 0, 4,                    /* public final super, this #2, super #4 */
+		0, 0, 0, 0,                             /* no interfaces, no fields */
+		0, 1, 0x01, 0x09, 0, 5, 0, 6, 0, 0,     /* public static native #5 #6, no attributes */
+		0, 0,                                   /* no class attributes */
+	};
+	uint8_t *got = NULL;
+	size_t len = 0;
+	assert_int_equal(classfile_probe_class(&got, &len), 0);
+	assert_int_equal(len, sizeof(want));
+	assert_memory_equal(got, want, len);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1092,6 +1118,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_code_attributes),
 		cmocka_unit_test(test_malformed_code),
 		cmocka_unit_test(test_wide_constant_in_last_slot),
+		cmocka_unit_test(test_probe_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
