@@ -46,6 +46,31 @@ unsigned long long agent_now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, void *ctx)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jint n = 0;
+	jclass *classes = NULL;
+	int rc = 0;
+
+	if ((*jv)->GetLoadedClasses(jv, &n, &classes) != JVMTI_ERROR_NONE)
+		return -ENOTSUP;
+	for (jint i = 0; i < n; i++) {
+		jint status = 0;
+		char *sig = NULL;
+		if (rc == 0 && (*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
+		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
+		    (with_arrays || !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE))) &&
+		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
+			rc = fn(ctx, jni, classes[i], sig);
+			(*jv)->Deallocate(jv, (unsigned char *)sig);
+		}
+		(*jni)->DeleteLocalRef(jni, classes[i]);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)classes);
+	return rc;
+}
+
 static bool wants_vm(const struct conn *c, const void *arg)
 {
 	return c->vm;

@@ -35,4 +35,11 @@ pid_t agent_gettid(void);
 /* CLOCK_MONOTONIC in nanoseconds. */
 unsigned long long agent_now_ns(void);
 
+/* FN(CTX, JNI, KLASS, SIG) for each loaded class that is prepared (array and
+ * primitive classes only WITH_ARRAYS), SIG its JVMTI signature, until FN
+ * returns non-zero, which is returned; -ENOTSUP when the VM lists no classes.
+ * KLASS is a local reference freed after FN: FN keeps it with NewLocalRef. */
+typedef int (*agent_class_fn)(void *ctx, JNIEnv *jni, jclass klass, const char *sig);
+int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, void *ctx);
+
 #endif

@@ -122,30 +122,15 @@ static bool class_set_locked(jclass klass)
 	return ok;
 }
 
+/* Under bp_lock: 1 stops the scan (a method that cannot have its breakpoint). */
+static int scan_class_locked(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
+{
+	return conns_want_enter_class(sig) && !class_set_locked(klass);
+}
+
 static bool scan_loaded_locked(JNIEnv *jni)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	jint n = 0;
-	jclass *classes = NULL;
-	bool ok = true;
-
-	if ((*jv)->GetLoadedClasses(jv, &n, &classes) != JVMTI_ERROR_NONE)
-		return false;
-	for (jint i = 0; i < n; i++) {
-		jint status = 0;
-		char *sig = NULL;
-		if (ok && (*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
-		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
-		    !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)) &&
-		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
-			if (conns_want_enter_class(sig))
-				ok = class_set_locked(classes[i]);
-			(*jv)->Deallocate(jv, (unsigned char *)sig);
-		}
-		(*jni)->DeleteLocalRef(jni, classes[i]);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)classes);
-	return ok;
+	return agent_each_prepared_class(jni, false, scan_class_locked, NULL) == 0;
 }
 
 /* Is E's class one whose methods injected calls report? */

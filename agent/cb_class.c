@@ -74,28 +74,16 @@ static void track_if_wanted(jclass klass, const char *sig)
 		track(tag, sig);
 }
 
+static int track_loaded(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
+{
+	track_if_wanted(klass, sig);
+	return 0;
+}
+
 void unload_track_loaded(JNIEnv *jni)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	jint n = 0;
-	jclass *classes = NULL;
-
-	if (!agent.caps.can_tag_objects || !agent.caps.can_generate_object_free_events)
-		return;
-	if ((*jv)->GetLoadedClasses(jv, &n, &classes) != JVMTI_ERROR_NONE)
-		return;
-	for (jint i = 0; i < n; i++) {
-		char *sig = NULL;
-		jint status = 0;
-		if ((*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
-		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
-		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
-			track_if_wanted(classes[i], sig);
-			(*jv)->Deallocate(jv, (unsigned char *)sig);
-		}
-		(*jni)->DeleteLocalRef(jni, classes[i]);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)classes);
+	if (agent.caps.can_tag_objects && agent.caps.can_generate_object_free_events)
+		agent_each_prepared_class(jni, true, track_loaded, NULL);
 }
 
 void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag)
