@@ -23,7 +23,7 @@ static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static jclass probe_class;            /* global ref, once defined */
 static jobject probe_module;          /* global ref; NULL before JDK 9 */
 static bool hook_on;
-static size_t logged_n = (size_t)-1;
+static _Atomic size_t logged_n = (size_t)-1;
 
 /* ---- sites: id -> method, chunks allocated once and never moved */
 #define SITE_CHUNK 4096u
@@ -195,6 +195,17 @@ static uint32_t loader_hash_of(jobject loader)
 	if (loader)
 		(*agent.jvmti)->GetObjectHashCode(agent.jvmti, loader, &h);
 	return (uint32_t)h;
+}
+
+static uint32_t class_loader_hash(JNIEnv *jni, jclass klass)
+{
+	jobject loader = NULL;
+
+	(*agent.jvmti)->GetClassLoader(agent.jvmti, klass, &loader);
+	uint32_t h = loader_hash_of(loader);
+	if (loader)
+		(*jni)->DeleteLocalRef(jni, loader);
+	return h;
 }
 
 /* ---- the class-file hook */
@@ -428,7 +439,7 @@ struct class_list {
 	size_t n, cap;
 };
 
-static int class_list_add(struct class_list *l, jclass k)
+static int class_list_add(JNIEnv *jni, struct class_list *l, jclass k)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -438,8 +449,39 @@ static int class_list_add(struct class_list *l, jclass k)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = k;
+	jclass ref = (*jni)->NewLocalRef(jni, k);
+	if (!ref)
+		return -ENOMEM;
+	l->v[l->n++] = ref;
 	return 0;
+}
+
+struct collect_ctx {
+	bool want;
+	struct class_list *l;
+};
+
+/* A loaded class for collect(): -ENOTSUP stops the scan. */
+static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
+{
+	struct collect_ctx *cc = arg;
+	bool keep = false;
+
+	if (!cc->want) {
+		keep = record_has(sig, class_loader_hash(jni, klass), "") >= 0;
+	} else if (conns_want_enter_class(sig)) {
+		bool native = false;
+		keep = class_needs_calls(klass, sig, class_loader_hash(jni, klass), &native);
+		if (native)
+			return -ENOTSUP;
+		if (keep && !class_modifiable(klass)) {
+			keep = false;
+			note_uncovered(sig, false);
+		}
+		if (keep)
+			module_reads(jni, klass);
+	}
+	return keep && class_list_add(jni, cc->l, klass) < 0 ? -ENOTSUP : 0;
 }
 
 /* The loaded classes to retransform: those missing a wanted call (WANT), or
@@ -447,49 +489,9 @@ static int class_list_add(struct class_list *l, jclass k)
  * cover a wanted method. */
 static int collect(JNIEnv *jni, bool want, struct class_list *l)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	jint n = 0;
-	jclass *classes = NULL;
-	int rc = 0;
+	struct collect_ctx cc = { want, l };
 
-	if ((*jv)->GetLoadedClasses(jv, &n, &classes) != JVMTI_ERROR_NONE)
-		return -ENOTSUP;
-	for (jint i = 0; i < n; i++) {
-		jint status = 0;
-		char *sig = NULL;
-		jobject loader = NULL;
-		bool keep = false;
-		if (rc == 0 && (*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
-		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
-		    !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)) &&
-		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
-			(*jv)->GetClassLoader(jv, classes[i], &loader);
-			uint32_t lh = loader_hash_of(loader);
-			if (loader)
-				(*jni)->DeleteLocalRef(jni, loader);
-			if (!want) {
-				keep = record_has(sig, lh, "") >= 0;
-			} else if (conns_want_enter_class(sig)) {
-				bool native = false;
-				keep = class_needs_calls(classes[i], sig, lh, &native);
-				if (native) {
-					rc = -ENOTSUP;
-				} else if (keep && !class_modifiable(classes[i])) {
-					keep = false;
-					note_uncovered(sig, false);
-				}
-				if (keep && rc == 0)
-					module_reads(jni, classes[i]);
-			}
-			(*jv)->Deallocate(jv, (unsigned char *)sig);
-		}
-		if (keep && rc == 0 && class_list_add(l, classes[i]) < 0)
-			rc = -ENOTSUP;
-		else if (!keep || rc < 0)
-			(*jni)->DeleteLocalRef(jni, classes[i]);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)classes);
-	return rc;
+	return agent_each_prepared_class(jni, false, collect_class, &cc) < 0 ? -ENOTSUP : 0;
 }
 
 static void class_list_free(JNIEnv *jni, struct class_list *l)
@@ -514,14 +516,22 @@ static int retransform(struct class_list *l)
 	return 0;
 }
 
-/* Under update_lock: every changed class back to its original bytes. */
-static void restore_all(JNIEnv *jni)
+/* Under update_lock: calls off; with MAY_RETRANSFORM every changed class back
+ * to its original bytes, else the calls stay in place, returning at once. */
+static void restore_all(JNIEnv *jni, bool may_retransform)
 {
 	struct class_list l = { 0 };
 
 	atomic_store(&active, false);
 	atomic_store(&uncovered, false);
 	hook_enable(false);
+	if (!may_retransform) {
+		size_t n = records_count();
+		if (n && atomic_load(&logged_n) != (size_t)-1)
+			sj_info("method.enter calls left in %zu class%s (no class is changed while "
+				"method.return is on)", n, n == 1 ? "" : "es");
+		return;
+	}
 	/* at VM death the calls stay: they return at once, and the VM is going */
 	if (jni && records_count() && !atomic_load(&agent.dying)) {
 		collect(jni, false, &l);
@@ -547,15 +557,15 @@ static void log_count(void)
 	logged_n = n;
 }
 
-bool inject_update(JNIEnv *jni, bool want_enter)
+bool inject_update(JNIEnv *jni, bool want_enter, bool may_retransform)
 {
 	bool fallback = false;
 
 	pthread_mutex_lock(&update_lock);
-	if (!want_enter || !agent.caps.can_retransform_classes || !jni ||
+	if (!want_enter || !may_retransform || !agent.caps.can_retransform_classes || !jni ||
 	    atomic_load(&refused) || probe_define(jni) < 0) {
 		fallback = want_enter;
-		restore_all(jni);
+		restore_all(jni, may_retransform);
 		if (!want_enter)
 			atomic_store(&refused, false);
 	} else {
@@ -567,7 +577,7 @@ bool inject_update(JNIEnv *jni, bool want_enter)
 			fallback = true;
 		class_list_free(jni, &l);
 		if (fallback)
-			restore_all(jni);
+			restore_all(jni, true);
 	}
 	log_count();
 	pthread_mutex_unlock(&update_lock);
@@ -576,16 +586,11 @@ bool inject_update(JNIEnv *jni, bool want_enter)
 
 bool inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 {
-	jobject loader = NULL;
-
 	if (!atomic_load(&active) || sig[0] == '[')
 		return false;
 	if (atomic_load(&refused))
 		return true;
-	(*agent.jvmti)->GetClassLoader(agent.jvmti, klass, &loader);
-	uint32_t lh = loader_hash_of(loader);
-	if (loader)
-		(*jni)->DeleteLocalRef(jni, loader);
+	uint32_t lh = class_loader_hash(jni, klass);
 	if (record_has(sig, lh, "") >= 0)
 		module_reads(jni, klass);
 	else if (!conns_want_enter_class(sig))

@@ -11,7 +11,13 @@
  * (resolved on its first call, from the caller's frame).
  *
  * inject_update() runs with JNI (I/O thread or a ClassPrepare callback) after
- * registrations change. With WANT_ENTER it turns the ClassFileLoadHook on, so
+ * registrations change. Classes are only changed when MAY_RETRANSFORM, which
+ * the caller gives while no method.return (MethodExit) is wanted: on JDK 17 a
+ * MethodExit event from a method version that a retransformation made
+ * obsolete crashed the VM now and then (a 10-round kill test, about 1 run in
+ * 60). Under MethodExit every method is interpreted anyway, so injected calls
+ * would gain nothing there: method.enter falls back to breakpoints, and calls
+ * already in place stay, returning at once. With WANT_ENTER it turns the ClassFileLoadHook on, so
  * classes loaded from now on get their calls, and retransforms the loaded
  * classes in which a wanted method has no call yet; it returns true when
  * injection cannot report every wanted method.enter (no
@@ -30,7 +36,7 @@
 #include <jvmti.h>
 #include <stdbool.h>
 
-bool inject_update(JNIEnv *jni, bool want_enter);
+bool inject_update(JNIEnv *jni, bool want_enter, bool may_retransform);
 /* From ClassPrepare: module readability for a class we changed. Returns true
  * when a full update is needed (a wanted method could not get its call). */
 bool inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);

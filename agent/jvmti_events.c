@@ -165,14 +165,16 @@ void events_update(JNIEnv *jni)
 		early[N_CLASS_PREPARE] = true;
 		apply(early);
 	}
-	bool calls_failed = inject_update(jni, try_calls);
+	/* no class change while MethodExit is on (inject.h) */
+	bool may_retransform = !need[N_METHOD_EXIT];
+	bool calls_failed = inject_update(jni, try_calls, may_retransform);
 	bool by_calls = try_calls && !calls_failed;
 	/* breakpoints instead of the calls, or beside them for classes the VM will not change */
 	bool try_bp = enter && (by_calls ? inject_needs_breakpoints() : agent.opt.enter <= OPT_ENTER_BREAKPOINT);
 	bool use_entry = bpentry_update(jni, try_bp, need[N_COMPILED]) || (enter && !by_calls && !try_bp);
 	if (use_entry && by_calls) {
 		/* MethodEntry reports every method: calls as well would report some twice */
-		inject_update(jni, false);
+		inject_update(jni, false, may_retransform);
 		by_calls = false;
 	}
 	bool by_bp = try_bp && !use_entry;
@@ -193,7 +195,7 @@ void events_disable_all(void)
 	memset(none, 0, sizeof(none));
 	pthread_mutex_lock(&update_lock);
 	bpentry_update(NULL, false, false);
-	inject_update(NULL, false);
+	inject_update(NULL, false, true);   /* no JNI: nothing is retransformed */
 	apply(none);
 	pthread_mutex_unlock(&update_lock);
 }
