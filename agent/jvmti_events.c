@@ -167,6 +167,11 @@ void events_update(JNIEnv *jni)
 	}
 	/* no class change while MethodExit is on (inject.h) */
 	bool may_retransform = !need[N_METHOD_EXIT];
+	/* calls may take over from breakpoints: those go first, so a switch may
+	 * miss the calls made meanwhile but never reports one twice (the other
+	 * way round, the calls go off before breakpoints come) */
+	if (try_calls && may_retransform && bpentry_active())
+		bpentry_update(jni, false, false);
 	bool calls_failed = inject_update(jni, try_calls, may_retransform);
 	bool by_calls = try_calls && !calls_failed;
 	/* breakpoints instead of the calls, or beside them for classes the VM will not change */
