@@ -2,7 +2,6 @@
 #include "bytecode.h"
 
 #include <errno.h>
-#include <stdbool.h>
 
 /* Fixed instruction lengths, 0 where the length depends on the operands
  * (tableswitch, lookupswitch, wide) or the opcode is not valid in a class
@@ -43,36 +42,99 @@ static int32_t s32(const uint8_t *p)
 	return (int32_t)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
 }
 
-static bool lands(size_t pc, int32_t off, size_t target)
+uint32_t bytecode_switch_body_len(uint8_t op, uint32_t ntargets)
 {
-	return (int64_t)pc + off == (int64_t)target;
+	/* tableswitch: default low high + offsets; lookupswitch: default npairs + pairs */
+	return op == OP_TABLESWITCH ? 12 + 4 * (ntargets - 1) : 8 + 8 * (ntargets - 1);
 }
 
-/* A switch at PC: *LEN gets its length; 1 if one of its targets is TARGET. */
-static int scan_switch(const uint8_t *code, size_t len, size_t pc, size_t target, size_t *ilen)
+static int decode_switch(const uint8_t *code, size_t len, size_t pc, struct bc_insn *in)
 {
 	size_t p = (pc + 4) & ~(size_t)3;               /* operands are 4-byte aligned */
-	int hit = 0;
+	uint64_t n;
 
-	if (p + 12 > len)
+	if (p + 8 > len)
 		return -EINVAL;
-	hit |= lands(pc, s32(code + p), target);
-	if (code[pc] == 0xaa) {                          /* tableswitch: default low high offsets */
+	if (in->op == OP_TABLESWITCH) {
+		if (p + 12 > len)
+			return -EINVAL;
 		int64_t lo = s32(code + p + 4), hi = s32(code + p + 8);
-		if (hi < lo || (uint64_t)(hi - lo + 1) > (len - p - 12) / 4)
+		if (hi < lo)
 			return -EINVAL;
-		for (int64_t i = 0; i <= hi - lo; i++)
-			hit |= lands(pc, s32(code + p + 12 + 4 * i), target);
-		*ilen = p + 12 + 4 * (size_t)(hi - lo + 1) - pc;
-	} else {                                         /* lookupswitch: default npairs pairs */
-		int64_t n = s32(code + p + 4);
-		if (n < 0 || (uint64_t)n > (len - p - 8) / 8)
+		n = (uint64_t)(hi - lo + 1);
+		if (n > (len - p - 12) / 4)
 			return -EINVAL;
-		for (int64_t i = 0; i < n; i++)
-			hit |= lands(pc, s32(code + p + 8 + 8 * i + 4), target);
-		*ilen = p + 8 + 8 * (size_t)n - pc;
+	} else {
+		int64_t pairs = s32(code + p + 4);
+		if (pairs < 0 || (uint64_t)pairs > (len - p - 8) / 8)
+			return -EINVAL;
+		n = (uint64_t)pairs;
 	}
-	return hit;
+	in->kind = BC_SWITCH;
+	in->pad = (uint32_t)(p - pc - 1);
+	in->ntargets = (uint32_t)n + 1;
+	in->len = (uint32_t)(p - pc) + bytecode_switch_body_len(in->op, in->ntargets);
+	return 0;
+}
+
+int bytecode_decode(const uint8_t *code, size_t len, size_t pc, struct bc_insn *in)
+{
+	if (pc >= len)
+		return -EINVAL;
+	uint8_t op = code[pc];
+
+	*in = (struct bc_insn){ .pc = (uint32_t)pc, .op = op, .kind = BC_PLAIN, .target = -1 };
+	if (op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
+		return decode_switch(code, len, pc, in);
+	if (op == OP_WIDE) {
+		if (pc + 1 >= len)
+			return -EINVAL;
+		in->wide = true;
+		in->op = code[pc + 1];
+		/* iinc takes 6 bytes; the loads, stores and ret 4 */
+		if (in->op == 0x84)
+			in->len = 6;
+		else if ((in->op >= 0x15 && in->op <= 0x19) || (in->op >= 0x36 && in->op <= 0x3a) || in->op == 0xa9)
+			in->len = 4;
+		else
+			return -EINVAL;
+		if (pc + in->len > len)
+			return -EINVAL;
+		if (in->op == 0xa9)
+			in->kind = BC_RET;
+		return 0;
+	}
+	in->len = fixed_len(op);
+	if (in->len == 0 || pc + in->len > len)
+		return -EINVAL;
+	if ((op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7) {
+		in->kind = BC_COND;
+		in->target = (int64_t)pc + s16(code + pc + 1);
+	} else if (op == OP_GOTO || op == OP_JSR) {
+		in->kind = BC_GOTO;
+		in->target = (int64_t)pc + s16(code + pc + 1);
+	} else if (op == OP_GOTO_W || op == OP_JSR_W) {
+		in->kind = BC_GOTO_W;
+		in->target = (int64_t)pc + s32(code + pc + 1);
+	} else if (op >= OP_IRETURN && op <= OP_RETURN) {
+		in->kind = BC_RETURN;
+	} else if (op == OP_ATHROW) {
+		in->kind = BC_ATHROW;
+	} else if (op == 0xa9) {
+		in->kind = BC_RET;
+	}
+	return 0;
+}
+
+int64_t bytecode_switch_target(const uint8_t *code, const struct bc_insn *in, uint32_t i)
+{
+	const uint8_t *ops = code + in->pc + 1 + in->pad;
+
+	if (i == 0)
+		return (int64_t)in->pc + s32(ops);
+	if (in->op == OP_TABLESWITCH)
+		return (int64_t)in->pc + s32(ops + 12 + 4 * (i - 1));
+	return (int64_t)in->pc + s32(ops + 8 + 8 * (i - 1) + 4);
 }
 
 int bytecode_branches_to(const uint8_t *code, size_t len, size_t target)
@@ -80,28 +142,15 @@ int bytecode_branches_to(const uint8_t *code, size_t len, size_t target)
 	int hit = 0;
 
 	for (size_t pc = 0; pc < len;) {
-		uint8_t op = code[pc];
-		size_t ilen = fixed_len(op);
-
-		if (op == 0xaa || op == 0xab) {
-			int r = scan_switch(code, len, pc, target, &ilen);
-			if (r < 0)
-				return r;
-			hit |= r;
-		} else if (op == 0xc4) {                 /* wide: iinc takes 6 bytes, the rest 4 */
-			if (pc + 1 >= len)
-				return -EINVAL;
-			ilen = code[pc + 1] == 0x84 ? 6 : 4;
-		} else if (ilen == 0) {
+		struct bc_insn in;
+		if (bytecode_decode(code, len, pc, &in) < 0)
 			return -EINVAL;
-		}
-		if (pc + ilen > len)
-			return -EINVAL;
-		if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
-			hit |= lands(pc, s16(code + pc + 1), target);
-		else if (op == 0xc8 || op == 0xc9)
-			hit |= lands(pc, s32(code + pc + 1), target);
-		pc += ilen;
+		if (in.kind == BC_COND || in.kind == BC_GOTO || in.kind == BC_GOTO_W)
+			hit |= in.target == (int64_t)target;
+		else if (in.kind == BC_SWITCH)
+			for (uint32_t i = 0; i < in.ntargets; i++)
+				hit |= bytecode_switch_target(code, &in, i) == (int64_t)target;
+		pc += in.len;
 	}
 	return hit;
 }

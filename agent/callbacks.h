@@ -17,11 +17,8 @@
 #include "emit.h"
 #include "scratch.h"
 
-void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method);
 void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			   jlocation location);
-/* stapjava.Probe.enter(int), the call inject.h puts in front of matched methods */
-void JNICALL cb_injected_enter(JNIEnv *jni, jclass probe, jint site);
 void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			    jboolean popped, jvalue value);
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,

@@ -190,72 +190,9 @@ static void primitive(struct wire_value *v, char type, int64_t i)
 	v->v.i = i;
 }
 
-void capture_args(JNIEnv *jni, jthread thread, jint depth, const struct mentry *m, struct scratch *s)
+void capture_value(JNIEnv *jni, struct scratch *s, char type, jvalue value, struct wire_value *v)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	struct wire_event *ev = &s->ev;
-	const char *p = m->name + m->desc_off + 1;
-	jint slot = m->is_static ? 0 : 1;
-	bool can = agent.caps.can_access_local_variables && !m->is_native;
-	unsigned n = 0;
-
-	while (*p && *p != ')' && n < WIRE_MAX_VALUES) {
-		struct wire_value *v = &ev->values[n++];
-		char t = *p;
-		const char *next = skip_type(p);
-		jvmtiError err = JVMTI_ERROR_NONE;
-		if (!can) {
-			none(v);
-		} else if (t == 'J') {
-			jlong x = 0;
-			err = (*jv)->GetLocalLong(jv, thread, depth, slot, &x);
-			primitive(v, 'J', x);
-		} else if (t == 'D') {
-			jdouble x = 0;
-			err = (*jv)->GetLocalDouble(jv, thread, depth, slot, &x);
-			memset(v, 0, sizeof(*v));
-			v->type = WIRE_T_DOUBLE;
-			v->v.d = x;
-		} else if (t == 'F') {
-			jfloat x = 0;
-			err = (*jv)->GetLocalFloat(jv, thread, depth, slot, &x);
-			memset(v, 0, sizeof(*v));
-			v->type = WIRE_T_FLOAT;
-			v->v.f = x;
-		} else if (t == 'L' || t == '[') {
-			jobject o = NULL;
-			err = (*jv)->GetLocalObject(jv, thread, depth, slot, &o);
-			if (err == JVMTI_ERROR_NONE) {
-				capture_object(jni, s, o, v);
-				if (o)
-					(*jni)->DeleteLocalRef(jni, o);
-			}
-		} else {
-			jint x = 0;
-			err = (*jv)->GetLocalInt(jv, thread, depth, slot, &x);
-			switch (t) {
-			case 'Z': primitive(v, 'Z', x != 0); break;
-			case 'B': primitive(v, 'B', (int8_t)x); break;
-			case 'C': primitive(v, 'C', (uint16_t)x); break;
-			case 'S': primitive(v, 'S', (int16_t)x); break;
-			default: primitive(v, 'I', x); break;
-			}
-		}
-		if (err != JVMTI_ERROR_NONE)
-			none(v);
-		slot += (t == 'J' || t == 'D') ? 2 : 1;
-		p = next;
-	}
-	ev->nvalues = (uint8_t)n;
-}
-
-void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct scratch *s)
-{
-	const char *close = strchr(m->name + m->desc_off, ')');
-	struct wire_value *v = &s->ev.retval;
-	char t = close ? close[1] : '?';
-
-	switch (t) {
+	switch (type) {
 	case 'V': primitive(v, 'V', 0); break;
 	case 'Z': primitive(v, 'Z', value.z != 0); break;
 	case 'B': primitive(v, 'B', value.b); break;
@@ -268,6 +205,32 @@ void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct sc
 	case 'L': case '[': capture_object(jni, s, value.l, v); break;
 	default: none(v); break;
 	}
+}
+
+const char *capture_next_param(const char *desc_pos, char *type)
+{
+	*type = *desc_pos;
+	if (*type == ')' || *type == '\0')
+		return NULL;
+	return skip_type(desc_pos);
+}
+
+void capture_args_unavailable(const struct mentry *m, struct scratch *s)
+{
+	const char *p = m->name + m->desc_off + 1;
+	unsigned n = 0;
+	char t;
+
+	while (n < WIRE_MAX_VALUES && (p = capture_next_param(p, &t)) != NULL)
+		none(&s->ev.values[n++]);
+	s->ev.nvalues = (uint8_t)n;
+}
+
+void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct scratch *s)
+{
+	const char *close = strchr(m->name + m->desc_off, ')');
+
+	capture_value(jni, s, close ? close[1] : '?', value, &s->ev.retval);
 }
 
 static int32_t line_of(jmethodID method, jlocation loc)

@@ -25,8 +25,14 @@ uint64_t capture_object_id(jobject obj);
 uint64_t capture_peek_tag(jobject obj);
 /* An object reference as a value: 'N', 'T', 'L' or '['. */
 void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_value *v);
-/* MethodEnter arguments of the frame at DEPTH of THREAD, into ev->values/nvalues. */
-void capture_args(JNIEnv *jni, jthread thread, jint depth, const struct mentry *m, struct scratch *s);
+/* A value of descriptor type TYPE (B C D F I J S Z L [ V) into *V. */
+void capture_value(JNIEnv *jni, struct scratch *s, char type, jvalue value, struct wire_value *v);
+/* The type of the parameter at DESC_POS (inside a method descriptor's
+ * parentheses) into *TYPE; returns the next one's position, NULL after the last. */
+const char *capture_next_param(const char *desc_pos, char *type);
+/* MethodEnter arguments where nothing can read them (a breakpoint: the agent
+ * does not ask for can_access_local_variables): one '?' per parameter. */
+void capture_args_unavailable(const struct mentry *m, struct scratch *s);
 /* MethodExit return value into ev->retval. */
 void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct scratch *s);
 /* Stack of the current thread from frame DEPTH on, innermost first, into ev->trailer. */

@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "bpentry.h"
+#include "fallback.h"
 #include "inject.h"
 #include "callbacks.h"
 #include "jvmti_events.h"
@@ -143,9 +143,12 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	scratch_leave();
 	if (prepared && agent.caps.can_generate_object_free_events)
 		track_if_wanted(klass, sig);
-	/* a method that cannot have its entry breakpoint or call: fall back for all */
-	if (prepared && (inject_class_prepared(jni, klass, sig) | bpentry_class_prepared(jni, klass, sig)))
-		events_update(jni);
+	if (prepared) {
+		inject_class_prepared(jni, klass, sig);
+		/* methods injected calls do not cover: a breakpoint or MethodExit may have to go on */
+		if (fallback_class_prepared(jni, klass, sig))
+			events_fallback_changed();
+	}
 out:
 	(*jv)->Deallocate(jv, (unsigned char *)sig);
 }

@@ -2,6 +2,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "inject.h"
 #include "mcache.h"
 
 struct exc_want {
@@ -18,13 +19,16 @@ static bool wants_exception(const struct conn *c, const void *arg)
 	       (conn_match_class(c, WIRE_KIND_EXCEPTION, w->sig, w->len) & w->bit);
 }
 
-static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jobject exception,
-			    unsigned code, uint8_t bit)
+static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jlocation location,
+			    jobject exception, unsigned code, uint8_t bit)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	char *sig = NULL;
 
-	if (atomic_load(&agent.dying) || !exception)
+	/* the handler that reports a method's exceptional exit catches and
+	 * rethrows: not the program's own exception events */
+	if (atomic_load(&agent.dying) || !exception ||
+	    inject_own_handler(method, location, code == WIRE_EV_EXCEPTION_THROWN))
 		return;
 	jclass cls = (*jni)->GetObjectClass(jni, exception);
 	if (!cls)
@@ -62,11 +66,13 @@ void JNICALL cb_exception(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID m
 			  jlocation location, jobject exception, jmethodID catch_method,
 			  jlocation catch_location)
 {
-	exception_event(jni, thread, method, exception, WIRE_EV_EXCEPTION_THROWN, WIRE_EXCEPTION_THROWN);
+	exception_event(jni, thread, method, location, exception, WIRE_EV_EXCEPTION_THROWN,
+			WIRE_EXCEPTION_THROWN);
 }
 
 void JNICALL cb_exception_catch(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 				jlocation location, jobject exception)
 {
-	exception_event(jni, thread, method, exception, WIRE_EV_EXCEPTION_CATCH, WIRE_EXCEPTION_CATCH);
+	exception_event(jni, thread, method, location, exception, WIRE_EV_EXCEPTION_CATCH,
+			WIRE_EXCEPTION_CATCH);
 }

@@ -1,14 +1,12 @@
-/* cb_method.c: MethodEntry, Breakpoint or an injected call, MethodExit, CompiledMethodLoad
- * -> 0x80, 0x81, 0x82. */
-#include "bpentry.h"
-#include "inject.h"
+/* cb_method.c: Breakpoint, MethodExit (fallback.h), CompiledMethodLoad -> 0x80, 0x81, 0x82.
+ * Injected calls report through probe.c. */
+#include "fallback.h"
 #include "callbacks.h"
 #include "capture.h"
 #include "mcache.h"
 
-/* DEPTH: frames above the method's own (1 for an injected call's Probe.enter). */
-static void method_event(JNIEnv *jni, jthread thread, jint depth, const struct mmatch *m,
-			 uint32_t want_conns, unsigned code, bool popped, const jvalue *value)
+static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, uint32_t want_conns,
+			 unsigned code, bool popped, const jvalue *value)
 {
 	struct scratch *s = scratch_enter();
 	struct emission em;
@@ -16,7 +14,6 @@ static void method_event(JNIEnv *jni, jthread thread, jint depth, const struct m
 	if (!s)
 		return;
 	emission_init(&em, s, true);
-	em.depth = (uint8_t)depth;
 	em.want.conns = want_conns;
 	em.want.gen = m->gen;
 	emit_want_opt(&em.want);
@@ -24,8 +21,9 @@ static void method_event(JNIEnv *jni, jthread thread, jint depth, const struct m
 	s->ev.name.ptr = m->e->name;
 	s->ev.name.len = m->e->name_len;
 	s->ev.thread = em.tid;
+	/* no GetLocal*: the agent does without can_access_local_variables */
 	if (code == WIRE_EV_METHOD_ENTER && (em.want.opt & WIRE_OPT_ARGUMENTS)) {
-		capture_args(jni, thread, depth, m->e, s);
+		capture_args_unavailable(m->e, s);
 		em.args_captured = true;
 	}
 	if (code == WIRE_EV_METHOD_EXIT) {
@@ -40,45 +38,31 @@ static void method_event(JNIEnv *jni, jthread thread, jint depth, const struct m
 	scratch_leave();
 }
 
-void JNICALL cb_method_entry(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method)
-{
-	struct mmatch m;
-
-	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
-		return;
-	method_event(jni, thread, 0, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
-}
-
-/* method.enter when bpentry set a breakpoint at location 0 (bpentry.h) */
+/* method.enter where fallback.h set a breakpoint at location 0 */
 void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			   jlocation location)
 {
 	struct mmatch m;
 
-	if (location != 0 || !bpentry_active() || mcache_lookup(method, &m) < 0 || !m.conns[MC_ENTER])
+	if (location != 0 || !fallback_breakpoints_active() || mcache_lookup(method, &m) < 0 ||
+	    !m.conns[MC_ENTER] || !m.e->bp_set)
 		return;
-	method_event(jni, thread, 0, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
 }
 
-void JNICALL cb_injected_enter(JNIEnv *jni, jclass probe, jint site)
-{
-	struct mmatch m;
-
-	if (!inject_active())
-		return;
-	if (inject_site_match(site, &m) < 0 || !m.conns[MC_ENTER])
-		return;
-	method_event(jni, NULL, 1, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
-}
-
+/* MethodExit fires for every method while on: only those fallback.h marked
+ * are looked at, and with no JVMTI call on any other jmethodID (one of an
+ * obsolete method version crashed JDK 17 in GetMethodName). */
 void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 			    jboolean popped, jvalue value)
 {
+	const struct mentry *e = mcache_find(method);
 	struct mmatch m;
 
-	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_RETURN])
+	if (!e || !atomic_load_explicit(&e->by_exit_event, memory_order_relaxed) ||
+	    mcache_lookup(method, &m) < 0 || !m.conns[MC_RETURN])
 		return;
-	method_event(jni, thread, 0, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
+	method_event(jni, thread, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
 }
 
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,

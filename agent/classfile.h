@@ -1,49 +1,75 @@
-/* classfile.h: put a call to stapjava.Probe.enter(int) in front of chosen methods of a class file.
+/* classfile.h: calls to stapjava.Probe injected into chosen methods of a class file.
  *
- * Why: method.enter by injected bytecode costs only the calls of the matched
- * methods, and those methods stay JIT-compiled (design.md, the seed's "third
- * way"); breakpoints keep them interpreted, MethodEntry slows every method.
+ * Why: method events by injected bytecode cost only the calls of the
+ * matched methods, which stay JIT-compiled (design.md, the seed's "third
+ * way"); JVMTI MethodEntry/MethodExit make HotSpot interpret every method of
+ * the VM, and a breakpoint keeps its method interpreted.
  *
- * Contract: classfile_inject_enter() parses IN (JVMS chapter 4). For each
- * method with a Code attribute it asks SELECT, which returns a site id >= 0
- * to instrument the method or -1 to leave it. An instrumented method's code
- * starts with
- *     ldc_w <Integer id>; invokestatic stapjava/Probe.enter(I)V; nop; nop
- * 8 bytes, a multiple of 4, so tableswitch/lookupswitch padding is unchanged.
- * Branches are relative and need nothing; a branch to the old first
- * instruction now lands after the call, so the call runs once per invocation.
- * Absolute offsets move by 8: the exception table, the first StackMapTable
- * frame's offset and every Uninitialized(offset) type in any frame,
- * LineNumberTable and LocalVariable(Type)Table, where ranges that began at 0
- * still begin at 0 (the call has the method's first line and sees its
- * parameters). Constant-pool entries are appended, never renumbered.
+ * Contract: classfile_inject() parses IN (JVMS chapter 4) and asks SELECT
+ * about each method with code. A picked method gets, as it asks:
+ *  - enter: at offset 0 (branches to 0 jump over it, so it runs once per
+ *    call), `Probe.enter(site)`; with parameters `if (Probe.enterArgs(site))
+ *    { Probe.argX(p1); ...; Probe.entered(site); }`, each argX by the
+ *    parameter's kind (int-like, long, float, double, reference);
+ *  - exit: before every return, the value duplicated and passed with the
+ *    site to `Probe.retX(value, site)` (retV for void); and a handler for any
+ *    throwable over the whole body (in a constructor only where `this` is
+ *    initialized, preinit.h) that calls `Probe.thrown(throwable, site)` and
+ *    rethrows it.
+ * Everything else is relocated (codeedit.h): branches, switches, the
+ * exception table, StackMapTable (stackmap.h, with the frames the new code
+ * needs), LineNumberTable, LocalVariable(Type)Table and type annotations in
+ * code. max_stack grows by what the calls need. Constants are appended to the
+ * pool, never renumbered. A picked method this cannot rewrite (a conditional
+ * branch that would no longer reach, code near 64 KiB, an unknown attribute
+ * in its code, malformed code) is left as it was and reported through
+ * REFUSED with the reason; the rest of the class is still rewritten.
  *
- * Returns the number of methods instrumented (0: *OUT untouched), -EINVAL for
- * a malformed class file, -ENOTSUP for one this rewriter will not change (a
- * Code attribute it cannot shift, such as type annotations, or a JVMS limit),
- * -ENOMEM. *OUT is malloc()ed; *WHY says in a few words what was wrong.
- * Pure: no JVMTI, no global state.
+ * Returns the number of methods rewritten (0: *OUT untouched), -EINVAL for
+ * a malformed class file, -ENOTSUP for one this will not change at all (the
+ * pool would overflow), -ENOMEM. *OUT is malloc()ed; *WHY says in a few
+ * words what was wrong. Pure: no JVMTI, no global state.
  */
 #ifndef STAPJAVA_AGENT_CLASSFILE_H
 #define STAPJAVA_AGENT_CLASSFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define CLASSFILE_PROBE_CLASS "stapjava/Probe"
-#define CLASSFILE_PROBE_METHOD "enter"
-#define CLASSFILE_PROBE_DESC "(I)V"
-#define CLASSFILE_INJECT_LEN 8
 
-/* NAME and DESC are the method's modified-UTF-8 bytes (not NUL-terminated). */
-typedef int32_t (*classfile_select_fn)(void *ctx, const char *name, size_t name_len,
-				       const char *desc, size_t desc_len, uint16_t access);
+/* The static native methods of stapjava.Probe, in one table that the
+ * rewriter (constants, calls) and the agent (RegisterNatives) both read. */
+enum classfile_probe_fn {
+	CF_ENTER, CF_ENTER_ARGS, CF_ARG_I, CF_ARG_J, CF_ARG_F, CF_ARG_D, CF_ARG_L, CF_ENTERED,
+	CF_RET_V, CF_RET_I, CF_RET_J, CF_RET_F, CF_RET_D, CF_RET_L, CF_THROWN, CF_NPROBE
+};
+struct classfile_probe_method {
+	const char *name, *desc;
+};
+extern const struct classfile_probe_method classfile_probe_methods[CF_NPROBE];
 
-int classfile_inject_enter(const uint8_t *in, size_t len, classfile_select_fn select, void *ctx,
-			   uint8_t **out, size_t *out_len, const char **why);
+struct classfile_pick {
+	int32_t site;            /* < 0: leave the method alone */
+	bool enter, exit;
+};
 
-/* The class the calls go to: public final stapjava.Probe (version 52) with one
- * method, public static native enter(I)V. *OUT is malloc()ed; 0 or -ENOMEM. */
+struct classfile_hooks {
+	void *ctx;
+	/* NAME and DESC are the method's modified-UTF-8 bytes (not NUL-terminated). */
+	void (*select)(void *ctx, const char *name, size_t name_len, const char *desc,
+		       size_t desc_len, uint16_t access, struct classfile_pick *pick);
+	void (*refused)(void *ctx, const char *name, size_t name_len, const char *desc,
+			size_t desc_len, const char *why);
+};
+
+int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks *hooks,
+		     uint8_t **out, size_t *out_len, const char **why);
+
+/* The class the calls go to: public final stapjava.Probe (version 52) with
+ * the methods of classfile_probe_methods, all public static native. *OUT is
+ * malloc()ed; 0 or -ENOMEM. */
 int classfile_probe_class(uint8_t **out, size_t *out_len);
 
 #endif

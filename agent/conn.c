@@ -202,7 +202,7 @@ bool conn_method_may_select_class(const struct conn *c, uint8_t events, const ch
 	return false;
 }
 
-bool conns_want_enter_class(const char *sig)
+bool conns_want_method_class(const char *sig, uint8_t events)
 {
 	char dotted[1024];
 	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
@@ -213,25 +213,25 @@ bool conns_want_enter_class(const char *sig)
 	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
 		struct conn *c = &conns[i];
 		pthread_mutex_lock(&c->lock);
-		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
-		       conn_method_may_select_class(c, WIRE_METHOD_ENTER, dotted, (size_t)n);
+		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & events) &&
+		       conn_method_may_select_class(c, events, dotted, (size_t)n);
 		pthread_mutex_unlock(&c->lock);
 	}
 	return want;
 }
 
-bool conns_want_enter_method(const char *name, size_t len)
+uint8_t conns_method_events(const char *name, size_t len)
 {
-	bool want = false;
+	uint8_t bits = 0;
 
-	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
 		pthread_mutex_lock(&c->lock);
-		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & WIRE_METHOD_ENTER) &&
-		       (conn_match_method(c, name, len) & WIRE_METHOD_ENTER);
+		if (c->active && c->ev_bits[WIRE_KIND_METHOD])
+			bits |= conn_match_method(c, name, len);
 		pthread_mutex_unlock(&c->lock);
 	}
-	return want;
+	return bits;
 }
 
 uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len)

@@ -86,12 +86,12 @@ uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, si
  * of class DOTTED (Java form)? False only when none can (pattern prefix test). */
 bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len);
 
-/* Takes each connection's lock: might some connection's method.enter
- * registration select a method of the class with JVMTI signature SIG? */
-bool conns_want_enter_class(const char *sig);
-/* Takes each connection's lock: does some connection want method.enter of the
- * method with wire name NAME? */
-bool conns_want_enter_method(const char *name, size_t len);
+/* Takes each connection's lock: might some connection's method registration
+ * for one of EVENTS select a method of the class with JVMTI signature SIG? */
+bool conns_want_method_class(const char *sig, uint8_t events);
+/* Takes each connection's lock: the method events (WIRE_METHOD_*) some
+ * connection wants of the method with wire name NAME. */
+uint8_t conns_method_events(const char *name, size_t len);
 
 static inline bool conn_ext(const struct conn *c)
 {

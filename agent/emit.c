@@ -135,8 +135,9 @@ void emit(struct emission *em)
 		if (ev->code == WIRE_EV_METHOD_ENTER)
 			ev->nvalues = em->args_captured && (c->opt & WIRE_OPT_ARGUMENTS) ? all_args : 0;
 		if (ev->code == WIRE_EV_METHOD_EXIT) {
+			/* a popped frame's value is its throwable, sent to everyone */
 			ev->retval = ret;
-			if (!em->ret_captured || !(c->opt & WIRE_OPT_RETURN_VALUE))
+			if (!em->ret_captured || (!(c->opt & WIRE_OPT_RETURN_VALUE) && !ev->popped))
 				ev->retval.type = WIRE_T_NONE;
 		}
 		uint8_t flags = em->tflags;

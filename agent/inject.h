@@ -1,61 +1,55 @@
-/* inject.h: method.enter by a call injected at the start of each matched method.
+/* inject.h: method.enter and method.return by calls injected into the matched methods.
  *
- * Why: MethodEntry interprets every method of the VM and a breakpoint keeps
- * its method interpreted; an injected call (classfile.h) costs one native
- * call per invocation of a matched method only, and the method stays
- * JIT-compiled, so method.compile can be watched at the same time.
+ * Why: JVMTI MethodEntry and MethodExit make HotSpot interpret every method
+ * of the VM while they are on (a real database workload ran at 0.008x with
+ * one return probe), and a breakpoint keeps its method interpreted. Calls
+ * injected into the matched methods only (classfile.h) cost a native call
+ * per event; everything else, and those methods too, stay JIT-compiled.
  *
- * Contract: the call goes to stapjava.Probe.enter(int site), a class of ours
- * defined in the boot loader (visible from every loader; each named module
- * that gets a call is made to read it). The site id leads to the method
- * (resolved on its first call, from the caller's frame).
- *
- * inject_update() runs with JNI (I/O thread or a ClassPrepare callback) after
- * registrations change. Classes are only changed when MAY_RETRANSFORM, which
- * the caller gives while no method.return (MethodExit) is wanted: on JDK 17 a
- * MethodExit event from a method version that a retransformation made
- * obsolete crashed the VM now and then (a 10-round kill test, about 1 run in
- * 60). Under MethodExit every method is interpreted anyway, so injected calls
- * would gain nothing there: method.enter falls back to breakpoints, and calls
- * already in place stay, returning at once. With WANT_ENTER it turns the ClassFileLoadHook on, so
- * classes loaded from now on get their calls, and retransforms the loaded
- * classes in which a wanted method has no call yet; it returns true when
- * injection cannot report every wanted method.enter (no
- * can_retransform_classes, a wanted native method, a class the rewriter
- * refuses or the VM fails to retransform): it then leaves no call in place and
- * the caller falls back to breakpoints (bpentry.h). A class the VM does not
- * let anyone change (IsModifiableClass: hidden classes) is no reason to fall
- * back: its methods get breakpoints beside the calls
- * (inject_needs_breakpoints). Without WANT_ENTER, every class we changed goes
- * back to its original bytes. Calls left in methods no longer wanted cost a
- * native call that returns at once, until the last method.enter goes.
+ * Contract: inject_update() runs with JNI on the I/O thread after
+ * registrations change. While some connection wants method enter or return
+ * events it keeps the ClassFileLoadHook on, so classes loaded from then on
+ * get their calls as they load, and retransforms the loaded classes in which
+ * a wanted method lacks a call it needs (enter: a prologue with the
+ * arguments; return: code before every return and a handler for the
+ * exceptional exit). Each class gets calls for the union of what every
+ * connection wants, so one session's registrations never take away another's
+ * calls; calls no longer wanted stay until the last registration goes and
+ * return at once. When none is wanted any more, every changed class goes back
+ * to its original code. A class the VM refuses to retransform, or a method the
+ * rewriter refuses, is recorded (records.h) and logged once; its events come
+ * from fallback.h, as do those of classes the VM will not let anyone change
+ * (hidden classes). The class-file hook runs on the loading thread; nothing
+ * here waits on a Java thread.
  */
 #ifndef STAPJAVA_AGENT_INJECT_H
 #define STAPJAVA_AGENT_INJECT_H
 
 #include <jvmti.h>
 #include <stdbool.h>
+#include <stdint.h>
 
-bool inject_update(JNIEnv *jni, bool want_enter, bool may_retransform);
-/* From ClassPrepare: module readability for a class we changed. Returns true
- * when a full update is needed (a wanted method could not get its call). */
-bool inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);
-/* Injected calls are how method.enter is reported right now. */
+struct mentry;
+
+/* WANT: some connection wants method enter or return events. JNI NULL at VM
+ * death: the hook goes off, nothing is retransformed. */
+void inject_update(JNIEnv *jni, bool want);
+/* Injected calls report method events now. */
 bool inject_active(void);
-/* Calls are on and cover KLASS: it needs no breakpoint. */
-bool inject_covers(jclass klass);
-/* Calls are on, and some wanted class cannot be changed (a hidden class, such
- * as a lambda's): its methods need breakpoints (bpentry.h) beside the calls. */
-bool inject_needs_breakpoints(void);
+/* Do injected calls report EVENTS (WIRE_METHOD_ENTER / _RETURN) of method E
+ * of KLASS (signature SIG)? If not, fallback.h must. */
+bool inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e, uint8_t events);
+/* Is LOCATION of METHOD the catch (the start) or the RETHROW (the athrow) of
+ * the handler that reports an exceptional exit? Its Exception and
+ * ExceptionCatch events are not the program's: cb_exception.c drops them. */
+bool inject_own_handler(jmethodID method, jlocation location, bool rethrow);
+/* From ClassPrepare: a class we changed in a named module must read Probe's. */
+void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);
 /* Capabilities injection needs (those the VM can give). */
 void inject_want_capabilities(jvmtiCapabilities *want, const jvmtiCapabilities *potential);
 void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_being_redefined,
 				     jobject loader, const char *name, jobject protection_domain,
 				     jint class_data_len, const unsigned char *class_data,
 				     jint *new_class_data_len, unsigned char **new_class_data);
-struct mmatch;
-/* The method of an injected call's SITE (found from the calling frame once)
- * and who wants its method.enter (conns[MC_ENTER] only). 0 or -errno. */
-int inject_site_match(jint site, struct mmatch *m);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "agent.h"
-#include "bpentry.h"
+#include "fallback.h"
 #include "callbacks.h"
 #include "conn.h"
 #include "inject.h"
@@ -48,17 +48,14 @@ static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 {
 	memset(w, 0, sizeof(*w));
-	w->can_generate_method_entry_events = p->can_generate_method_entry_events;
-	w->can_generate_method_exit_events = p->can_generate_method_exit_events;
 	w->can_generate_compiled_method_load_events = p->can_generate_compiled_method_load_events;
 	w->can_generate_exception_events = p->can_generate_exception_events;
 	w->can_generate_monitor_events = p->can_generate_monitor_events;
 	w->can_generate_garbage_collection_events = p->can_generate_garbage_collection_events;
 	w->can_generate_object_free_events = p->can_generate_object_free_events;
 	w->can_tag_objects = p->can_tag_objects;
-	w->can_access_local_variables = p->can_access_local_variables;
 	w->can_get_line_numbers = p->can_get_line_numbers;
-	bpentry_want_capabilities(w, p);
+	fallback_want_capabilities(w, p);
 	inject_want_capabilities(w, p);
 }
 
@@ -70,7 +67,6 @@ int events_install(void)
 	memset(&cb, 0, sizeof(cb));
 	cb.VMInit = agent_vm_init;
 	cb.VMDeath = agent_vm_death;
-	cb.MethodEntry = cb_method_entry;
 	cb.Breakpoint = cb_breakpoint;
 	cb.ClassFileLoadHook = cb_class_file_load_hook;
 	cb.MethodExit = cb_method_exit;
@@ -154,43 +150,42 @@ void events_update(JNIEnv *jni)
 
 	pthread_mutex_lock(&update_lock);
 	compute(need);
-	/* method.enter by injected calls (inject.h), else breakpoints (bpentry.h),
-	 * else MethodEntry; the enter= option says where to begin */
-	bool enter = need[N_METHOD_ENTRY];
-	bool try_calls = enter && agent.opt.enter == OPT_ENTER_INJECT;
-	if (try_calls && !enabled[N_CLASS_PREPARE]) {
-		/* before the hook: a class that gets calls must be seen prepared (inject.h) */
+	/* method enter and return: calls injected into the matched methods
+	 * (inject.h); breakpoints and MethodExit only for what they cannot cover
+	 * (fallback.h) or with methods=jvmti. MethodEntry is never used. */
+	bool enter = need[N_METHOD_ENTRY], ret = need[N_METHOD_EXIT];
+	bool by_calls = (enter || ret) && agent.opt.methods == OPT_METHODS_INJECT;
+	if (by_calls && !enabled[N_CLASS_PREPARE]) {
+		/* before the hook: a class that gets calls is seen prepared (module reads) */
 		bool early[N_COUNT];
 		memcpy(early, enabled, sizeof(early));
 		early[N_CLASS_PREPARE] = true;
 		apply(early);
 	}
-	/* no class change while MethodExit is on (inject.h) */
-	bool may_retransform = !need[N_METHOD_EXIT];
-	/* calls may take over from breakpoints: those go first, so a switch may
-	 * miss the calls made meanwhile but never reports one twice (the other
-	 * way round, the calls go off before breakpoints come) */
-	if (try_calls && may_retransform && bpentry_active())
-		bpentry_update(jni, false, false);
-	bool calls_failed = inject_update(jni, try_calls, may_retransform);
-	bool by_calls = try_calls && !calls_failed;
-	/* breakpoints instead of the calls, or beside them for classes the VM will not change */
-	bool try_bp = enter && (by_calls ? inject_needs_breakpoints() : agent.opt.enter <= OPT_ENTER_BREAKPOINT);
-	bool use_entry = bpentry_update(jni, try_bp, need[N_COMPILED]) || (enter && !by_calls && !try_bp);
-	if (use_entry && by_calls) {
-		/* MethodEntry reports every method: calls as well would report some twice */
-		inject_update(jni, false, may_retransform);
-		by_calls = false;
-	}
-	bool by_bp = try_bp && !use_entry;
-	need[N_METHOD_ENTRY] = use_entry;
-	need[N_BREAKPOINT] = by_bp;
-	need[N_CLASS_PREPARE] |= by_bp || by_calls;
+	inject_update(jni, by_calls);
+	struct fallback_need fb = fallback_update(jni, enter, ret, !by_calls);
+	need[N_METHOD_ENTRY] = false;
+	need[N_METHOD_EXIT] = fb.method_exit;
+	need[N_BREAKPOINT] = fb.breakpoints;
+	need[N_CLASS_PREPARE] |= enter || ret;
 	bool track = need[N_OBJECT_FREE];
 	apply(need);
 	pthread_mutex_unlock(&update_lock);
 	if (track && jni)
 		unload_track_loaded(jni);
+}
+
+void events_fallback_changed(void)
+{
+	bool need[N_COUNT];
+
+	pthread_mutex_lock(&update_lock);
+	struct fallback_need fb = fallback_need_now();
+	memcpy(need, enabled, sizeof(need));
+	need[N_METHOD_EXIT] = fb.method_exit;
+	need[N_BREAKPOINT] = fb.breakpoints;
+	apply(need);
+	pthread_mutex_unlock(&update_lock);
 }
 
 void events_disable_all(void)
@@ -199,8 +194,8 @@ void events_disable_all(void)
 
 	memset(none, 0, sizeof(none));
 	pthread_mutex_lock(&update_lock);
-	bpentry_update(NULL, false, false);
-	inject_update(NULL, false, true);   /* no JNI: nothing is retransformed */
+	fallback_update(NULL, false, false, false);
+	inject_update(NULL, false);   /* no JNI: nothing is retransformed */
 	apply(none);
 	pthread_mutex_unlock(&update_lock);
 }

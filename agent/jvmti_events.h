@@ -4,7 +4,7 @@
  * events is enabled, so the JVM pays nothing (MethodEntry/Exit would force
  * the interpreter). events_update() recomputes the union of what the open
  * connections want and enables/disables the difference, logging each
- * transition at info ("event MethodEntry enabled"). Called by the I/O thread
+ * transition at info ("event MethodExit enabled"). Called by the I/O thread
  * after every registration change and connection close; never under a
  * connection's lock.
  */
@@ -15,10 +15,12 @@
 
 /* The callbacks table and always-on events (VMInit, VMDeath); at load time. */
 int events_install(void);
-/* JNI is the caller's (used to tag already-loaded classes for unload and to
- * set method.enter breakpoints); the I/O thread, or a Java thread in
- * ClassPrepare when bpentry asks for a full update. */
+/* JNI is the caller's (used to tag already-loaded classes for unload, to
+ * retransform classes and to set breakpoints); the I/O thread. */
 void events_update(JNIEnv *jni);
+/* From ClassPrepare when fallback.h needs its Breakpoint or MethodExit event
+ * on: only those two follow fallback_need_now(). */
+void events_fallback_changed(void);
 /* At VM death: every on-demand event off. */
 void events_disable_all(void);
 /* Capabilities we ask for (those the VM can give). */

@@ -1,4 +1,19 @@
 # agent/: the JVMTI agent libstapjava.so (see agent/README.md).
+
+# The class-file rewriter: pure C (no JVMTI), so the unit tests, the fuzz
+# target and the rewrite stress use it on its own.
+noinst_LTLIBRARIES += agent/libsjrewrite.la
+agent_libsjrewrite_la_SOURCES = \
+	agent/cfbytes.h \
+	agent/cfpool.c agent/cfpool.h \
+	agent/bytecode.c agent/bytecode.h \
+	agent/descriptor.c agent/descriptor.h \
+	agent/codeedit.c agent/codeedit.h \
+	agent/stackmap.c agent/stackmap.h \
+	agent/preinit.c agent/preinit.h \
+	agent/codeattr.c agent/codeattr.h \
+	agent/classfile.c agent/classfile.h
+
 lib_LTLIBRARIES += agent/libstapjava.la
 agent_libstapjava_la_SOURCES = \
 	agent/agent.c agent/agent.h \
@@ -10,9 +25,10 @@ agent_libstapjava_la_SOURCES = \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \
 	agent/mcache.c agent/mcache.h \
-	agent/bpentry.c agent/bpentry.h \
-	agent/bytecode.c agent/bytecode.h \
-	agent/classfile.c agent/classfile.h \
+	agent/fallback.c agent/fallback.h \
+	agent/sites.c agent/sites.h \
+	agent/records.c agent/records.h \
+	agent/probe.c agent/probe.h \
 	agent/inject.c agent/inject.h \
 	agent/scratch.c agent/scratch.h \
 	agent/capture.c agent/capture.h \
@@ -22,7 +38,7 @@ agent_libstapjava_la_SOURCES = \
 agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared
 # JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
 agent_libstapjava_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
-agent_libstapjava_la_LIBADD = runtime/libsjruntime.la -lpthread
+agent_libstapjava_la_LIBADD = agent/libsjrewrite.la runtime/libsjruntime.la -lpthread
 EXTRA_DIST += agent/README.md
 
 # Tests and the bridge find the agent at a stable path in the build tree.

@@ -104,6 +104,14 @@ out:
 	return e;
 }
 
+const struct mentry *mcache_find(jmethodID id)
+{
+	pthread_rwlock_rdlock(&cache_lock);
+	struct mentry *e = find_locked(id);
+	pthread_rwlock_unlock(&cache_lock);
+	return e;
+}
+
 const struct mentry *mcache_entry(jmethodID id)
 {
 	pthread_rwlock_rdlock(&cache_lock);

@@ -12,6 +12,7 @@
 #define STAPJAVA_AGENT_MCACHE_H
 
 #include <jvmti.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,10 +22,14 @@ struct mentry {
 	uint32_t name_len;
 	uint32_t desc_off;       /* offset of '(' in name */
 	bool is_static, is_native, is_abstract;
-	/* under bpentry.c's lock: its breakpoint at location 0 (see bpentry.h) */
+	/* under fallback.c's lock: its breakpoint at location 0 (see fallback.h) */
 	int8_t bp_ok;            /* -1 not checked yet, 0 cannot have one, 1 can */
 	bool bp_set;
-	uint32_t bp_index;       /* in bpentry's list while bp_set */
+	uint32_t bp_index;       /* in fallback's list while bp_set */
+	uint8_t reported;        /* WIRE_METHOD_* said once to be unreportable */
+	/* set once fallback.h reports its method.return by MethodExit; read by
+	 * cb_method_exit() without any lock */
+	atomic_bool by_exit_event;
 	/* under the cache lock: */
 	uint64_t gen;
 	uint32_t conns[3];       /* per event (0 enter, 1 return, 2 compile): bit i = conns[i] wants it */
@@ -42,5 +47,7 @@ enum { MC_ENTER = 0, MC_RETURN = 1, MC_COMPILE = 2 };
 int mcache_lookup(jmethodID method, struct mmatch *m);
 /* Just the entry (name and flags), without matching. NULL on failure. */
 const struct mentry *mcache_entry(jmethodID method);
+/* The entry if METHOD has one already; never builds one, makes no JVMTI call. */
+const struct mentry *mcache_find(jmethodID method);
 
 #endif

@@ -88,18 +88,18 @@ static int parse_one(const char *key, size_t klen, const char *v, size_t vlen,
 		if (parse_u32(v, vlen, 0, OPT_WAIT_MAX, &o->wait_ms))
 			return BAD("option wait_ms='%.*s': not a number of milliseconds from 0 to %u",
 				   (int)vlen, v, OPT_WAIT_MAX);
-	} else if (KEY("enter")) {
-		static const char *const ways[] = { "inject", "breakpoint", "event" };
+	} else if (KEY("methods")) {
+		static const char *const ways[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti" };
 		int way = -1;
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 2; i++)
 			if (vlen == strlen(ways[i]) && memcmp(v, ways[i], vlen) == 0)
 				way = i;
 		if (way < 0)
-			return BAD("option enter='%.*s': not one of inject, breakpoint, event", (int)vlen, v);
-		o->enter = way;
+			return BAD("option methods='%.*s': not one of inject, jvmti", (int)vlen, v);
+		o->methods = way;
 	} else {
 		return BAD("unknown option '%.*s' (known: sockdir, loglevel, logfile, bufsize, "
-			   "timeout_us, strmax, stackmax, wait_ms, enter)", (int)klen, key);
+			   "timeout_us, strmax, stackmax, wait_ms, methods)", (int)klen, key);
 	}
 	return 0;
 #undef KEY

@@ -31,11 +31,13 @@ struct agent_options {
 	uint32_t strmax;
 	uint32_t stackmax;
 	uint32_t wait_ms;         /* at VM start, wait this long for a first bridge */
-	int enter;                /* enum opt_enter: how method.enter is reported */
+	int methods;              /* enum opt_methods: how method events are reported */
 };
 
-/* enter=: the first way tried; each falls back to the next (agent/README.md). */
-enum opt_enter { OPT_ENTER_INJECT = 0, OPT_ENTER_BREAKPOINT = 1, OPT_ENTER_EVENT = 2 };
+/* methods=: inject (calls in the matched methods, inject.h; fallback.h only
+ * where they cannot be) or jvmti (breakpoints and MethodExit for every
+ * method, fallback.h). */
+enum opt_methods { OPT_METHODS_INJECT = 0, OPT_METHODS_JVMTI = 1 };
 
 void options_defaults(struct agent_options *o);
 /* Parse TEXT (NULL or "" = defaults) into *O. Returns 0 or -EINVAL with ERR set. */

@@ -37,6 +37,16 @@ struct scratch *scratch_enter(void)
 	my_scratch->ev.retval.type = WIRE_T_NONE;
 	my_scratch->ev.trailer.depth = 0;
 	my_scratch->used = 0;
+	my_scratch->pending_site = -1;
+	my_scratch->pending_n = 0;
+	return my_scratch;
+}
+
+struct scratch *scratch_resume(void)
+{
+	if (in_callback || !my_scratch || my_scratch->pending_site < 0)
+		return NULL;
+	in_callback = true;
 	return my_scratch;
 }
 

@@ -2,7 +2,7 @@
  * and does nothing with them: the cost of JVMTI itself, the baseline the
  * stapjava agent's figures are read against.
  *
- *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD] ...
+ *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD|=inject-return=CLASS.METHOD] ...
  *
  * Contract: at load it adds can_generate_method_entry_events and
  * can_generate_method_exit_events and enables MethodEntry and MethodExit
@@ -13,13 +13,14 @@
  *
  * "inject=CLASS.METHOD" reports method entry the way the stapjava agent
  * does by default (agent/inject.h): every method METHOD of CLASS that has
- * code gets agent/classfile.c's call (ldc_w <site id>; invokestatic
- * stapjava/Probe.enter(I)V; nop; nop) from a ClassFileLoadHook, enabled in
- * Agent_OnLoad so that no load of CLASS is missed, whatever the phase.
- * stapjava.Probe (public final, one public static native enter(int)) is
- * defined in the boot loader with JNI DefineClass at VMInit, the first
- * moment JNI can define a class, and its enter() is registered with
- * RegisterNatives as an empty function. This assumes no injected call runs
+ * code gets agent/classfile.c's enter call (and, with
+ * "inject-return=CLASS.METHOD", its return and exceptional-exit calls too)
+ * from a ClassFileLoadHook, enabled in Agent_OnLoad so that no load of CLASS
+ * is missed, whatever the phase. stapjava.Probe (public final, the static
+ * natives of classfile_probe_methods) is defined in the boot loader with
+ * JNI DefineClass at VMInit, the first moment JNI can define a class, and
+ * its natives are registered with RegisterNatives as empty functions
+ * (enterArgs answers "no arguments wanted"). This assumes no injected call runs
  * before VMInit: the call is resolved when it first runs, not when CLASS is
  * loaded, and application classes (the Workload, loaded by the application
  * class loader from main) run only after VMInit. A call that ran earlier
@@ -28,8 +29,8 @@
  * do: the same class the real agent defines.
  *
  * "breakpoint=CLASS.METHOD" reports method entry the way the stapjava agent
- * does when injection is off or refused (option enter=breakpoint,
- * agent/bpentry.h): a breakpoint at bytecode index 0 of every method METHOD
+ * does where injection cannot reach (option methods=jvmti,
+ * agent/fallback.h): a breakpoint at bytecode index 0 of every method METHOD
  * of CLASS, set when the class is prepared, with an empty Breakpoint
  * callback.
  *
@@ -114,18 +115,49 @@ __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt,
 	_exit(1);
 }
 
-static void JNICALL probe_enter(JNIEnv *jni, jclass cls, jint site)
-{
-}
+/* stapjava.Probe's natives, each doing nothing (enterArgs: "no arguments wanted"). */
+static void JNICALL p_site(JNIEnv *jni, jclass cls, jint site) { }
+static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass cls, jint site) { return JNI_FALSE; }
+static void JNICALL p_arg_i(JNIEnv *jni, jclass cls, jint v) { }
+static void JNICALL p_arg_j(JNIEnv *jni, jclass cls, jlong v) { }
+static void JNICALL p_arg_f(JNIEnv *jni, jclass cls, jfloat v) { }
+static void JNICALL p_arg_d(JNIEnv *jni, jclass cls, jdouble v) { }
+static void JNICALL p_arg_l(JNIEnv *jni, jclass cls, jobject v) { }
+static void JNICALL p_ret_i(JNIEnv *jni, jclass cls, jint v, jint site) { }
+static void JNICALL p_ret_j(JNIEnv *jni, jclass cls, jlong v, jint site) { }
+static void JNICALL p_ret_f(JNIEnv *jni, jclass cls, jfloat v, jint site) { }
+static void JNICALL p_ret_d(JNIEnv *jni, jclass cls, jdouble v, jint site) { }
+static void JNICALL p_ret_l(JNIEnv *jni, jclass cls, jobject v, jint site) { }
+static void JNICALL p_thrown(JNIEnv *jni, jclass cls, jthrowable t, jint site) { }
 
-static int32_t select_method(void *ctx, const char *name, size_t name_len, const char *desc,
-			     size_t desc_len, uint16_t access)
+static void *const probe_natives[CF_NPROBE] = {
+	[CF_ENTER] = p_site, [CF_ENTER_ARGS] = p_enter_args, [CF_ARG_I] = p_arg_i,
+	[CF_ARG_J] = p_arg_j, [CF_ARG_F] = p_arg_f, [CF_ARG_D] = p_arg_d, [CF_ARG_L] = p_arg_l,
+	[CF_ENTERED] = p_site, [CF_RET_V] = p_site, [CF_RET_I] = p_ret_i, [CF_RET_J] = p_ret_j,
+	[CF_RET_F] = p_ret_f, [CF_RET_D] = p_ret_d, [CF_RET_L] = p_ret_l, [CF_THROWN] = p_thrown,
+};
+
+struct select_ctx {
+	int32_t next;
+	int n;
+};
+
+static void select_method(void *arg, const char *name, size_t name_len, const char *desc,
+			  size_t desc_len, uint16_t access, struct classfile_pick *pick)
 {
-	int32_t *next = ctx;
+	struct select_ctx *c = arg;
 
 	if (name_len != strlen(bp_method) || memcmp(name, bp_method, name_len) != 0)
-		return -1;
-	return (*next)++;
+		return;
+	pick->site = c->next++;
+	pick->enter = true;
+	pick->exit = inject_mode == 2;
+}
+
+static void refused(void *arg, const char *name, size_t name_len, const char *desc,
+		    size_t desc_len, const char *why)
+{
+	die("inject: cannot rewrite %.*s%.*s (%s)", (int)name_len, name, (int)desc_len, desc, why);
 }
 
 static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader,
@@ -136,12 +168,13 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass rede
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = NULL;
-	int32_t next = 0;
+	struct select_ctx sc = { 0 };
+	struct classfile_hooks hooks = { &sc, select_method, refused };
 	unsigned char *copy = NULL;
 
 	if (!name || strlen(name) != clen || memcmp(name, bp_class_sig + 1, clen) != 0)
 		return;
-	int n = classfile_inject_enter(data, (size_t)len, select_method, &next, &out, &out_len, &why);
+	int n = classfile_inject(data, (size_t)len, &hooks, &out, &out_len, &why);
 	if (n < 0)
 		die("inject: cannot rewrite %s (%s)", name, why ? why : "?");
 	if (n == 0)
@@ -157,8 +190,7 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass rede
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
-	JNINativeMethod m = { (char *)CLASSFILE_PROBE_METHOD, (char *)CLASSFILE_PROBE_DESC,
-			      (void *)probe_enter };
+	JNINativeMethod m[CF_NPROBE];
 	uint8_t *bytes = NULL;
 	size_t len = 0;
 
@@ -166,7 +198,10 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 		die("inject: no memory for %s", CLASSFILE_PROBE_CLASS);
 	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)bytes, (jsize)len);
 	free(bytes);
-	if (!cls || (*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
+	for (int i = 0; i < CF_NPROBE; i++)
+		m[i] = (JNINativeMethod){ (char *)classfile_probe_methods[i].name,
+					  (char *)classfile_probe_methods[i].desc, probe_natives[i] };
+	if (!cls || (*jni)->RegisterNatives(jni, cls, m, CF_NPROBE) != 0) {
 		(*jni)->ExceptionDescribe(jni);
 		die("inject: cannot define %s in the boot loader", CLASSFILE_PROBE_CLASS);
 	}
@@ -223,9 +258,15 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 			return JNI_ERR;
 		}
 		inject_mode = 1;
+	} else if (options && strncmp(options, "inject-return=", 14) == 0) {
+		if (parse_spec(options + 14) < 0) {
+			fprintf(stderr, "libnullagent: inject-return=%s: want CLASS.METHOD\n", options + 14);
+			return JNI_ERR;
+		}
+		inject_mode = 2;
 	} else if (options && options[0]) {
-		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry', 'breakpoint=CLASS.METHOD' "
-			"or 'inject=CLASS.METHOD')\n", options);
+		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry', 'breakpoint=CLASS.METHOD', "
+			"'inject=CLASS.METHOD' or 'inject-return=CLASS.METHOD')\n", options);
 		return JNI_ERR;
 	}
 	if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti) {

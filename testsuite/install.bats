@@ -44,6 +44,7 @@ dirs() {
 		$mandir/man8/stpd-bridge.8
 		$pkgdatadir/runtime-fix/stap-runtime-fix
 		$pkgdatadir/runtime-fix/task-work-cancel-func.patch
+		$pkgdatadir/runtime-fix/relay-output-loss.patch
 		$pkgdatadir/tapset/stapjava.stp
 	EOF
 	)

@@ -3,7 +3,8 @@
 EXTRA_DIST += \
 	translator-patches/README.md \
 	translator-patches/stap-runtime-fix \
-	translator-patches/task-work-cancel-func.patch
+	translator-patches/task-work-cancel-func.patch \
+	translator-patches/relay-output-loss.patch
 
 # stap-java: the translator (see man/stap-java.1).  The paths it uses are compiled
 # in; STAPJAVA_BRIDGE, STAPJAVA_AGENT, STAPJAVA_TAPSET and STAPJAVA_RUNTIME_FIX
@@ -31,7 +32,7 @@ translator_patches_stap_java_LDADD = runtime/libsjruntime.la
 # The runtime fix is installed for stap-java, with the patch it applies beside it.
 runtimefixdir = $(pkgdatadir)/runtime-fix
 runtimefix_SCRIPTS = translator-patches/stap-runtime-fix
-runtimefix_DATA = translator-patches/task-work-cancel-func.patch
+runtimefix_DATA = translator-patches/task-work-cancel-func.patch translator-patches/relay-output-loss.patch
 
 dist_man1_MANS = man/stap-java.1
 EXTRA_DIST += \

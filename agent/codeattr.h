@@ -1,0 +1,40 @@
+/* codeattr.h: one method's Code attribute, rewritten with its injected calls.
+ *
+ * Why: classfile.c handles the class (pool, methods, constants) and this the
+ * code of one method: the calls classfile.h describes, and every offset the
+ * method's code and its attributes hold moved to match (codeedit.h,
+ * stackmap.h, preinit.h).
+ *
+ * Contract: codeattr_rewrite() reads the attribute body BODY[0..LEN) (after
+ * its name index and length) and appends the new body to W. It returns 0,
+ * -ENOTSUP or -EINVAL (the method stays as it was: W is as before, *WHY says
+ * why), or -ENOMEM. Pure.
+ */
+#ifndef STAPJAVA_AGENT_CODEATTR_H
+#define STAPJAVA_AGENT_CODEATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cfbytes.h"
+#include "cfpool.h"
+#include "classfile.h"
+
+struct codeattr_ctx {
+	const struct cfpool *cp;
+	uint16_t major;              /* class file version: frames from 50 on */
+	const char *name, *desc;     /* the method's (not NUL-terminated) */
+	size_t name_len, desc_len;
+	bool is_static;
+	bool enter, exit;
+	/* constant-pool indices of what the calls use */
+	uint32_t site;               /* Integer: the site id */
+	uint32_t probe[CF_NPROBE];   /* Methodrefs */
+	uint32_t throwable;          /* Class java/lang/Throwable */
+	uint32_t smt_name;           /* Utf8 "StackMapTable" */
+};
+
+int codeattr_rewrite(const struct codeattr_ctx *c, const uint8_t *body, uint32_t len,
+		     struct cf_wr *w, const char **why);
+
+#endif

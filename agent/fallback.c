@@ -1,0 +1,231 @@
+/* fallback.c: see fallback.h. */
+#include "fallback.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "bytecode.h"
+#include "conn.h"
+#include "inject.h"
+#include "log.h"
+#include "mcache.h"
+
+#define METHOD_EVENTS (WIRE_METHOD_ENTER | WIRE_METHOD_RETURN)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool bp_active;
+/* under lock */
+static bool want_enter, want_return, all;
+static struct fallback_need cur;     /* what the last update asked for */
+static struct mentry **set;          /* the entries with a breakpoint set */
+static size_t nset, setcap;
+static size_t nexit;                 /* methods marked for MethodExit in this scan */
+static size_t logged_bp = (size_t)-1, logged_exit = (size_t)-1;
+
+bool fallback_breakpoints_active(void)
+{
+	return atomic_load(&bp_active);
+}
+
+void fallback_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
+{
+	w->can_generate_breakpoint_events = p->can_generate_breakpoint_events;
+	w->can_get_bytecodes = p->can_get_bytecodes;
+	w->can_generate_method_exit_events = p->can_generate_method_exit_events;
+}
+
+/* Under lock: say once per method and event what cannot be reported. */
+static void report_once(struct mentry *e, uint8_t event, const char *why)
+{
+	if (e->reported & event)
+		return;
+	e->reported |= event;
+	sj_warn("method.%s of %s cannot be reported (%s)",
+		event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
+}
+
+/* Under lock. Can E have an entry breakpoint? Checked once per method. */
+static bool eligible_locked(struct mentry *e)
+{
+	if (e->bp_ok < 0) {
+		jvmtiEnv *jv = agent.jvmti;
+		jint n = 0;
+		unsigned char *code = NULL;
+
+		e->bp_ok = 0;
+		if (agent.caps.can_generate_breakpoint_events && agent.caps.can_get_bytecodes &&
+		    (*jv)->GetBytecodes(jv, e->id, &n, &code) == JVMTI_ERROR_NONE) {
+			e->bp_ok = n > 0 && bytecode_branches_to(code, (size_t)n, 0) == 0;
+			(*jv)->Deallocate(jv, code);
+		}
+	}
+	return e->bp_ok;
+}
+
+static void set_locked(struct mentry *e)
+{
+	if (e->bp_set)
+		return;
+	if (nset == setcap) {
+		size_t cap = setcap ? setcap * 2 : 64;
+		struct mentry **n = realloc(set, cap * sizeof(*n));
+		if (!n) {
+			report_once(e, WIRE_METHOD_ENTER, "out of memory");
+			return;
+		}
+		set = n;
+		setcap = cap;
+	}
+	jvmtiError err = (*agent.jvmti)->SetBreakpoint(agent.jvmti, e->id, 0);
+	if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_DUPLICATE) {
+		report_once(e, WIRE_METHOD_ENTER, "the VM refused a breakpoint");
+		return;
+	}
+	e->bp_set = true;
+	e->bp_index = (uint32_t)nset;
+	set[nset++] = e;
+}
+
+static void clear_locked(struct mentry *e)
+{
+	/* a method of an unloaded class gives INVALID_METHODID: its breakpoint went with it */
+	(*agent.jvmti)->ClearBreakpoint(agent.jvmti, e->id, 0);
+	e->bp_set = false;
+	set[e->bp_index] = set[--nset];
+	set[e->bp_index]->bp_index = e->bp_index;
+}
+
+/* Under lock: the uncovered wanted events of the methods of KLASS. */
+static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jint n = 0;
+	jmethodID *methods = NULL;
+
+	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return;
+	for (jint i = 0; i < n; i++) {
+		struct mmatch m;
+		if (mcache_lookup(methods[i], &m) < 0 || m.e->is_abstract)
+			continue;
+		struct mentry *e = (struct mentry *)m.e;
+		bool enter = want_enter && m.conns[MC_ENTER] &&
+			     (all || !inject_covers(jni, klass, sig, e, WIRE_METHOD_ENTER));
+		bool ret = want_return && m.conns[MC_RETURN] &&
+			   (all || !inject_covers(jni, klass, sig, e, WIRE_METHOD_RETURN));
+		if (e->is_native) {
+			if (enter)
+				report_once(e, WIRE_METHOD_ENTER, "a native method");
+			if (ret)
+				report_once(e, WIRE_METHOD_RETURN, "a native method");
+			continue;
+		}
+		if (enter) {
+			if (eligible_locked(e))
+				set_locked(e);
+			else
+				report_once(e, WIRE_METHOD_ENTER, agent.caps.can_generate_breakpoint_events
+					    ? "its first instruction is a branch target: a breakpoint there "
+					      "would fire on every loop turn" : "no breakpoints in this VM");
+		} else if (e->bp_set) {
+			clear_locked(e);
+		}
+		if (ret) {
+			if (!agent.caps.can_generate_method_exit_events) {
+				report_once(e, WIRE_METHOD_RETURN, "no MethodExit events in this VM");
+			} else {
+				atomic_store(&e->by_exit_event, true);
+				nexit++;
+			}
+		}
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+}
+
+static int scan_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
+{
+	if (conns_want_method_class(sig, METHOD_EVENTS))
+		class_locked(jni, klass, sig);
+	return 0;
+}
+
+/* Under lock: drop the breakpoints no connection wants any more. */
+static void prune_locked(void)
+{
+	for (size_t i = nset; i-- > 0;) {
+		struct mmatch m;
+		if (i < nset && (!want_enter || mcache_lookup(set[i]->id, &m) < 0 || !m.conns[MC_ENTER]))
+			clear_locked(set[i]);
+	}
+}
+
+static void log_locked(void)
+{
+	size_t bp = cur.breakpoints ? nset : (size_t)-1, ex = cur.method_exit ? nexit : (size_t)-1;
+
+	if (bp != logged_bp) {
+		if (bp == (size_t)-1)
+			sj_info("method.enter breakpoints off");
+		else
+			sj_info("method.enter by breakpoints on %zu method%s", bp, bp == 1 ? "" : "s");
+		logged_bp = bp;
+	}
+	if (ex != logged_exit) {
+		if (ex == (size_t)-1)
+			sj_info("method.return by MethodExit off");
+		else
+			sj_info("method.return by MethodExit for %zu method%s (every method runs "
+				"interpreted while it is on)", ex, ex == 1 ? "" : "s");
+		logged_exit = ex;
+	}
+}
+
+struct fallback_need fallback_update(JNIEnv *jni, bool enter, bool ret, bool every)
+{
+	pthread_mutex_lock(&lock);
+	want_enter = enter && jni;
+	want_return = ret && jni;
+	all = every;
+	nexit = 0;
+	atomic_store(&bp_active, want_enter);
+	prune_locked();
+	if (jni && (want_enter || want_return))
+		agent_each_prepared_class(jni, false, scan_class, NULL);
+	cur.breakpoints = nset > 0 || (all && want_enter);
+	cur.method_exit = nexit > 0 || (all && want_return);
+	log_locked();
+	struct fallback_need need = cur;
+	pthread_mutex_unlock(&lock);
+	return need;
+}
+
+bool fallback_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
+{
+	bool change = false;
+
+	if (sig[0] == '[' || !conns_want_method_class(sig, METHOD_EVENTS))
+		return false;
+	pthread_mutex_lock(&lock);
+	if (want_enter || want_return) {
+		class_locked(jni, klass, sig);
+		change = (nset > 0 && !cur.breakpoints) || (nexit > 0 && !cur.method_exit);
+		cur.breakpoints |= nset > 0;
+		cur.method_exit |= nexit > 0;
+		if (change)
+			log_locked();
+	}
+	pthread_mutex_unlock(&lock);
+	return change;
+}
+
+struct fallback_need fallback_need_now(void)
+{
+	pthread_mutex_lock(&lock);
+	struct fallback_need need = cur;
+	pthread_mutex_unlock(&lock);
+	return need;
+}

@@ -1,0 +1,221 @@
+/* probe.c: see probe.h. */
+#include "probe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "callbacks.h"
+#include "classfile.h"
+#include "inject.h"
+#include "log.h"
+#include "sites.h"
+
+static jclass probe_class;            /* global ref, once defined */
+static jobject probe_mod;             /* global ref; NULL before JDK 9 */
+
+jobject probe_module(void)
+{
+	return probe_mod;
+}
+
+/* The connections that want event EV (MC_ENTER or MC_RETURN) of SITE. */
+static bool site_wanted(jint site, int ev, struct mmatch *m)
+{
+	return inject_active() && sites_match(site, m) == 0 && m->conns[ev];
+}
+
+/* Start an event of M for the connections in WANT. */
+static struct scratch *begin(const struct mmatch *m, uint32_t want, unsigned code, struct emission *em)
+{
+	struct scratch *s = scratch_enter();
+
+	if (!s)
+		return NULL;
+	emission_init(em, s, true);
+	em->depth = 1;  /* the Probe native's caller is the method */
+	em->want.conns = want;
+	em->want.gen = m->gen;
+	emit_want_opt(&em->want);
+	s->ev.code = code;
+	s->ev.name.ptr = m->e->name;
+	s->ev.name.len = m->e->name_len;
+	s->ev.thread = em->tid;
+	return s;
+}
+
+static void finish(struct emission *em, struct scratch *s)
+{
+	emission_capture_stack(em, s, NULL);
+	emit(em);
+	scratch_leave();
+}
+
+static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
+{
+	struct mmatch m;
+	struct emission em;
+	struct scratch *s;
+
+	if (site_wanted(site, MC_ENTER, &m) && (s = begin(&m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, &em)))
+		finish(&em, s);
+}
+
+/* The event waits for its arguments (the argX calls, then entered) only when
+ * a connection wants them; otherwise it goes now and the bytecode skips them. */
+static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
+{
+	struct mmatch m;
+	struct emission em;
+	struct scratch *s;
+
+	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(&m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, &em)))
+		return JNI_FALSE;
+	if (!(em.want.opt & WIRE_OPT_ARGUMENTS)) {
+		finish(&em, s);
+		return JNI_FALSE;
+	}
+	s->pending_em = em;
+	s->pending_site = site;
+	s->pending_n = 0;
+	s->pending_desc = m.e->desc_off + 1;
+	scratch_leave();
+	return JNI_TRUE;
+}
+
+/* Z B C S I travel as int: V.i read as the type the descriptor says. */
+static jvalue from_int(char type, jvalue v)
+{
+	jint i = v.i;
+
+	switch (type) {
+	case 'Z': v.z = (jboolean)(i != 0); break;
+	case 'B': v.b = (jbyte)i; break;
+	case 'C': v.c = (jchar)i; break;
+	case 'S': v.s = (jshort)i; break;
+	default: break;
+	}
+	return v;
+}
+
+/* One argument of the pending event, its type from the method's descriptor. */
+static void arg(JNIEnv *jni, jvalue v, bool is_int)
+{
+	struct scratch *s = scratch_resume();
+	char type;
+
+	if (!s)
+		return;
+	const char *name = s->pending_em.ev->name.ptr;
+	const char *next = capture_next_param(name + s->pending_desc, &type);
+	if (next && s->pending_n < WIRE_MAX_VALUES) {
+		capture_value(jni, s, type, is_int ? from_int(type, v) : v, &s->ev.values[s->pending_n++]);
+		s->pending_desc = (uint32_t)(next - name);
+	}
+	scratch_leave();
+}
+
+static void JNICALL p_arg_i(JNIEnv *jni, jclass k, jint v) { arg(jni, (jvalue){ .i = v }, true); }
+static void JNICALL p_arg_j(JNIEnv *jni, jclass k, jlong v) { arg(jni, (jvalue){ .j = v }, false); }
+static void JNICALL p_arg_f(JNIEnv *jni, jclass k, jfloat v) { arg(jni, (jvalue){ .f = v }, false); }
+static void JNICALL p_arg_d(JNIEnv *jni, jclass k, jdouble v) { arg(jni, (jvalue){ .d = v }, false); }
+static void JNICALL p_arg_l(JNIEnv *jni, jclass k, jobject v) { arg(jni, (jvalue){ .l = v }, false); }
+
+static void JNICALL p_entered(JNIEnv *jni, jclass k, jint site)
+{
+	struct scratch *s = scratch_resume();
+
+	if (!s)
+		return;
+	if (s->pending_site != site) {
+		scratch_leave();
+		return;
+	}
+	struct emission em = s->pending_em;
+	s->pending_site = -1;
+	s->ev.nvalues = s->pending_n;
+	em.args_captured = true;
+	finish(&em, s);
+}
+
+static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
+{
+	struct mmatch m;
+	struct emission em;
+	struct scratch *s;
+
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, &em)))
+		return;
+	if (em.want.opt & WIRE_OPT_RETURN_VALUE) {
+		const char *close = strchr(m.e->name + m.e->desc_off, ')');
+		char type = close ? close[1] : '?';
+		capture_value(jni, s, type, is_int ? from_int(type, v) : v, &s->ev.retval);
+		em.ret_captured = true;
+	}
+	finish(&em, s);
+}
+
+static void JNICALL p_ret_v(JNIEnv *jni, jclass k, jint site) { ret(jni, site, (jvalue){ .j = 0 }, false); }
+static void JNICALL p_ret_i(JNIEnv *jni, jclass k, jint v, jint site) { ret(jni, site, (jvalue){ .i = v }, true); }
+static void JNICALL p_ret_j(JNIEnv *jni, jclass k, jlong v, jint site) { ret(jni, site, (jvalue){ .j = v }, false); }
+static void JNICALL p_ret_f(JNIEnv *jni, jclass k, jfloat v, jint site) { ret(jni, site, (jvalue){ .f = v }, false); }
+static void JNICALL p_ret_d(JNIEnv *jni, jclass k, jdouble v, jint site) { ret(jni, site, (jvalue){ .d = v }, false); }
+static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(jni, site, (jvalue){ .l = v }, false); }
+
+static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
+{
+	struct mmatch m;
+	struct emission em;
+	struct scratch *s;
+
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, &em)))
+		return;
+	s->ev.popped = true;
+	capture_object(jni, s, t, &s->ev.retval);
+	em.ret_captured = true;
+	finish(&em, s);
+}
+
+static void *const natives[CF_NPROBE] = {
+	[CF_ENTER] = p_enter, [CF_ENTER_ARGS] = p_enter_args, [CF_ARG_I] = p_arg_i,
+	[CF_ARG_J] = p_arg_j, [CF_ARG_F] = p_arg_f, [CF_ARG_D] = p_arg_d, [CF_ARG_L] = p_arg_l,
+	[CF_ENTERED] = p_entered, [CF_RET_V] = p_ret_v, [CF_RET_I] = p_ret_i, [CF_RET_J] = p_ret_j,
+	[CF_RET_F] = p_ret_f, [CF_RET_D] = p_ret_d, [CF_RET_L] = p_ret_l, [CF_THROWN] = p_thrown,
+};
+
+int probe_define(JNIEnv *jni)
+{
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	JNINativeMethod m[CF_NPROBE];
+
+	if (probe_class)
+		return 0;
+	if (classfile_probe_class(&bytes, &len) < 0) {
+		sj_warn("method events cannot be injected: no memory for class %s", CLASSFILE_PROBE_CLASS);
+		return -ENOMEM;
+	}
+	jclass cls = (*jni)->DefineClass(jni, CLASSFILE_PROBE_CLASS, NULL, (const jbyte *)bytes, (jsize)len);
+	free(bytes);
+	if (!cls) {
+		/* defined by an earlier agent instance in this VM: use that one */
+		(*jni)->ExceptionClear(jni);
+		cls = (*jni)->FindClass(jni, CLASSFILE_PROBE_CLASS);
+	}
+	for (int i = 0; i < CF_NPROBE; i++)
+		m[i] = (JNINativeMethod){ (char *)classfile_probe_methods[i].name,
+					  (char *)classfile_probe_methods[i].desc, natives[i] };
+	if (!cls || (*jni)->RegisterNatives(jni, cls, m, CF_NPROBE) != 0) {
+		(*jni)->ExceptionClear(jni);
+		sj_warn("method events cannot be injected: class %s cannot be defined (another "
+			"version of it is loaded?)", CLASSFILE_PROBE_CLASS);
+		return -EPERM;
+	}
+	probe_class = (*jni)->NewGlobalRef(jni, cls);
+	if ((*jni)->GetVersion(jni) >= JNI_VERSION_9) {
+		jobject mod = (*jni)->GetModule(jni, cls);
+		probe_mod = mod ? (*jni)->NewGlobalRef(jni, mod) : NULL;
+	}
+	return probe_class ? 0 : -ENOMEM;
+}

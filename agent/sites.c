@@ -1,0 +1,84 @@
+/* sites.c: see sites.h. */
+#include "sites.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "conn.h"
+
+#define SITE_CHUNK 4096u
+#define SITE_CHUNKS (SITES_MAX / SITE_CHUNK)
+
+struct site {
+	_Atomic(const struct mentry *) e;
+	/* (generation + 1, 32 bits) << 32 | return conns << 16 | enter conns:
+	 * the method cache's answer for that generation */
+	_Atomic uint64_t match;
+};
+_Static_assert(AGENT_MAX_CONNS <= 16, "a site's match packs 16 connection bits per event");
+
+static struct site *_Atomic chunks[SITE_CHUNKS];
+static atomic_uint next_site;
+static pthread_mutex_t chunk_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int32_t sites_new(void)
+{
+	unsigned id = atomic_fetch_add(&next_site, 1);
+	unsigned chunk = id / SITE_CHUNK;
+
+	if (chunk >= SITE_CHUNKS)
+		return -1;
+	if (!atomic_load(&chunks[chunk])) {
+		pthread_mutex_lock(&chunk_lock);
+		if (!atomic_load(&chunks[chunk]))
+			atomic_store(&chunks[chunk], calloc(SITE_CHUNK, sizeof(struct site)));
+		pthread_mutex_unlock(&chunk_lock);
+		if (!atomic_load(&chunks[chunk]))
+			return -1;
+	}
+	return (int32_t)id;
+}
+
+static uint64_t tag_of(uint64_t gen)
+{
+	return ((gen + 1) & 0xffffffffu) << 32;
+}
+
+int sites_match(jint site, struct mmatch *m)
+{
+	if (site < 0 || (unsigned)site / SITE_CHUNK >= SITE_CHUNKS)
+		return -EINVAL;
+	struct site *chunk = atomic_load(&chunks[(unsigned)site / SITE_CHUNK]);
+	if (!chunk)
+		return -EINVAL;
+	struct site *s = &chunk[(unsigned)site % SITE_CHUNK];
+	const struct mentry *e = atomic_load_explicit(&s->e, memory_order_acquire);
+	if (!e) {
+		/* depth 0 is the Probe native itself, depth 1 the method that called it */
+		jmethodID method = NULL;
+		jlocation loc = 0;
+		if ((*agent.jvmti)->GetFrameLocation(agent.jvmti, NULL, 1, &method, &loc) != JVMTI_ERROR_NONE ||
+		    !(e = mcache_entry(method)))
+			return -ENOENT;
+		atomic_store_explicit(&s->e, e, memory_order_release);
+	}
+	uint64_t gen = atomic_load(&conn_generation);
+	uint64_t v = atomic_load_explicit(&s->match, memory_order_relaxed);
+	if ((v & ~0xffffffffull) == tag_of(gen)) {
+		memset(m, 0, sizeof(*m));
+		m->e = e;
+		m->conns[MC_ENTER] = (uint32_t)(v & 0xffff);
+		m->conns[MC_RETURN] = (uint32_t)(v >> 16 & 0xffff);
+		m->gen = gen;
+		return 0;
+	}
+	int rc = mcache_lookup(e->id, m);
+	if (rc == 0 && m->gen == gen)
+		atomic_store_explicit(&s->match, tag_of(gen) | (m->conns[MC_RETURN] & 0xffff) << 16 |
+					      (m->conns[MC_ENTER] & 0xffff), memory_order_relaxed);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* sites.h: the site ids of injected calls, and the method each stands for.
+ *
+ * Why: an injected call carries one int, its site (classfile.h); the Java
+ * thread that makes it must find the method and who wants its events
+ * without a lock shared with other threads (the design's event path).
+ *
+ * Contract: sites_new() hands out ids from 0, never reused (SITES_MAX for a
+ * JVM's life; -1 when they run out or memory does). Chunks of sites are
+ * allocated once and never move or go away. sites_match() resolves a site's
+ * method on its first call from the calling frame (depth 1: the injected
+ * call's caller) and caches, per registration generation, which connections
+ * want its method.enter and method.return: a later call reads that with two
+ * atomic loads and takes the method cache's lock only once per generation.
+ */
+#ifndef STAPJAVA_AGENT_SITES_H
+#define STAPJAVA_AGENT_SITES_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "mcache.h"
+
+#define SITES_MAX (4096u * 1024u)
+
+int32_t sites_new(void);
+/* Fill *M (e and conns[MC_ENTER], conns[MC_RETURN]) for SITE. 0 or -errno. */
+int sites_match(jint site, struct mmatch *m);
+
+#endif
