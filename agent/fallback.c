@@ -13,6 +13,7 @@
 #include "inject.h"
 #include "log.h"
 #include "mcache.h"
+#include "pattern.h"
 
 #define METHOD_EVENTS (WIRE_METHOD_ENTER | WIRE_METHOD_RETURN)
 
@@ -108,6 +109,8 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 
 	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
 		return;
+	size_t bp_before = nset;
+	bool new_exit = false;
 	for (jint i = 0; i < n; i++) {
 		struct mmatch m;
 		if (mcache_lookup(methods[i], &m) < 0 || m.e->is_abstract)
@@ -138,12 +141,21 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			if (!agent.caps.can_generate_method_exit_events) {
 				report_once(e, WIRE_METHOD_RETURN, "no MethodExit events in this VM");
 			} else {
-				atomic_store(&e->by_exit_event, true);
+				new_exit |= !atomic_exchange(&e->by_exit_event, true);
 				nexit++;
 			}
 		}
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	/* said when this class's methods come here anew, not on every rescan */
+	if (!all && (nset > bp_before || new_exit)) {
+		jboolean mod = JNI_TRUE;
+		char dotted[1024];
+		ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+		(*jv)->IsModifiableClass(jv, klass, &mod);
+		sj_info("methods of %s by breakpoints and MethodExit (%s)", dn < 0 ? sig : dotted,
+			mod ? "no injected calls" : "a class the VM will not change");
+	}
 }
 
 static int scan_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
@@ -215,8 +227,7 @@ bool fallback_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 		change = (nset > 0 && !cur.breakpoints) || (nexit > 0 && !cur.method_exit);
 		cur.breakpoints |= nset > 0;
 		cur.method_exit |= nexit > 0;
-		if (change)
-			log_locked();
+		log_locked();
 	}
 	pthread_mutex_unlock(&lock);
 	return change;

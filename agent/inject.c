@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,11 +213,16 @@ bool inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct ment
 	return f >= 0 && !(f & REC_REFUSED) && (f & need) == need;
 }
 
+static void log_count(void);
+
 void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 {
-	if (atomic_load(&active) && sig[0] != '[' &&
-	    records_flags(sig, class_loader_hash(jni, klass), "") >= 0)
-		module_reads(jni, klass);
+	if (!atomic_load(&active) || sig[0] == '[' || records_flags(sig, class_loader_hash(jni, klass), "") < 0)
+		return;
+	module_reads(jni, klass);
+	pthread_mutex_lock(&update_lock);
+	log_count();
+	pthread_mutex_unlock(&update_lock);
 }
 
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
@@ -313,6 +319,8 @@ static void class_list_free(JNIEnv *jni, struct class_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static void refuse_class(JNIEnv *jni, jclass klass, const char *why);
+
 struct collect_ctx {
 	bool want;
 	struct class_list *l;
@@ -325,11 +333,17 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 	uint32_t lh = class_loader_hash(jni, klass);
 	bool keep;
 
-	if (!cc->want)
+	if (!cc->want) {
 		keep = records_flags(sig, lh, "") >= 0;
-	else
+	} else if (strcmp(sig, "Ljava/lang/Object;") == 0 || strcmp(sig, "L" CLASSFILE_PROBE_CLASS ";") == 0) {
+		/* never changed (see the hook): recorded refused, so fallback.h reports them */
+		if (records_flags(sig, lh, "") < 0 && conns_want_method_class(sig, METHOD_EVENTS))
+			refuse_class(jni, klass, "the VM's root class is left alone");
+		keep = false;
+	} else {
 		keep = conns_want_method_class(sig, METHOD_EVENTS) && class_modifiable(klass) &&
 		       class_needs_calls(klass, sig, lh);
+	}
 	if (keep && cc->want)
 		module_reads(jni, klass);
 	return keep ? class_list_add(jni, cc->l, klass) : 0;
@@ -337,7 +351,7 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 
 /* A class the VM would not retransform: its wanted methods are recorded
  * refused, so fallback.h reports them and no update tries again. */
-static void refuse_class(JNIEnv *jni, jclass klass, jvmtiError err)
+static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	char *sig = NULL;
@@ -355,8 +369,8 @@ static void refuse_class(JNIEnv *jni, jclass klass, jvmtiError err)
 		}
 		(*jv)->Deallocate(jv, (unsigned char *)methods);
 	}
-	sj_warn("class %s cannot have injected calls (the VM refused to retransform it: JVMTI error "
-		"%d): its methods' events come from breakpoints and MethodExit", sig, (int)err);
+	sj_warn("class %s cannot have injected calls (%s): its methods' events come from "
+		"breakpoints and MethodExit", sig, why);
 	records_set(sig, class_loader_hash(jni, klass), &rn);
 	(*jv)->Deallocate(jv, (unsigned char *)sig);
 }
@@ -376,8 +390,11 @@ static size_t retransform(JNIEnv *jni, struct class_list *l, bool want)
 		jvmtiError err = (*jv)->RetransformClasses(jv, 1, &l->v[i]);
 		if (err == JVMTI_ERROR_NONE)
 			done++;
-		else if (want)
-			refuse_class(jni, l->v[i], err);
+		else if (want) {
+			char why[64];
+			snprintf(why, sizeof(why), "the VM refused to retransform it: JVMTI error %d", (int)err);
+			refuse_class(jni, l->v[i], why);
+		}
 		else
 			sj_warn("a class with injected calls could not be restored (JVMTI error %d): its "
 				"calls stay, returning at once", (int)err);
