@@ -166,6 +166,7 @@ static jint setup(JavaVM *vm, const char *options, bool live)
 	}
 	open_log();
 	agent.vm = vm;
+	agent.live = live;
 	if ((*vm)->GetEnv(vm, (void **)&agent.jvmti, JVMTI_VERSION_11) != JNI_OK) {
 		sj_error("this JVM has no JVMTI 11 environment; the JVM runs on without probes");
 		return JNI_OK;

@@ -26,6 +26,7 @@ struct agent {
 	atomic_int io_tid;           /* OS tid of the agent's I/O thread, 0 before it runs */
 	atomic_bool dying;           /* VMDeath seen: no new events, no waiting */
 	atomic_bool io_done;         /* the I/O thread closed everything */
+	bool live;                   /* attached to a running VM (Agent_OnAttach) */
 };
 
 extern struct agent agent;

@@ -2,6 +2,8 @@
 #include "emit.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -75,6 +77,38 @@ void emit_lost_locked(struct conn *c)
 	ev.trailer.flags = 0;
 	if (encode_locked(c, &ev) == 0)
 		c->lost_sent = c->dropped;
+}
+
+void emit_notice(uint32_t want, const char *fmt, ...)
+{
+	struct wire_event ev;
+	char text[600];
+	va_list ap;
+	bool queued = false;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	sj_warn("%s", text);
+	memset(&ev, 0, offsetof(struct wire_event, values));
+	ev.code = WIRE_EV_NOTICE;
+	ev.name.ptr = text;
+	ev.name.len = (uint32_t)strlen(text);
+	ev.has_trailer = true;
+	ev.trailer.timestamp_ns = agent_now_ns();
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		if (!(want & (1u << i)))
+			continue;
+		pthread_mutex_lock(&c->lock);
+		if (c->active && conn_ext(c)) {
+			emit_lost_locked(c);
+			queued |= encode_locked(c, &ev) == 0;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	if (queued)
+		io_wake();
 }
 
 static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const struct timespec *start)

@@ -52,4 +52,9 @@ void emit(struct emission *em);
 /* Under c->lock: queue a Lost event if drops were not reported yet. */
 void emit_lost_locked(struct conn *c);
 
+/* Tell the connections in CONNS (extension peers only) what the agent cannot
+ * do for them (a Notice, PROTOCOL.md): one sentence, logged here too. Not
+ * from a GC callback (formats a string, takes the connections' locks). */
+void emit_notice(uint32_t conns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -10,6 +10,7 @@
 #include "agent.h"
 #include "bytecode.h"
 #include "conn.h"
+#include "emit.h"
 #include "inject.h"
 #include "log.h"
 #include "mcache.h"
@@ -39,14 +40,15 @@ void fallback_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p
 	w->can_generate_method_exit_events = p->can_generate_method_exit_events;
 }
 
-/* Under lock: say once per method and event what cannot be reported. */
-static void report_once(struct mentry *e, uint8_t event, const char *why)
+/* Under lock: say once per method and event what cannot be reported, to
+ * the connections that want it (a Notice) and in the log. */
+static void report_once(struct mentry *e, uint32_t want, uint8_t event, const char *why)
 {
 	if (e->reported & event)
 		return;
 	e->reported |= event;
-	sj_warn("method.%s of %s cannot be reported (%s)",
-		event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
+	emit_notice(want, "method.%s of %s cannot be reported (%s)",
+		    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
 }
 
 /* Under lock. Can E have an entry breakpoint? Checked once per method. */
@@ -67,7 +69,7 @@ static bool eligible_locked(struct mentry *e)
 	return e->bp_ok;
 }
 
-static void set_locked(struct mentry *e)
+static void set_locked(struct mentry *e, uint32_t want)
 {
 	if (e->bp_set)
 		return;
@@ -75,7 +77,7 @@ static void set_locked(struct mentry *e)
 		size_t cap = setcap ? setcap * 2 : 64;
 		struct mentry **n = realloc(set, cap * sizeof(*n));
 		if (!n) {
-			report_once(e, WIRE_METHOD_ENTER, "out of memory");
+			report_once(e, want, WIRE_METHOD_ENTER, "out of memory");
 			return;
 		}
 		set = n;
@@ -83,7 +85,7 @@ static void set_locked(struct mentry *e)
 	}
 	jvmtiError err = (*agent.jvmti)->SetBreakpoint(agent.jvmti, e->id, 0);
 	if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_DUPLICATE) {
-		report_once(e, WIRE_METHOD_ENTER, "the VM refused a breakpoint");
+		report_once(e, want, WIRE_METHOD_ENTER, "the VM refused a breakpoint");
 		return;
 	}
 	e->bp_set = true;
@@ -122,16 +124,16 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			   (all || !inject_covers(jni, klass, sig, e, WIRE_METHOD_RETURN));
 		if (e->is_native) {
 			if (enter)
-				report_once(e, WIRE_METHOD_ENTER, "a native method");
+				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, "a native method");
 			if (ret)
-				report_once(e, WIRE_METHOD_RETURN, "a native method");
+				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, "a native method");
 			continue;
 		}
 		if (enter) {
 			if (eligible_locked(e))
-				set_locked(e);
+				set_locked(e, m.conns[MC_ENTER]);
 			else
-				report_once(e, WIRE_METHOD_ENTER, agent.caps.can_generate_breakpoint_events
+				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, agent.caps.can_generate_breakpoint_events
 					    ? "its first instruction is a branch target: a breakpoint there "
 					      "would fire on every loop turn" : "no breakpoints in this VM");
 		} else if (e->bp_set) {
@@ -139,7 +141,9 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 		}
 		if (ret) {
 			if (!agent.caps.can_generate_method_exit_events) {
-				report_once(e, WIRE_METHOD_RETURN, "no MethodExit events in this VM");
+				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN,
+					    agent.live ? "the agent was attached to a running JVM: HotSpot gives "
+					    "MethodExit only to an agent loaded at start" : "no MethodExit events in this VM");
 			} else {
 				new_exit |= !atomic_exchange(&e->by_exit_event, true);
 				nexit++;

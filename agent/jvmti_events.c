@@ -9,6 +9,7 @@
 #include "fallback.h"
 #include "callbacks.h"
 #include "conn.h"
+#include "emit.h"
 #include "inject.h"
 #include "log.h"
 
@@ -18,31 +19,34 @@ enum need {
 	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_BREAKPOINT, N_COUNT
 };
 
+/* EVENT, its name in the log, and the probe points it serves (for Notices). */
 static const struct {
 	jvmtiEvent event;
 	const char *name;
+	const char *probes;
 } events[N_COUNT] = {
-	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry" },
-	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit" },
-	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad" },
-	[N_CLASS_LOAD] = { JVMTI_EVENT_CLASS_LOAD, "ClassLoad" },
-	[N_CLASS_PREPARE] = { JVMTI_EVENT_CLASS_PREPARE, "ClassPrepare" },
-	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree" },
-	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception" },
-	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch" },
-	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart" },
-	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd" },
-	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter" },
-	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered" },
-	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait" },
-	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited" },
-	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart" },
-	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish" },
-	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint" },
+	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry", "method.enter" },
+	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit", "method.return" },
+	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad", "method.compile" },
+	[N_CLASS_LOAD] = { JVMTI_EVENT_CLASS_LOAD, "ClassLoad", "class.load" },
+	[N_CLASS_PREPARE] = { JVMTI_EVENT_CLASS_PREPARE, "ClassPrepare", "class.prepare" },
+	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree", "class.unload" },
+	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception", "exception.thrown" },
+	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch", "exception.catch" },
+	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart", "thread.start" },
+	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd", "thread.end" },
+	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter", "monitor.enter" },
+	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered", "monitor.entered" },
+	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait", "monitor.wait" },
+	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited", "monitor.waited" },
+	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart", "gc.start" },
+	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish", "gc.finish" },
+	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint", "method.enter" },
 };
+_Static_assert(AGENT_MAX_CONNS <= 32, "a connection mask is 32 bits");
 
 static bool enabled[N_COUNT];
-static bool failed[N_COUNT];     /* enabling failed once: say so once */
+static jvmtiError failed[N_COUNT];  /* why enabling failed, JVMTI_ERROR_NONE if it did not */
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
@@ -93,11 +97,13 @@ int events_install(void)
 	return 0;
 }
 
-static void compute(bool need[N_COUNT])
+/* NEED: the union of what the open connections want; BY[e]: which want event e. */
+static void compute(bool need[N_COUNT], uint32_t by[N_COUNT])
 {
-	memset(need, 0, N_COUNT * sizeof(bool));
+	memset(by, 0, N_COUNT * sizeof(uint32_t));
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
+		memset(need, 0, N_COUNT * sizeof(bool));
 		pthread_mutex_lock(&c->lock);
 		if (c->active) {
 			uint8_t m = c->ev_bits[WIRE_KIND_METHOD], k = c->ev_bits[WIRE_KIND_CLASS],
@@ -121,6 +127,43 @@ static void compute(bool need[N_COUNT])
 			need[N_GC_FINISH] |= c->gc && conn_ext(c);
 		}
 		pthread_mutex_unlock(&c->lock);
+		for (int e = 0; e < N_COUNT; e++)
+			by[e] |= need[e] ? 1u << i : 0;
+	}
+	for (int e = 0; e < N_COUNT; e++)
+		need[e] = by[e] != 0;
+}
+
+/* Why an event cannot be had, for the user. */
+static const char *why_not(jvmtiError err)
+{
+	if (err == JVMTI_ERROR_MUST_POSSESS_CAPABILITY)
+		return agent.live ? "the agent was attached to a running JVM, and HotSpot grants this "
+				    "only to an agent loaded at start with -agentpath"
+				  : "this JVM does not grant the capability";
+	return "the JVM refused it";
+}
+
+/* Each connection that wants an event that cannot be enabled is told once. */
+static void tell_failures(const uint32_t by[N_COUNT])
+{
+	static uint64_t told_gen[AGENT_MAX_CONNS][N_COUNT];
+
+	for (int e = 0; e < N_COUNT; e++) {
+		uint32_t tell = 0;
+		if (failed[e] == JVMTI_ERROR_NONE)
+			continue;
+		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+			struct conn *c = &conns[i];
+			/* opened_gen tells a connection from an earlier one in the same slot */
+			if ((by[e] & (1u << i)) && told_gen[i][e] != c->opened_gen) {
+				told_gen[i][e] = c->opened_gen;
+				tell |= 1u << i;
+			}
+		}
+		if (tell)
+			emit_notice(tell, "%s probes cannot fire in this JVM (JVMTI %s: error %d, %s)",
+				    events[e].probes, events[e].name, (int)failed[e], why_not(failed[e]));
 	}
 }
 
@@ -136,10 +179,8 @@ static void apply(const bool need[N_COUNT])
 		if (err == JVMTI_ERROR_NONE) {
 			enabled[i] = need[i];
 			sj_info("event %s %s", events[i].name, need[i] ? "enabled" : "disabled");
-		} else if (!failed[i]) {
-			failed[i] = true;
-			sj_warn("event %s cannot be %s (JVMTI error %d): those probes stay silent",
-				events[i].name, need[i] ? "enabled" : "disabled", (int)err);
+		} else if (need[i]) {
+			failed[i] = err;    /* said to each connection that wants it: tell_failures() */
 		}
 	}
 }
@@ -147,9 +188,10 @@ static void apply(const bool need[N_COUNT])
 void events_update(JNIEnv *jni)
 {
 	bool need[N_COUNT];
+	uint32_t by[N_COUNT];
 
 	pthread_mutex_lock(&update_lock);
-	compute(need);
+	compute(need, by);
 	/* method enter and return: calls injected into the matched methods
 	 * (inject.h); breakpoints and MethodExit only for what they cannot cover
 	 * (fallback.h) or with methods=jvmti. MethodEntry is never used. */
@@ -170,6 +212,7 @@ void events_update(JNIEnv *jni)
 	need[N_CLASS_PREPARE] |= enter || ret;
 	bool track = need[N_OBJECT_FREE];
 	apply(need);
+	tell_failures(by);
 	pthread_mutex_unlock(&update_lock);
 	if (track && jni)
 		unload_track_loaded(jni);

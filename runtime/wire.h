@@ -60,6 +60,7 @@ enum wire_event_code {
 	WIRE_EV_CLASS_UNLOAD      = 0x95, /* string class */
 	WIRE_EV_THREAD_NAME       = 0x96, /* thread, string name */
 	WIRE_EV_LOST              = 0x97, /* u64 total events dropped on this connection so far */
+	WIRE_EV_NOTICE            = 0x98, /* string text: what the agent cannot do for this connection */
 };
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
@@ -107,7 +108,7 @@ enum wire_value_type {
 /* ------------------------------------------------------------ bits and enums */
 enum wire_capability {                 /* Hello caps; negotiated = both sides' AND */
 	WIRE_CAP_TRAILER    = 1u << 0, /* seq, timestamp, OS tid after every event */
-	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x97 */
+	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x98 */
 	WIRE_CAP_EXT_CMDS   = 1u << 2, /* 0x50..0x53, 0x56 */
 	WIRE_CAP_SYNC       = 1u << 3, /* 0x54, 0x55, WIRE_TF_SYNC */
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */

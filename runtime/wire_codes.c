@@ -28,6 +28,7 @@ static const char *const extension_event_names[] = {
 	[WIRE_EV_CLASS_UNLOAD - 0x90] = "ClassUnload",
 	[WIRE_EV_THREAD_NAME - 0x90]  = "ThreadName",
 	[WIRE_EV_LOST - 0x90]         = "Lost",
+	[WIRE_EV_NOTICE - 0x90]       = "Notice",
 };
 
 static const char *const appendix_command_names[] = {
@@ -82,7 +83,7 @@ const char *wire_command_name(unsigned code)
 
 bool wire_event_is_extension(unsigned code)
 {
-	return code >= WIRE_EV_HELLO && code <= WIRE_EV_LOST;
+	return code >= WIRE_EV_HELLO && code <= WIRE_EV_NOTICE;
 }
 
 bool wire_command_is_extension(unsigned code)

@@ -431,6 +431,8 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 		return READ_STRING(c, "thread name", &ev->name);
 	case WIRE_EV_LOST:
 		return wire_read_u64(c, "lost count", &ev->lost);
+	case WIRE_EV_NOTICE:
+		return READ_STRING(c, "notice text", &ev->name);
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}

@@ -358,6 +358,7 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 	case WIRE_EV_VM_DEATH:
 		break;
 	case WIRE_EV_CLASS_UNLOAD:
+	case WIRE_EV_NOTICE:
 		wire_put_string(w, &ev->name);
 		break;
 	case WIRE_EV_THREAD_NAME:

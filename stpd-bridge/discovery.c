@@ -57,34 +57,53 @@ int discovery_socket_path(const struct jvm_id *id, const char *sockdir_template,
 	return 0;
 }
 
-int discovery_open_sockdir(const struct jvm_id *id, const char *sockdir_template, int *dirfd)
+int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, char *out, size_t cap)
+{
+	return expand_sockdir(sockdir_template ? sockdir_template : "/tmp/stapjava-%u", id->uid, out, cap);
+}
+
+int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
+			      int *dirfd)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	char sockdir[4096], root[64];
-	int rootfd, fd, rc;
+	char sockdir[4096];
+	int fd, rc = discovery_sockdir(id, sockdir_template, sockdir, sizeof sockdir);
 
-	rc = expand_sockdir(sockdir_template ? sockdir_template : "/tmp/stapjava-%u", id->uid,
-			    sockdir, sizeof sockdir);
 	if (rc < 0)
 		return rc;
-	snprintf(root, sizeof root, "/proc/%d/root", (int)id->pid);
-	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		return -errno;
 	fd = (int)syscall(SYS_openat2, rootfd, sockdir, &how, sizeof how);
 	if (fd < 0 && errno == ENOSYS) { /* before Linux 5.6: plain lookup */
 		char path[4200];
 
-		snprintf(path, sizeof path, "%s%s", root, sockdir);
+		snprintf(path, sizeof path, "/proc/self/fd/%d%s", rootfd, sockdir);
 		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	rc = fd < 0 ? -errno : 0;
+	if (fd < 0)
+		return -errno;
+	*dirfd = fd;
+	return 0;
+}
+
+int discovery_open_root(const struct jvm_id *id, int *rootfd)
+{
+	char root[64];
+
+	snprintf(root, sizeof root, "/proc/%d/root", (int)id->pid);
+	*rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return *rootfd < 0 ? -errno : 0;
+}
+
+int discovery_open_sockdir(const struct jvm_id *id, const char *sockdir_template, int *dirfd)
+{
+	int rootfd, rc = discovery_open_root(id, &rootfd);
+
+	if (rc < 0)
+		return rc;
+	rc = discovery_open_sockdir_at(rootfd, id, sockdir_template, dirfd);
 	close(rootfd);
-	if (rc == 0)
-		*dirfd = fd;
 	return rc;
 }
 

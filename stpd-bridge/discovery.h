@@ -31,6 +31,15 @@ int discovery_socket_path(const struct jvm_id *id, const char *sockdir_template,
  * On success *dirfd is an O_CLOEXEC descriptor the caller closes. */
 int discovery_open_sockdir(const struct jvm_id *id, const char *sockdir_template, int *dirfd);
 
+/* The same from ROOTFD, an O_PATH descriptor of the JVM's root (a worker
+ * that attached the agent has one from the supervisor). */
+int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
+			      int *dirfd);
+/* /proc/PID/root as an O_PATH descriptor (the supervisor's right to look in). */
+int discovery_open_root(const struct jvm_id *id, int *rootfd);
+/* The socket directory for ID as the JVM sees it (the template expanded). */
+int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, char *out, size_t cap);
+
 /* Is there a socket named for ID in DIRFD? (fstatat, nothing is opened.) */
 bool discovery_socket_exists(const struct jvm_id *id, int dirfd);
 

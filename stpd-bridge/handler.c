@@ -120,6 +120,19 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;
 	}
+	/* what the agent cannot do for us: the user reads it in the log (stderr) */
+	if (ev->code == WIRE_EV_NOTICE) {
+		char text[1001];
+		size_t n = ev->name.len < sizeof(text) - 1 ? ev->name.len : sizeof(text) - 1;
+		/* bytes from the agent: no control character reaches a terminal */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)ev->name.ptr[i];
+			text[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		}
+		text[n] = '\0';
+		sj_warn("pid %d: %s", (int)h->pid, text);
+		return 0;
+	}
 	if (h->opts->print && registry_wants(&h->opts->reg, ev)) {
 		event_meta(h, ev, &meta);
 		have_meta = true;

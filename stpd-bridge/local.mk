@@ -3,6 +3,8 @@
 # very code the worker runs (decode, match, markers: the SDT notes come
 # along with markers.o).
 noinst_LTLIBRARIES += stpd-bridge/libbridge.la
+# where an attached agent comes from: the installed one
+stpd_bridge_libbridge_la_CPPFLAGS = $(AM_CPPFLAGS) -DSJ_AGENT_PATH='"$(libdir)/libstapjava.so"'
 stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/options.c stpd-bridge/options.h \
 	stpd-bridge/registry.c stpd-bridge/registry.h \
@@ -17,6 +19,7 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
 	stpd-bridge/handler.c stpd-bridge/handler.h \
+	stpd-bridge/attach.c stpd-bridge/attach.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h
 

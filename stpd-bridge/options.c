@@ -26,6 +26,10 @@ static const char usage_text[] =
 	"      --rescan-ms N        look for new JVMs every N ms (default 500)\n"
 	"      --hello-timeout-ms N wait N ms for the agent's Hello before speaking\n"
 	"                           Appendix B only (default 1000)\n"
+	"      --agent PATH         the agent a JVM named with -x gets through HotSpot's\n"
+	"                           attach mechanism when it runs without one (default\n"
+	"                           $STAPJAVA_AGENT, else " SJ_AGENT_PATH ")\n"
+	"      --no-attach          never load the agent into a JVM: wait for its socket\n"
 	"\n"
 	"What to register (patterns: doc/patterns.md):\n"
 	"  -m, --method PATTERN[:enter,return,compile]    (default enter,return)\n"
@@ -57,7 +61,7 @@ static const char usage_text[] =
 enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
-	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT,
+	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_NO_ATTACH,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +90,8 @@ static const struct option long_options[] = {
 	{ "log-file", required_argument, NULL, OPT_LOG_FILE },
 	{ "fire", no_argument, NULL, OPT_FIRE },
 	{ "slot", required_argument, NULL, OPT_SLOT },
+	{ "agent", required_argument, NULL, OPT_AGENT },
+	{ "no-attach", no_argument, NULL, OPT_NO_ATTACH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -297,6 +303,14 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 		sj_log_set_level(level);
 		return 0;
 	case OPT_LOG_FILE: o->log_file = arg; return 0;
+	case OPT_AGENT:
+		if (arg[0] != '/') {
+			sj_error("--agent '%s': not an absolute path", arg);
+			return -EINVAL;
+		}
+		o->agent = arg;
+		return 0;
+	case OPT_NO_ATTACH: o->no_attach = true; return 0;
 	}
 	sj_error("unknown option (try --help)");
 	return -EINVAL;
@@ -312,6 +326,9 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	o->log_level = SJ_LOG_WARN;
 	o->rescan_ms = OPTIONS_DEFAULT_RESCAN_MS;
 	o->hello_timeout_ms = OPTIONS_DEFAULT_HELLO_TIMEOUT_MS;
+	o->agent = getenv("STAPJAVA_AGENT");
+	if (!o->agent || o->agent[0] != '/')
+		o->agent = SJ_AGENT_PATH;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":x:lm:c:e:po:hV", long_options, NULL)) != -1) {
@@ -336,6 +353,11 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	}
 	if (optind < argc) {
 		sj_error("unexpected argument '%s' (try --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->sockdir && strchr(o->sockdir, ',') && !o->no_attach && o->npids) {
+		sj_error("--sockdir '%s': a ',' cannot reach an attached agent's options (or give --no-attach)",
+			 o->sockdir);
 		return -EINVAL;
 	}
 	if (!o->list && registry_is_empty(&o->reg)) {

@@ -36,6 +36,8 @@ struct bridge_options {
 	int log_level;             /* enum sj_log_level */
 	unsigned rescan_ms;        /* --rescan-ms */
 	unsigned hello_timeout_ms; /* --hello-timeout-ms */
+	const char *agent;         /* --agent, $STAPJAVA_AGENT or the installed one: for attach */
+	bool no_attach;            /* --no-attach */
 };
 
 int options_parse(int argc, char **argv, struct bridge_options *o);

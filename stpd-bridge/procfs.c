@@ -146,9 +146,10 @@ ssize_t procfs_cmdline(pid_t pid, char *buf, size_t cap)
 	return read_file(path, buf, cap);
 }
 
-static bool maps_has_libjvm(pid_t pid)
+bool procfs_maps_file(pid_t pid, const char *base)
 {
 	char path[64], line[4096];
+	size_t blen = strlen(base);
 	bool found = false;
 	FILE *f;
 
@@ -161,10 +162,62 @@ static bool maps_has_libjvm(pid_t pid)
 
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		found = n >= 10 && strcmp(line + n - 10, "/libjvm.so") == 0;
+		found = n > blen && line[n - blen - 1] == '/' && strcmp(line + n - blen, base) == 0;
 	}
 	fclose(f);
 	return found;
+}
+
+/* The last -XX:+NAME or -XX:-NAME in the NUL- (or space-) separated WORDS. */
+static int last_flag(const char *words, size_t len, const char *plus, const char *minus, int cur)
+{
+	size_t pl = strlen(plus);
+
+	for (size_t i = 0; i + pl <= len; i++) {
+		bool start = i == 0 || words[i - 1] == '\0' || words[i - 1] == ' ';
+		bool end = i + pl == len || words[i + pl] == '\0' || words[i + pl] == ' ';
+		if (start && end && memcmp(words + i, plus, pl) == 0)
+			cur = 1;
+		else if (start && end && memcmp(words + i, minus, pl) == 0)
+			cur = 0;
+	}
+	return cur;
+}
+
+int procfs_jvm_flag(pid_t pid, const char *name)
+{
+	static const char *const vars[] = { "JAVA_TOOL_OPTIONS=", "_JAVA_OPTIONS=", "JDK_JAVA_OPTIONS=" };
+	char path[64], plus[128], minus[128], buf[65536];
+	int cur = 0;
+	ssize_t n;
+
+	snprintf(plus, sizeof plus, "-XX:+%s", name);
+	snprintf(minus, sizeof minus, "-XX:-%s", name);
+	/* the launcher reads the environment's options before the command line's */
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	n = read_file(path, buf, sizeof buf);
+	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
+		for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
+			if (strncmp(buf + i, vars[v], strlen(vars[v])) == 0) {
+				const char *val = buf + i + strlen(vars[v]);
+				cur = last_flag(val, strlen(val), plus, minus, cur);
+			}
+	n = procfs_cmdline(pid, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return last_flag(buf, (size_t)n, plus, minus, cur);
+}
+
+bool procfs_catches_signal(pid_t pid, int sig)
+{
+	char path[64], buf[4096];
+	unsigned long long mask;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (read_file(path, buf, sizeof buf) < 0)
+		return false;
+	const char *p = strstr(buf, "\nSigCgt:");
+	return p && sscanf(p + 8, " %llx", &mask) == 1 && (mask >> (sig - 1) & 1);
 }
 
 int procfs_is_jvm(pid_t pid)
@@ -182,5 +235,5 @@ int procfs_is_jvm(pid_t pid)
 	base = base ? base + 1 : exe;
 	if (strcmp(base, "java") == 0 || strcmp(base, "java (deleted)") == 0)
 		return 1;
-	return maps_has_libjvm(pid) ? 1 : 0;
+	return procfs_maps_file(pid, "libjvm.so") ? 1 : 0;
 }

@@ -30,6 +30,7 @@
 
 struct child {
 	pid_t pid;               /* the worker; 0 once reaped */
+	bool attach;             /* it loads the agent first (worker.h) */
 	struct jvm_id jvm;
 	int rd;                  /* pipe from the worker; -1 at EOF */
 	char *buf;               /* a partial line */
@@ -45,6 +46,8 @@ struct supervisor {
 	struct jvm_id *served;   /* JVMs that had a worker: never a second one */
 	size_t nserved;
 	struct discovery *disc;
+	struct jvm_id *failed;   /* -x JVMs that cannot be served: not again */
+	size_t nfailed;
 	bool stopping;
 	uint64_t stop_deadline;
 };
@@ -150,7 +153,27 @@ static void close_other_fds(int a, int b, int c)
 	close_range(lo, ~0u, 0);
 }
 
-static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd)
+static bool has_failed(const struct supervisor *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nfailed; i++)
+		if (s->failed[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* A JVM named with -x that cannot be served: said once, then the bridge
+ * ends with status 1 when nothing else is left to serve. */
+static void mark_failed(struct supervisor *s, const struct jvm_id *id)
+{
+	struct jvm_id *grown = realloc(s->failed, (s->nfailed + 1) * sizeof *grown);
+
+	if (grown) {
+		s->failed = grown;
+		s->failed[s->nfailed++] = *id;
+	}
+}
+
+static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool attach)
 {
 	struct child *grown, *k;
 	pid_t pid, self = getpid();
@@ -173,7 +196,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd)
 	}
 	if (pid == 0) {
 		struct worker_config cfg = { .jvm = *id, .opts = s->o, .out_fd = p[1],
-					     .sockdir_fd = dirfd, .supervisor = self };
+					     .sockdir_fd = dirfd, .attach = attach, .supervisor = self };
 		int null = open("/dev/null", O_RDWR);
 
 		if (null >= 0) { /* the worker never reads stdin or writes stdout */
@@ -188,6 +211,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd)
 	k = &s->kids[s->nkids++];
 	memset(k, 0, sizeof *k);
 	k->pid = pid;
+	k->attach = attach;
 	k->jvm = *id;
 	k->rd = p[0];
 	sj_info("pid %d: worker %d started (uid %u gid %u)", (int)id->pid, (int)pid,
@@ -200,7 +224,10 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd)
 	}
 }
 
-/* Serve PID if it is a JVM we may serve, with an agent socket, and no worker yet. */
+/* Serve PID if it is a JVM we may serve, with an agent socket, and no worker
+ * yet. A JVM NAMED with -x that runs without the agent gets it loaded
+ * (attach.h) once it handles SIGQUIT (HotSpot's handler is installed while
+ * the VM starts: before that the signal would kill it). */
 static void consider(struct supervisor *s, pid_t pid, bool named)
 {
 	struct jvm_id id;
@@ -211,19 +238,43 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
 		return;
 	}
-	if (was_served(s, &id))
+	if (was_served(s, &id) || has_failed(s, pid))
 		return;
 	/* a bridge that is not root can only become its own uid */
 	if (geteuid() != 0 && id.uid != geteuid()) {
-		if (named)
-			sj_warn("pid %d: owned by uid %u; only root may serve other users' JVMs",
-				(int)pid, (unsigned)id.uid);
+		if (named) {
+			sj_error("pid %d: owned by uid %u; only root may serve other users' JVMs",
+				 (int)pid, (unsigned)id.uid);
+			mark_failed(s, &id);
+		}
 		return;
 	}
-	if (discovery_open_sockdir(&id, s->o->sockdir, &dirfd) < 0)
-		return; /* no agent (yet): look again next scan */
-	if (discovery_socket_exists(&id, dirfd))
-		spawn(s, &id, dirfd);
+	if (discovery_open_sockdir(&id, s->o->sockdir, &dirfd) == 0) {
+		bool there = discovery_socket_exists(&id, dirfd);
+		if (there)
+			spawn(s, &id, dirfd, false);
+		close(dirfd);
+		if (there)
+			return;
+	}
+	/* no agent socket (yet) */
+	if (!named || s->o->no_attach || procfs_maps_file(pid, "libstapjava.so") ||
+	    !procfs_catches_signal(pid, SIGQUIT))
+		return;
+	/* SIGQUIT would only make it print a thread dump */
+	if (procfs_jvm_flag(pid, "DisableAttachMechanism") == 1) {
+		sj_error("pid %d: started with -XX:+DisableAttachMechanism: the agent cannot be loaded "
+			 "into it (start it with -agentpath, see stap-java(1))", (int)pid);
+		mark_failed(s, &id);
+		return;
+	}
+	if (discovery_open_root(&id, &dirfd) < 0) {
+		sj_error("pid %d: cannot open its root directory to attach the agent: %s", (int)pid,
+			 strerror(errno));
+		mark_failed(s, &id);
+		return;
+	}
+	spawn(s, &id, dirfd, true);
 	close(dirfd);
 }
 
@@ -245,13 +296,34 @@ static void scan(struct supervisor *s)
 	free(pids);
 }
 
-/* With -x: are all the named processes gone? */
+/* With -x: is every named process gone, or one that cannot be served? */
 static bool named_all_gone(const struct supervisor *s)
 {
 	for (size_t i = 0; i < s->o->npids; i++)
-		if (kill(s->o->pids[i], 0) == 0 || errno == EPERM)
+		if (!has_failed(s, s->o->pids[i]) && (kill(s->o->pids[i], 0) == 0 || errno == EPERM))
 			return false;
 	return s->o->npids > 0;
+}
+
+/* With -x: each named pid must be a JVM this bridge may serve, now. */
+static int check_named(struct supervisor *s)
+{
+	for (size_t i = 0; i < s->o->npids; i++) {
+		pid_t pid = s->o->pids[i];
+		struct jvm_id id;
+		int rc = procfs_read_jvm(pid, &id);
+
+		if (rc < 0) {
+			sj_error("-x %d: %s", (int)pid, rc == -ENOENT || rc == -ESRCH ? "no such process"
+										       : strerror(-rc));
+			id.pid = pid;
+			mark_failed(s, &id);
+		} else if (procfs_is_jvm(pid) != 1) {
+			sj_error("-x %d: not a JVM (no java executable, no libjvm.so mapped)", (int)pid);
+			mark_failed(s, &id);
+		}
+	}
+	return s->nfailed == s->o->npids ? -ESRCH : 0;
 }
 
 static void reap(struct supervisor *s)
@@ -266,6 +338,8 @@ static void reap(struct supervisor *s)
 			if (k->pid != pid)
 				continue;
 			k->pid = 0;
+			if (k->attach && WIFEXITED(status) && WEXITSTATUS(status) == WORKER_NO_AGENT)
+				mark_failed(s, &k->jvm);
 			if (WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM)
 				sj_warn("pid %d: worker %d died of signal %d", (int)k->jvm.pid, (int)pid,
 					WTERMSIG(status));
@@ -420,7 +494,7 @@ static int loop(struct supervisor *s)
 				next_scan = now + s->o->rescan_ms;
 			}
 			if (!s->stopping && s->nkids == 0 && named_all_gone(s))
-				begin_stop(s, "every JVM named with -x is gone");
+				begin_stop(s, "every JVM named with -x is gone or cannot be served");
 		}
 		forget_finished(s);
 		if (s->stopping && s->nkids == 0)
@@ -452,12 +526,15 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 		sj_error("setup: %s", strerror(errno));
 		return 1;
 	}
-	if (watch_parent(&s) < 0)
+	if (watch_parent(&s) < 0 || check_named(&s) < 0)
 		rc = 1;
 	else {
 		sj_info("serving %s; looking for agents every %u ms",
 			o->npids ? "the JVMs named with -x" : "every JVM", o->rescan_ms);
 		rc = loop(&s);
+		/* a JVM named with -x that could not be served fails the run */
+		if (rc == 0 && s.nfailed)
+			rc = 1;
 	}
 	for (size_t i = 0; i < s.nkids; i++) {
 		free(s.kids[i].buf);
@@ -466,6 +543,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 	}
 	free(s.kids);
 	free(s.served);
+	free(s.failed);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);

@@ -13,12 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "connection.h"
+#include "discovery.h"
 #include "handler.h"
 #include "log.h"
 #include "privsep.h"
 
 #define SUPERVISOR_CHECK_MS 1000
+#define AGENT_SOCKET_MS 10000  /* from the agent loaded to its socket */
 
 struct worker {
 	const struct worker_config *cfg;
@@ -237,15 +240,60 @@ static enum step run(struct worker *w)
 	}
 }
 
+/* Load the agent through ROOTFD (the JVM's root) and wait for its socket;
+ * its directory's descriptor in *DIRFD. A worker exit status. */
+static int attach_and_wait(struct worker *w, int rootfd, int *dirfd)
+{
+	const struct jvm_id *id = &w->cfg->jvm;
+	char sockdir[4096], options[4200], why[512];
+	int rc = discovery_sockdir(id, w->cfg->opts->sockdir, sockdir, sizeof sockdir);
+
+	if (rc < 0) {
+		sj_error("pid %d: socket directory too long", w->pid);
+		return WORKER_NO_AGENT;
+	}
+	/* the JVM's stderr is the application's: the agent's warnings come to us as Notices */
+	snprintf(options, sizeof options, "sockdir=%s,loglevel=error", sockdir);
+	sj_info("pid %d: the JVM runs without the agent: loading %s through HotSpot's attach mechanism",
+		w->pid, w->cfg->opts->agent);
+	rc = attach_agent(id, rootfd, w->cfg->opts->agent, options, why, sizeof why);
+	if (rc < 0) {
+		sj_error("pid %d: cannot load the agent: %s", w->pid, why);
+		return WORKER_NO_AGENT;
+	}
+	for (unsigned waited = 0;; waited += 20) {
+		if (discovery_open_sockdir_at(rootfd, id, w->cfg->opts->sockdir, dirfd) == 0) {
+			if (discovery_socket_exists(id, *dirfd))
+				return WORKER_DONE;
+			close(*dirfd);
+		}
+		if (!procfs_same_process(id)) {
+			sj_error("pid %d: the JVM exited after the agent was loaded", w->pid);
+			return WORKER_NO_AGENT;
+		}
+		if (waited >= AGENT_SOCKET_MS) {
+			sj_error("pid %d: the agent was loaded but no socket appeared in %s within %u ms "
+				 "(the JVM's stderr says why)", w->pid, sockdir, AGENT_SOCKET_MS);
+			return WORKER_NO_AGENT;
+		}
+		usleep(20000);
+	}
+}
+
 static int connect_and_run(struct worker *w)
 {
 	char why[512];
 	enum step s;
-	int rc;
+	int rc, dirfd = w->cfg->sockdir_fd;
 
-	rc = conn_open(&w->conn, &w->cfg->jvm, w->cfg->sockdir_fd, w->cfg->opts->sockdir, why,
-		       sizeof why);
-	close(w->cfg->sockdir_fd);
+	if (w->cfg->attach) {
+		rc = attach_and_wait(w, w->cfg->sockdir_fd, &dirfd);
+		close(w->cfg->sockdir_fd);
+		if (rc != WORKER_DONE)
+			return rc;
+	}
+	rc = conn_open(&w->conn, &w->cfg->jvm, dirfd, w->cfg->opts->sockdir, why, sizeof why);
+	close(dirfd);
 	if (rc < 0 && w->conn.untrusted) {
 		sj_error("pid %d: %s", w->pid, why);
 		return WORKER_REFUSED;

@@ -12,12 +12,16 @@
  * the event's markers fire (dispatch.h) before its Ack is sent, so in sync
  * mode the handlers run while the Java thread waits. The Acks of one read
  * go in one send, after that read's lines (connection.h).
- * Thread ids in lines and markers are the host's (tidmap.h). Every failure is logged here in one line naming the JVM; the
- * return value is the process's exit status (enum worker_exit).
+ * Thread ids in lines and markers are the host's (tidmap.h). With ATTACH
+ * the worker first loads the agent into the JVM, as the JVM's owner, and
+ * waits (bounded) for its socket. Every failure is logged here in one line
+ * naming the JVM; the return value is the process's exit status (enum
+ * worker_exit).
  */
 #ifndef STPD_BRIDGE_WORKER_H
 #define STPD_BRIDGE_WORKER_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "options.h"
@@ -27,13 +31,18 @@ enum worker_exit {
 	WORKER_DONE = 0,       /* agent gone, or told to stop */
 	WORKER_FAILED = 1,     /* could not set up (privileges, connect) */
 	WORKER_REFUSED = 3,    /* the peer was not trusted or sent malformed bytes */
+	WORKER_NO_AGENT = 4,   /* the agent could not be attached, or its socket never came */
 };
 
 struct worker_config {
 	struct jvm_id jvm;
 	const struct bridge_options *opts;
 	int out_fd;            /* write end of the pipe to the supervisor */
-	int sockdir_fd;        /* the agent's socket directory (O_PATH) */
+	/* the agent's socket directory (O_PATH); with ATTACH, the JVM's root
+	 * (O_PATH): the worker loads the agent (attach.h), then finds the
+	 * directory there */
+	int sockdir_fd;
+	bool attach;
 	pid_t supervisor;      /* the parent's pid, to notice its death */
 };
 

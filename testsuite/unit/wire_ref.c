@@ -185,6 +185,7 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 	case 0x95: put_str(&o, ev->name); break;
 	case 0x96: put_u64(&o, ev->thread); put_str(&o, ev->name); break;
 	case 0x97: put_u64(&o, ev->lost); break;
+	case 0x98: put_str(&o, ev->name); break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
@@ -339,7 +340,7 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 		      char *why, size_t why_len)
 {
 	unsigned c = a->code;
-	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96;
+	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98;
 	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96;
 	bool has_values = c == 0x80 || c == 0x82;
 

@@ -65,7 +65,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  20
+#define N_OTHER  21
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -73,14 +73,14 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 {
 	static const unsigned codes[N_OTHER] = {
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
-		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97,
+		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
 		"exception-thrown", "exception-catch", "thread-start", "thread-end",
 		"monitor-enter", "monitor-entered", "monitor-wait", "monitor-waited",
 		"hello", "gc-start", "gc-finish", "vm-init", "vm-death",
-		"class-unload", "thread-name", "lost",
+		"class-unload", "thread-name", "lost", "notice",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -158,6 +158,9 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		break;
 	case WIRE_EV_LOST:
 		ev->lost = 0x0000000100000001ull;
+		break;
+	case WIRE_EV_NOTICE:
+		ev->name = S("method.enter of java.lang.Thread.sleep(J)V cannot be reported (a native method)");
 		break;
 	default: /* thread only, or nothing */
 		break;

@@ -1,0 +1,258 @@
+/* attach.c: see attach.h. HotSpot's attach protocol (Linux): a trigger file
+ * and SIGQUIT start the listener, a Unix socket .java_pid<pid> in the VM's
+ * temporary directory (always /tmp on Linux); a request is "1" then the
+ * command and three arguments, each NUL-terminated; the answer is the
+ * command's status on a line, then its output ("return code: N" for load
+ * since JDK 9). */
+#define _GNU_SOURCE
+#include "attach.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fdio.h"
+
+#define POLL_MS 20
+#define ANSWER_MS 10000
+
+static int fail(char *why, size_t cap, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *why, size_t cap, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, cap, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int open_tmp(int rootfd)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, rootfd, "tmp", &how, sizeof how);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static bool is_socket(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode);
+}
+
+/* The listener's socket, started with the trigger file and SIGQUIT if needed. */
+static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, char *why, size_t cap)
+{
+	char trigger[64];
+
+	if (is_socket(tmpfd, sock))
+		return 0;
+	snprintf(trigger, sizeof trigger, ".attach_pid%d", (int)id->nspid);
+	int fd = openat(tmpfd, trigger, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fail(why, cap, -errno, "cannot create the attach trigger /tmp/%s in the JVM's "
+			    "root: %s", trigger, strerror(errno));
+	close(fd);
+	if (kill(id->pid, SIGQUIT) < 0) {
+		int err = -errno;
+		unlinkat(tmpfd, trigger, 0);
+		return fail(why, cap, err, "cannot signal the JVM: %s", strerror(-err));
+	}
+	for (unsigned waited = 0; !is_socket(tmpfd, sock); waited += POLL_MS) {
+		if (!procfs_same_process(id)) {
+			unlinkat(tmpfd, trigger, 0);
+			return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
+		}
+		if (waited >= ATTACH_LISTENER_MS) {
+			unlinkat(tmpfd, trigger, 0);
+			return fail(why, cap, -ETIMEDOUT, "the JVM did not start its attach listener within "
+				    "%u ms (attach disabled with -XX:+DisableAttachMechanism, or not HotSpot?)",
+				    ATTACH_LISTENER_MS);
+		}
+		sleep_ms(POLL_MS);
+	}
+	unlinkat(tmpfd, trigger, 0);
+	return 0;
+}
+
+/* Does ROOTFD lead to our own root (the JVM sees our file system)? */
+static bool same_root(int rootfd)
+{
+	struct stat a, b;
+
+	return fstat(rootfd, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* AGENT copied into the JVM's /tmp; its name there in NAME. */
+static int copy_agent(int tmpfd, const char *agent, char *name, size_t namecap, char *why, size_t cap)
+{
+	int in = open(agent, O_RDONLY | O_CLOEXEC), out = -1, rc = 0;
+	char buf[65536];
+
+	if (in < 0)
+		return fail(why, cap, -errno, "cannot read the agent %s: %s", agent, strerror(errno));
+	for (int tries = 0; out < 0 && tries < 16; tries++) {
+		snprintf(name, namecap, "stapjava-agent-%d-%d.so", (int)getpid(), tries);
+		out = openat(tmpfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (out < 0 && errno != EEXIST)
+			break;
+	}
+	if (out < 0) {
+		rc = fail(why, cap, -errno, "cannot copy the agent into the JVM's /tmp: %s", strerror(errno));
+		close(in);
+		return rc;
+	}
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			break;
+		if (n < 0 || fd_write_all(out, buf, (size_t)n) < 0) {
+			rc = fail(why, cap, -errno, "cannot copy the agent into the JVM's /tmp: %s",
+				  strerror(errno));
+			break;
+		}
+	}
+	close(in);
+	if (close(out) < 0 && rc == 0)
+		rc = fail(why, cap, -errno, "cannot copy the agent into the JVM's /tmp: %s", strerror(errno));
+	if (rc < 0)
+		unlinkat(tmpfd, name, 0);
+	return rc;
+}
+
+static int connect_listener(int tmpfd, const char *sock, char *why, size_t cap)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return fail(why, cap, -errno, "socket: %s", strerror(errno));
+	snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/%s", tmpfd, sock);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		int err = -errno;
+		close(fd);
+		return fail(why, cap, err, "cannot connect to the JVM's attach listener: %s", strerror(-err));
+	}
+	return fd;
+}
+
+/* The whole answer (until EOF, at most CAP-1 bytes), NUL-terminated. */
+static ssize_t read_answer(int fd, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	for (unsigned waited = 0; len + 1 < cap;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int n = poll(&p, 1, POLL_MS * 10);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n <= 0) {
+			waited += POLL_MS * 10;
+			if (waited >= ANSWER_MS)
+				return -ETIMEDOUT;
+			continue;
+		}
+		ssize_t r = read(fd, buf + len, cap - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* Flatten the JVM's answer for a one-line message. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+}
+
+static int load(int fd, const char *path, const char *options, char *why, size_t cap)
+{
+	char req[8192], answer[4096];
+	int n = snprintf(req, sizeof req, "1%cload%c%s%ctrue%c%s%c", 0, 0, path, 0, 0, options, 0);
+
+	if (n < 0 || (size_t)n >= sizeof req)
+		return fail(why, cap, -ENAMETOOLONG, "the agent's path or options are too long");
+	if (fd_write_all(fd, req, (size_t)n) < 0)
+		return fail(why, cap, -errno, "cannot send the load command: %s", strerror(errno));
+	ssize_t len = read_answer(fd, answer, sizeof answer);
+	if (len < 0)
+		return fail(why, cap, (int)len, "no answer from the JVM's attach listener: %s",
+			    strerror((int)-len));
+	char *end;
+	long status = strtol(answer, &end, 10);
+	if (end == answer)
+		return fail(why, cap, -EPROTO, "the JVM's attach listener answered nothing");
+	char *rest = *end == '\n' ? end + 1 : end;
+	if (strncmp(rest, "return code: ", 13) == 0)
+		rest += 13;
+	long rc = status == 0 ? strtol(rest, &end, 10) : 0;
+	if (status == 0 && end != rest && rc == 0)
+		return 0;
+	one_line(answer);
+	return fail(why, cap, -EPERM, "the JVM refused to load the agent: %.300s", answer);
+}
+
+int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const char *options,
+		 char *why, size_t whycap)
+{
+	char sock[64], copied[128] = "", path[4096];
+	int tmpfd = open_tmp(rootfd), fd, rc;
+
+	if (tmpfd < 0)
+		return fail(why, whycap, tmpfd, "cannot open the JVM's /tmp: %s", strerror(-tmpfd));
+	snprintf(sock, sizeof sock, ".java_pid%d", (int)id->nspid);
+	rc = start_listener(id, tmpfd, sock, why, whycap);
+	if (rc == 0 && !same_root(rootfd)) {
+		rc = copy_agent(tmpfd, agent, copied, sizeof copied, why, whycap);
+		snprintf(path, sizeof path, "/tmp/%s", copied);
+	} else {
+		snprintf(path, sizeof path, "%s", agent);
+	}
+	if (rc == 0 && (fd = connect_listener(tmpfd, sock, why, whycap)) >= 0) {
+		rc = load(fd, path, options, why, whycap);
+		close(fd);
+	} else if (rc == 0) {
+		rc = fd;
+	}
+	/* loaded (or not), the copy is no longer needed: the VM keeps its mapping */
+	if (copied[0])
+		unlinkat(tmpfd, copied, 0);
+	close(tmpfd);
+	return rc;
+}

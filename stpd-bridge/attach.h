@@ -1,0 +1,34 @@
+/* attach.h: loading the stapjava agent into a HotSpot JVM that runs without it.
+ *
+ * Why: `stpd-bridge -x PID` (and so `stap-java -x PID`) must reach a JVM
+ * started without -agentpath, as jcmd's JVMTI.agent_load, async-profiler and
+ * jattach do: through HotSpot's attach mechanism.
+ *
+ * Contract: attach_agent() runs in a worker that already has the JVM's uid
+ * and gid (privsep.h): HotSpot's listener accepts only a peer with its own
+ * effective uid and gid, or root, and trusts only a trigger file its own
+ * user made. ROOTFD is an O_PATH descriptor of the JVM's root directory
+ * (/proc/PID/root, opened by the supervisor), so a JVM in another mount
+ * namespace (a container) is reached in its own /tmp, with paths resolved
+ * inside that root. It makes HotSpot start its listener (.attach_pid<nspid>
+ * in the JVM's /tmp, then SIGQUIT, which HotSpot handles once it runs: the
+ * caller checks that it does), waits for .java_pid<nspid> at most
+ * ATTACH_LISTENER_MS, and sends `load AGENT true OPTIONS`. An agent path the
+ * JVM cannot see (another root) is copied into the JVM's /tmp first and
+ * removed once loaded. Returns 0, or -errno with WHY saying in one sentence
+ * what failed (no listener: attach disabled; refused; the agent's own
+ * failure with the JVM's words). Nothing here logs.
+ */
+#ifndef STPD_BRIDGE_ATTACH_H
+#define STPD_BRIDGE_ATTACH_H
+
+#include <stddef.h>
+
+#include "procfs.h"
+
+#define ATTACH_LISTENER_MS 10000
+
+int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const char *options,
+		 char *why, size_t whycap);
+
+#endif
