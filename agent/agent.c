@@ -147,10 +147,31 @@ static void open_log(void)
 	sj_log_open(AGENT_IDENT, fd, (enum sj_log_level)agent.opt.loglevel);
 }
 
+/* Capabilities, callbacks and (attached) the I/O thread, once JVMTI answers. */
+static void start_jvmti(JNIEnv *jni)
+{
+	jvmtiCapabilities potential, want;
+	jvmtiEnv *jv = agent.jvmti;
+
+	memset(&potential, 0, sizeof(potential));
+	(*jv)->GetPotentialCapabilities(jv, &potential);
+	events_want_capabilities(&want, &potential);
+	if ((*jv)->AddCapabilities(jv, &want) != JVMTI_ERROR_NONE)
+		sj_warn("some JVMTI capabilities were refused; some probes will stay silent");
+	(*jv)->GetCapabilities(jv, &agent.caps);
+	conn_table_init();
+	scratch_init();
+	if (io_init() < 0 || events_install() < 0) {
+		sj_error("cannot set up JVMTI callbacks; the JVM runs on without probes");
+		return;
+	}
+	if (agent.live)
+		start_live(jni);
+}
+
 static jint setup(JavaVM *vm, const char *options, bool live)
 {
 	char err[256];
-	jvmtiCapabilities potential, want;
 
 	if (atomic_exchange(&loaded, true)) {
 		sj_log_open(AGENT_IDENT, -1, SJ_LOG_WARN);
@@ -168,30 +189,22 @@ static jint setup(JavaVM *vm, const char *options, bool live)
 	agent.vm = vm;
 	agent.live = live;
 	if ((*vm)->GetEnv(vm, (void **)&agent.jvmti, JVMTI_VERSION_11) != JNI_OK) {
+		/* HotSpot's attach listener can answer while the VM is still
+		 * starting, when no JVMTI environment can be had: say so to the
+		 * attaching tool (which tries again), and HotSpot unloads us */
+		if (live) {
+			atomic_store(&loaded, false);
+			return AGENT_ATTACH_TOO_EARLY;
+		}
 		sj_error("this JVM has no JVMTI 11 environment; the JVM runs on without probes");
 		return JNI_OK;
 	}
-	jvmtiEnv *jv = agent.jvmti;
-	memset(&potential, 0, sizeof(potential));
-	(*jv)->GetPotentialCapabilities(jv, &potential);
-	events_want_capabilities(&want, &potential);
-	if ((*jv)->AddCapabilities(jv, &want) != JVMTI_ERROR_NONE)
-		sj_warn("some JVMTI capabilities were refused; some probes will stay silent");
-	(*jv)->GetCapabilities(jv, &agent.caps);
-	conn_table_init();
-	scratch_init();
-	if (io_init() < 0 || events_install() < 0) {
-		sj_error("cannot set up JVMTI callbacks; the JVM runs on without probes");
+	JNIEnv *jni = NULL;
+	if (live && ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni)) {
+		sj_error("attach: no JNI environment; the JVM runs on without probes");
 		return JNI_OK;
 	}
-	if (live) {
-		JNIEnv *jni = NULL;
-		if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni) {
-			sj_error("attach: no JNI environment; no socket");
-			return JNI_OK;
-		}
-		start_live(jni);
-	}
+	start_jvmti(jni);
 	sj_debug("loaded (%s), options '%s'", live ? "attached" : "at start", options ? options : "");
 	return JNI_OK;
 }

@@ -15,6 +15,9 @@
 #include "options.h"
 
 #define AGENT_IDENT "stapjava-agent"
+/* Agent_OnAttach's answer when the VM is not running Java code yet (no
+ * JVMTI environment): the attaching tool tries again (stpd-bridge/attach.h). */
+#define AGENT_ATTACH_TOO_EARLY 73
 #define AGENT_VERSION "0.1.0"
 
 struct agent {

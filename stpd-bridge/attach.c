@@ -218,21 +218,26 @@ static int load(int fd, const char *path, const char *options, char *why, size_t
 	long status = strtol(answer, &end, 10);
 	if (end == answer)
 		return fail(why, cap, -EPROTO, "the JVM's attach listener answered nothing");
-	char *rest = *end == '\n' ? end + 1 : end;
+	char *rest = end + strspn(end, "\n");
+	one_line(rest);
+	if (status != 0)
+		return fail(why, cap, -EPERM, "the JVM refused to load the agent: %.300s", rest);
 	if (strncmp(rest, "return code: ", 13) == 0)
 		rest += 13;
-	long rc = status == 0 ? strtol(rest, &end, 10) : 0;
-	if (status == 0 && end != rest && rc == 0)
+	long rc = strtol(rest, &end, 10);
+	if (end != rest && rc == 0)
 		return 0;
-	one_line(answer);
-	return fail(why, cap, -EPERM, "the JVM refused to load the agent: %.300s", answer);
+	if (end != rest && rc == ATTACH_TOO_EARLY)
+		return fail(why, cap, -EAGAIN, "the JVM was still starting");
+	return fail(why, cap, -EPERM, "the agent failed to start in the JVM (%.300s): the JVM's "
+		    "stderr says why", rest);
 }
 
 int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const char *options,
 		 char *why, size_t whycap)
 {
 	char sock[64], copied[128] = "", path[4096];
-	int tmpfd = open_tmp(rootfd), fd, rc;
+	int tmpfd = open_tmp(rootfd), fd = -1, rc;
 
 	if (tmpfd < 0)
 		return fail(why, whycap, tmpfd, "cannot open the JVM's /tmp: %s", strerror(-tmpfd));
@@ -244,11 +249,16 @@ int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const c
 	} else {
 		snprintf(path, sizeof path, "%s", agent);
 	}
-	if (rc == 0 && (fd = connect_listener(tmpfd, sock, why, whycap)) >= 0) {
-		rc = load(fd, path, options, why, whycap);
-		close(fd);
-	} else if (rc == 0) {
-		rc = fd;
+	/* a VM still starting unloads the agent and is asked again (attach.h) */
+	for (unsigned waited = 0; rc == 0; waited += POLL_MS * 5) {
+		fd = connect_listener(tmpfd, sock, why, whycap);
+		rc = fd < 0 ? fd : load(fd, path, options, why, whycap);
+		if (fd >= 0)
+			close(fd);
+		if (rc != -EAGAIN || waited >= ATTACH_LISTENER_MS)
+			break;
+		rc = 0;
+		sleep_ms(POLL_MS * 5);
 	}
 	/* loaded (or not), the copy is no longer needed: the VM keeps its mapping */
 	if (copied[0])

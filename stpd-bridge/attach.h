@@ -13,7 +13,10 @@
  * inside that root. It makes HotSpot start its listener (.attach_pid<nspid>
  * in the JVM's /tmp, then SIGQUIT, which HotSpot handles once it runs: the
  * caller checks that it does), waits for .java_pid<nspid> at most
- * ATTACH_LISTENER_MS, and sends `load AGENT true OPTIONS`. An agent path the
+ * ATTACH_LISTENER_MS, and sends `load AGENT true OPTIONS`; while the agent
+ * answers that the VM still starts (ATTACH_TOO_EARLY: HotSpot's listener
+ * can answer before the VM runs Java code, and then unloads the agent), it
+ * asks again, for at most ATTACH_LISTENER_MS. An agent path the
  * JVM cannot see (another root) is copied into the JVM's /tmp first and
  * removed once loaded. Returns 0, or -errno with WHY saying in one sentence
  * what failed (no listener: attach disabled; refused; the agent's own
@@ -27,6 +30,9 @@
 #include "procfs.h"
 
 #define ATTACH_LISTENER_MS 10000
+/* The agent's Agent_OnAttach answer while the VM still starts: try again
+ * (agent/agent.h, AGENT_ATTACH_TOO_EARLY). */
+#define ATTACH_TOO_EARLY 73
 
 int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const char *options,
 		 char *why, size_t whycap);

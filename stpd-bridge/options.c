@@ -29,6 +29,8 @@ static const char usage_text[] =
 	"      --agent PATH         the agent a JVM named with -x gets through HotSpot's\n"
 	"                           attach mechanism when it runs without one (default\n"
 	"                           $STAPJAVA_AGENT, else " SJ_AGENT_PATH ")\n"
+	"      --agent-options OPTS more options for an agent loaded that way\n"
+	"                           (agent/README.md; default: loglevel=error)\n"
 	"      --no-attach          never load the agent into a JVM: wait for its socket\n"
 	"\n"
 	"What to register (patterns: doc/patterns.md):\n"
@@ -61,7 +63,7 @@ static const char usage_text[] =
 enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
-	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_NO_ATTACH,
+	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 };
 
 static const struct option long_options[] = {
@@ -91,6 +93,7 @@ static const struct option long_options[] = {
 	{ "fire", no_argument, NULL, OPT_FIRE },
 	{ "slot", required_argument, NULL, OPT_SLOT },
 	{ "agent", required_argument, NULL, OPT_AGENT },
+	{ "agent-options", required_argument, NULL, OPT_AGENT_OPTIONS },
 	{ "no-attach", no_argument, NULL, OPT_NO_ATTACH },
 	{ NULL, 0, NULL, 0 },
 };
@@ -310,6 +313,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 		}
 		o->agent = arg;
 		return 0;
+	case OPT_AGENT_OPTIONS: o->agent_options = arg; return 0;
 	case OPT_NO_ATTACH: o->no_attach = true; return 0;
 	}
 	sj_error("unknown option (try --help)");

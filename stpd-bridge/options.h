@@ -37,6 +37,7 @@ struct bridge_options {
 	unsigned rescan_ms;        /* --rescan-ms */
 	unsigned hello_timeout_ms; /* --hello-timeout-ms */
 	const char *agent;         /* --agent, $STAPJAVA_AGENT or the installed one: for attach */
+	const char *agent_options; /* --agent-options, NULL: none */
 	bool no_attach;            /* --no-attach */
 };
 

@@ -131,6 +131,17 @@ int procfs_read_jvm(pid_t pid, struct jvm_id *id)
 	return again == id->starttime ? 0 : -ESRCH;
 }
 
+int64_t procfs_age_ms(const struct jvm_id *id)
+{
+	char buf[128];
+	double up;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (read_file("/proc/uptime", buf, sizeof buf) < 0 || sscanf(buf, "%lf", &up) != 1 || hz <= 0)
+		return -1;
+	return (int64_t)(up * 1000.0) - (int64_t)(id->starttime * 1000 / (uint64_t)hz);
+}
+
 bool procfs_same_process(const struct jvm_id *id)
 {
 	uint64_t st;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -224,6 +225,23 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 	}
 }
 
+/* A process just started (`java ... & stpd-bridge -x $!`) may not have
+ * exec'd java yet: it gets this long to become a JVM. */
+#define BECOME_JVM_MS 5000
+
+/* True (and said once, the pid given up) when a named PID is not a JVM. */
+static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
+{
+	if (procfs_is_jvm(id->pid) == 1)
+		return false;
+	int64_t age = procfs_age_ms(id);
+	if (age >= 0 && age < BECOME_JVM_MS)
+		return true;       /* look again next scan */
+	sj_error("-x %d: not a JVM (no java executable, no libjvm.so mapped)", (int)id->pid);
+	mark_failed(s, id);
+	return true;
+}
+
 /* Serve PID if it is a JVM we may serve, with an agent socket, and no worker
  * yet. A JVM NAMED with -x that runs without the agent gets it loaded
  * (attach.h) once it handles SIGQUIT (HotSpot's handler is installed while
@@ -238,7 +256,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
 		return;
 	}
-	if (was_served(s, &id) || has_failed(s, pid))
+	if (was_served(s, &id) || has_failed(s, pid) || (named && not_a_jvm(s, &id)))
 		return;
 	/* a bridge that is not root can only become its own uid */
 	if (geteuid() != 0 && id.uid != geteuid()) {
@@ -305,7 +323,7 @@ static bool named_all_gone(const struct supervisor *s)
 	return s->o->npids > 0;
 }
 
-/* With -x: each named pid must be a JVM this bridge may serve, now. */
+/* With -x: each named pid must be a JVM this bridge may serve. */
 static int check_named(struct supervisor *s)
 {
 	for (size_t i = 0; i < s->o->npids; i++) {
@@ -313,14 +331,24 @@ static int check_named(struct supervisor *s)
 		struct jvm_id id;
 		int rc = procfs_read_jvm(pid, &id);
 
-		if (rc < 0) {
+		if (rc == -EACCES || rc == -EPERM) {
+			struct stat st;
+			char path[32];
+			snprintf(path, sizeof path, "/proc/%d", (int)pid);
+			if (stat(path, &st) == 0)
+				sj_error("-x %d: owned by uid %u; only root may serve other users' JVMs",
+					 (int)pid, (unsigned)st.st_uid);
+			else
+				sj_error("-x %d: %s", (int)pid, strerror(-rc));
+			id.pid = pid;
+			mark_failed(s, &id);
+		} else if (rc < 0) {
 			sj_error("-x %d: %s", (int)pid, rc == -ENOENT || rc == -ESRCH ? "no such process"
 										       : strerror(-rc));
 			id.pid = pid;
 			mark_failed(s, &id);
-		} else if (procfs_is_jvm(pid) != 1) {
-			sj_error("-x %d: not a JVM (no java executable, no libjvm.so mapped)", (int)pid);
-			mark_failed(s, &id);
+		} else {
+			not_a_jvm(s, &id);
 		}
 	}
 	return s->nfailed == s->o->npids ? -ESRCH : 0;

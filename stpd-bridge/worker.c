@@ -253,7 +253,9 @@ static int attach_and_wait(struct worker *w, int rootfd, int *dirfd)
 		return WORKER_NO_AGENT;
 	}
 	/* the JVM's stderr is the application's: the agent's warnings come to us as Notices */
-	snprintf(options, sizeof options, "sockdir=%s,loglevel=error", sockdir);
+	snprintf(options, sizeof options, "sockdir=%s,loglevel=error%s%s", sockdir,
+		 w->cfg->opts->agent_options ? "," : "",
+		 w->cfg->opts->agent_options ? w->cfg->opts->agent_options : "");
 	sj_info("pid %d: the JVM runs without the agent: loading %s through HotSpot's attach mechanism",
 		w->pid, w->cfg->opts->agent);
 	rc = attach_agent(id, rootfd, w->cfg->opts->agent, options, why, sizeof why);

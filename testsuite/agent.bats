@@ -6,6 +6,8 @@
 # Every JVM-dependent test runs on JDK 17 (Debian) and JDK 25 (Temurin). No
 # sleep-and-hope: each step waits (bounded) for a file, a log line or a process.
 
+bats_require_minimum_version 1.5.0
+
 setup_file() {
 	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
@@ -88,6 +90,14 @@ start_bridge() {
 		--log-file "$T/$name.log" --log-level info "$@" 3>&- &
 	BPID=$!
 	BPIDS+=("$BPID")
+}
+
+# start_plain_jvm JAVA ARGS...: a JVM without the agent, in the background.
+start_plain_jvm() {
+	local java=$1
+	shift
+	"$java" "-XX:ErrorFile=$T/hs_err_%p.log" -cp "$CLASSES" "$@" >"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
 }
 
 # registered N: the Nth connection has sent its whole registration (the
@@ -251,6 +261,137 @@ exception.thrown pid=P tid=MAIN ts=X exception=java.lang.IllegalArgumentExceptio
 exception.catch pid=P tid=MAIN ts=X exception=java.lang.IllegalArgumentException method=Exceptions.catcher()V
 WANT
 	diff -u "$T/want" "$T/got"
+}
+
+# Exceptions through probed frames, by injected calls: each frame the
+# exception leaves reports method.return popped=1 with the throwable (the
+# same object all the way up); the catching frame returns normally; a thread
+# that dies of an exception reports its frames popped before it ends. The
+# handler that reports an exceptional exit catches and rethrows: none of that
+# shows as the program's exception events.
+check_unwind() {
+	family "$1" unwind -m 'Unwind.*' -e 'java.lang.*Exception' --args --return --threads
+	local main dying
+	main=$(java_tid main) dying=$(java_tid dying)
+	[ -n "$main" ] && [ -n "$dying" ]
+	grep -v '^thread.\(start\|end\) .* thread="\(Common-Cleaner\|Notification Thread\|DestroyJavaVM\|Attach Listener\)"' "$T/events" |
+		sed -E -e "s/ tid=$main / tid=MAIN /" -e "s/ tid=$dying / tid=DYING /" | mask >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P tid=MAIN ts=X method=Unwind.run()V args=
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth1(I)I args=0
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth2(I)I args=0
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth3(I)I args=0
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth3(I)I popped=0 ret=0
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth2(I)I popped=0 ret=1
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth1(I)I popped=0 ret=2
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth1(I)I args=1
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth2(I)I args=1
+		method.enter pid=P tid=MAIN ts=X method=Unwind.depth3(I)I args=1
+		exception.thrown pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.depth3(I)I
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth3(I)I popped=1 ret=java.lang.IllegalStateException@H#ID
+		exception.catch pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.depth2(I)I
+		exception.thrown pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.depth2(I)I
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth2(I)I popped=1 ret=java.lang.IllegalStateException@H#ID
+		exception.catch pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.depth1(I)I
+		method.return pid=P tid=MAIN ts=X method=Unwind.depth1(I)I popped=0 ret=-1
+		thread.start pid=P tid=DYING ts=X thread="dying"
+		method.enter pid=P tid=DYING ts=X method=Unwind.lambda$run$0()V args=
+		method.enter pid=P tid=DYING ts=X method=Unwind.dies()V args=
+		exception.thrown pid=P tid=DYING ts=X exception=java.lang.IllegalArgumentException method=Unwind.dies()V
+		method.return pid=P tid=DYING ts=X method=Unwind.dies()V popped=1 ret=java.lang.IllegalArgumentException@H#ID
+		method.return pid=P tid=DYING ts=X method=Unwind.lambda$run$0()V popped=1 ret=java.lang.IllegalArgumentException@H#ID
+		method.enter pid=P tid=DYING ts=X method=Unwind.lambda$run$1(Ljava/lang/Thread;Ljava/lang/Throwable;)V args=java.lang.Thread@H#ID,java.lang.IllegalArgumentException@H#ID
+		method.return pid=P tid=DYING ts=X method=Unwind.lambda$run$1(Ljava/lang/Thread;Ljava/lang/Throwable;)V popped=0 ret=void
+		thread.end pid=P tid=DYING ts=X thread="dying"
+		method.return pid=P tid=MAIN ts=X method=Unwind.run()V popped=0 ret=void
+		thread.end pid=P tid=MAIN ts=X thread="main"
+	EOF
+	# one throwable: the same object id in each frame it left
+	[ "$(sed -n 's/.*Unwind.depth[23](I)I popped=1 ret=java.lang.IllegalStateException@[0-9a-f]*#\([0-9]*\)$/\1/p' "$T/events" | sort -u | wc -l)" -eq 1 ]
+	[ "$(cat "$T/java.out" | grep -v '^tid ')" = "$(printf '2 -1\nuncaught the thread dies')" ]
+	! log_has 'event MethodE' || return 1
+}
+
+@test "unwind: exceptions through probed frames (popped, the throwable), a thread dying in a probed method (JDK 17)" { check_unwind "$JDK17"; }
+@test "unwind: exceptions through probed frames (popped, the throwable), a thread dying in a probed method (JDK 25)" { check_unwind "$JDK25"; }
+
+# -x PID of a JVM started without the agent: the bridge's worker (as the
+# JVM's owner) loads it through HotSpot's attach mechanism; method events
+# come from injected calls as usual. What a late agent cannot have
+# (exception events need a capability granted only at start) is said by
+# name, on the bridge's stderr, and nowhere in the application's output.
+check_attach() {
+	local java=$1
+	start_plain_jvm "$java" Families methods "$T/go"
+	start_bridge b -m 'Demo.*' -e java.lang.IllegalStateException --args --return \
+		--agent "$AGENT" --agent-options "loglevel=info,logfile=$T/agent.log"
+	wait_until 30 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JVMPID=$JPID JPID=
+	wait_exit "$BPID"
+	mask "$T/b.out" >"$T/got"
+	methods_want >"$T/want"
+	diff -u "$T/want" "$T/got"
+	grep -q "info: pid $JVMPID: the JVM runs without the agent: loading $AGENT through HotSpot's attach mechanism$" "$T/b.log"
+	[ "$(grep -c ': warn: ' "$T/b.log")" -eq 2 ]
+	grep -q "warn: pid $JVMPID: exception.thrown probes cannot fire in this JVM (JVMTI Exception: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
+	grep -q "warn: pid $JVMPID: exception.catch probes cannot fire in this JVM (JVMTI ExceptionCatch: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
+	log_has 'info: method calls injected in 1 class$'
+	! log_has 'event MethodE' || return 1
+	# the application's own output is untouched; JDK 21+ warns of any agent loaded this way
+	[ "$(grep -v '^tid ' "$T/java.out")" = "" ]
+	if [ "$java" = "$JDK17" ]; then
+		[ ! -s "$T/java.err" ]
+	else
+		diff -u - "$T/java.err" <<-EOF
+			WARNING: A JVM TI agent has been loaded dynamically ($AGENT)
+			WARNING: If a serviceability tool is in use, please run with -XX:+EnableDynamicAgentLoading to hide this warning
+			WARNING: Dynamic loading of agents will be disallowed by default in a future release
+		EOF
+	fi
+	# the attach trigger is gone (HotSpot's listener socket is the JVM's, and went with it)
+	[ ! -e "/tmp/.attach_pid$JVMPID" ]
+}
+
+@test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 17)" { check_attach "$JDK17"; }
+@test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 25)" { check_attach "$JDK25"; }
+
+@test "attach: no such process, not a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
+	local gone
+	true &
+	gone=$!
+	wait "$gone"
+	run --separate-stderr "$BRIDGE" -x "$gone" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $gone:\ no\ such\ process$ ]]
+	run --separate-stderr "$BRIDGE" -x "$$" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $$:\ not\ a\ JVM\ \(no\ java\ executable,\ no\ libjvm.so\ mapped\)$ ]]
+	# a JVM that refuses attaching is not signalled (SIGQUIT would print a thread dump)
+	start_plain_jvm "$JDK17" -XX:+DisableAttachMechanism Families idle "$T/go" "$T/stop"
+	wait_until 20 grep -q . "/proc/$JPID/cmdline"
+	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ started\ with\ -XX:\+DisableAttachMechanism:\ the\ agent\ cannot\ be\ loaded\ into\ it\ \(start\ it\ with\ -agentpath,\ see\ stap-java\(1\)\)$ ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	[ ! -s "$T/java.out" ]
+	# a JVM of another user, with a bridge that is not root
+	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
+	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRIDGE" -x "$JPID" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $JPID:\ owned\ by\ uid\ 0\;\ only\ root\ may\ serve\ other\ users\'\ JVMs$ ]]
+	# an agent the JVM cannot load: its own words; the JVM runs on
+	wait_until 20 grep -q SigCgt "/proc/$JPID/status"
+	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*' --agent /bin/true
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ cannot\ load\ the\ agent:\ the\ JVM\ refused\ to\ load\ the\ agent:\ /bin/true\ was\ not\ loaded\.\ /bin/true:\ cannot\ dynamically\ load\ position-independent\ executable\ *$ ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	[ ! -s "$T/java.out" ]
 }
 
 @test "exceptions: thrown and caught, with class and method (JDK 17)" { check_exceptions "$JDK17"; }

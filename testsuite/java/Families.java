@@ -63,6 +63,7 @@ public class Families {
         case "entry": Entry.run(); break;
         case "lambdas": Lambdas.run(); break;
         case "vthreads": VThreads.run(); break;
+        case "unwind": Unwind.run(); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }
@@ -220,6 +221,25 @@ class Flood {
 // Churn: threads call busy() and throw until STOPFILE exists, while bridges
 // come and go; each thread checks its own arithmetic, so an agent that
 // corrupted a frame or a return value shows up in the output.
+// Exceptions through probed frames: depth3 throws, depth2 lets it pass
+// (finally), depth1 catches it; a thread dies of an exception in a probed
+// method.
+class Unwind {
+    static int sink;
+    static int depth3(int n) { if (n > 0) throw new IllegalStateException("deep " + n); return n; }
+    static int depth2(int n) { try { return depth3(n) + 1; } finally { sink++; } }
+    static int depth1(int n) { try { return depth2(n) + 1; } catch (IllegalStateException e) { return -1; } }
+    static void dies() { throw new IllegalArgumentException("the thread dies"); }
+    static void run() throws Exception {
+        Families.printTid("main");
+        System.out.println(depth1(0) + " " + depth1(1));
+        Thread t = new Thread(() -> { Families.printTid("dying"); dies(); }, "dying");
+        t.setUncaughtExceptionHandler((th, x) -> System.out.println("uncaught " + x.getMessage()));
+        t.start();
+        t.join();
+    }
+}
+
 class Churn {
     static int busy(int i) { return 2 * i; }
     static void run(int nthreads, String stopFile) throws Exception {
