@@ -143,7 +143,7 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	scratch_leave();
 	if (prepared && agent.caps.can_generate_object_free_events)
 		track_if_wanted(klass, sig);
-	if (prepared) {
+	if (prepared && !events_updating_here()) {
 		inject_class_prepared(jni, klass, sig);
 		/* methods injected calls do not cover: a breakpoint or MethodExit may have to go on */
 		if (fallback_class_prepared(jni, klass, sig))

@@ -112,8 +112,10 @@ static void put_site(struct cf_wr *w, const struct codeattr_ctx *c)
 	wr_u2(w, c->site);
 }
 
-/* Parameters of the method, as (load opcode, slot, argX) triples. Returns the count or -1. */
-static int params(const struct codeattr_ctx *c, uint8_t *load, uint32_t *slot, uint8_t *fn)
+/* Parameters of the method, as (load opcode, slot, argX) triples, and the
+ * slots they take with `this` in *SLOTS. Returns the count or -1. */
+static int params(const struct codeattr_ctx *c, uint8_t *load, uint32_t *slot, uint8_t *fn,
+		  uint32_t *slots)
 {
 	size_t pos = 1;
 	uint32_t s = c->is_static ? 0 : 1;
@@ -123,8 +125,8 @@ static int params(const struct codeattr_ctx *c, uint8_t *load, uint32_t *slot, u
 		return -1;
 	while (pos < c->desc_len && c->desc[pos] != ')') {
 		char kind;
-		int slots = descriptor_next(c->desc, c->desc_len, &pos, &kind);
-		if (slots < 0 || n >= 255 || s > 255)
+		int size = descriptor_next(c->desc, c->desc_len, &pos, &kind);
+		if (size < 0 || n >= 255 || s > 255)
 			return -1;
 		switch (kind) {
 		case 'J': load[n] = OP_LLOAD; fn[n] = CF_ARG_J; break;
@@ -134,20 +136,26 @@ static int params(const struct codeattr_ctx *c, uint8_t *load, uint32_t *slot, u
 		default: load[n] = OP_ILOAD; fn[n] = CF_ARG_I; break;
 		}
 		slot[n++] = s;
-		s += (uint32_t)slots;
+		s += (uint32_t)size;
 	}
+	*slots = s;
 	return pos < c->desc_len ? n : -1;
 }
 
 /* enter, or enterArgs + argX... + entered behind an ifeq to the end. */
-static int build_prologue(const struct codeattr_ctx *c, struct cf_wr *w, int *nparams)
+static int build_prologue(struct method *m, struct cf_wr *w, int *nparams)
 {
+	const struct codeattr_ctx *c = m->c;
 	uint8_t load[256], fn[256];
-	uint32_t slot[256];
-	int n = params(c, load, slot, fn);
+	uint32_t slot[256], slots = 0;
+	int n = params(c, load, slot, fn, &slots);
 
 	if (n < 0)
-		return -EINVAL;
+		return refuse(m, -EINVAL, "a malformed method descriptor");
+	/* the prologue loads each parameter: a class whose max_locals cannot hold
+	 * them (JVMS 4.7.3) would get loads of locals that do not exist */
+	if (slots > m->max_locals)
+		return refuse(m, -EINVAL, "the parameters do not fit in max_locals");
 	*nparams = n;
 	put_site(w, c);
 	if (n == 0) {
@@ -402,10 +410,10 @@ static int plan(struct method *m, struct built *b)
 	if (!b->ins)
 		return -ENOMEM;
 	if (c->enter) {
-		int rc = build_prologue(c, &w, &b->nparams);
+		int rc = build_prologue(m, &w, &b->nparams);
 		if (rc < 0) {
 			free(w.p);
-			return rc == -ENOMEM ? rc : refuse(m, rc, "a malformed method descriptor");
+			return rc;
 		}
 		b->prologue = w.p;
 		b->prologue_len = w.len;
@@ -512,6 +520,21 @@ static uint32_t new_max_stack(const struct method *m, const struct built *b)
 	return s;
 }
 
+/* codeedit_map() knows only instruction starts: a decoded frame, or an
+ * Uninitialized(offset), anywhere else would silently move to 0. */
+static int check_frames(struct method *m, const struct stackmap *sm)
+{
+	for (size_t i = 0; i < sm->n; i++)
+		if (!sm->f[i].added &&
+		    (sm->f[i].pc >= m->code_len || !codeedit_is_insn(m->layout, sm->f[i].pc)))
+			return refuse(m, -EINVAL, "a StackMapTable frame not at an instruction");
+	for (size_t i = 0; i < sm->npool; i++)
+		if (sm->pool[i].tag == SM_T_UNINIT &&
+		    (sm->pool[i].data >= m->code_len || !codeedit_is_insn(m->layout, sm->pool[i].data)))
+			return refuse(m, -EINVAL, "a StackMapTable Uninitialized offset not at an instruction");
+	return 0;
+}
+
 static int write_frames(struct method *m, const struct built *b, const struct attr *smt,
 			struct cf_wr *w)
 {
@@ -523,6 +546,8 @@ static int write_frames(struct method *m, const struct built *b, const struct at
 
 	if (smt)
 		rc = stackmap_decode(smt->body, smt->len, &sm, &m->why);
+	if (rc == 0)
+		rc = check_frames(m, &sm);
 	if (rc == 0 && b->nparams > 0 && !stackmap_has(&sm, 0))
 		rc = stackmap_add(&sm, codeedit_insert_at(m->layout, 0) + (uint32_t)b->prologue_len,
 				  SM_SAME, NULL, 0, NULL, 0);

@@ -196,8 +196,20 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 	}
 }
 
-int commands_process(struct conn *c, JNIEnv *jni)
+/* Every whole command that has arrived is applied, then what the JVM must
+ * report is recomputed once (events_update: scans, retransforms), not once
+ * per command: a burst of registrations costs one update per BATCH
+ * commands. Each command is logged once the update that makes it live is
+ * done. Returns 1 when whole commands are left (the batch was full). */
+#define BATCH 256
+
+static int process_batch(struct conn *c, JNIEnv *jni)
 {
+	static struct wire_command done[BATCH];
+	size_t ndone = 0;
+	bool changed_any = false, more = false;
+	int rc = 0;
+
 	for (;;) {
 		size_t len, used = 0;
 		const uint8_t *data = wire_reader_data(&c->rd, &len);
@@ -206,23 +218,45 @@ int commands_process(struct conn *c, JNIEnv *jni)
 		bool changed;
 
 		if (len == 0)
-			return 0;
-		int rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
-		if (rc == -EAGAIN)
-			return 0;
+			break;
+		if (ndone == BATCH) {
+			more = true;
+			break;
+		}
+		rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
+		if (rc == -EAGAIN) {
+			rc = 0;
+			break;
+		}
 		if (rc < 0) {
 			sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
 				(long)c->peer_uid, err.text);
-			return -EBADMSG;
+			rc = -EBADMSG;
+			break;
 		}
 		rc = apply(c, &cmd, &changed);
 		if (rc < 0)
-			return rc;
-		if (changed) {
-			atomic_fetch_add(&conn_generation, 1);
-			events_update(jni);
-		}
-		log_applied(c, &cmd);
+			break;
+		changed_any |= changed;
+		/* consuming leaves the bytes in place until the next read: the
+		 * command's strings stay valid for the log below */
+		done[ndone++] = cmd;
 		wire_reader_consume(&c->rd, used);
 	}
+	if (changed_any) {
+		atomic_fetch_add(&conn_generation, 1);
+		events_update(jni);
+	}
+	for (size_t i = 0; i < ndone; i++)
+		log_applied(c, &done[i]);
+	return rc < 0 ? rc : more;
+}
+
+int commands_process(struct conn *c, JNIEnv *jni)
+{
+	int rc;
+
+	while ((rc = process_batch(c, jni)) == 1)
+		;
+	return rc;
 }

@@ -4,9 +4,11 @@
  * command in the connection's receive buffer and applies it; a malformed one
  * (or a Hello out of place, or a bad pattern) is logged in one line naming
  * what was wrong and returns -EBADMSG: the caller closes the connection.
- * Registration changes bump conn_generation and update the JVMTI events
- * before the command's info log line is written, so a test that sees
- * "conn#N: RegisterMethod ..." knows the registration is live.
+ * Commands that arrived together are applied together: registration
+ * changes bump conn_generation and update the JVMTI events (and the classes'
+ * calls) once per batch, before the commands' info log lines are written,
+ * so a test that sees "conn#N: RegisterMethod ..." knows the registration
+ * is live.
  */
 #ifndef STAPJAVA_AGENT_COMMANDS_H
 #define STAPJAVA_AGENT_COMMANDS_H

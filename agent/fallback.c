@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "bytecode.h"
+#include "classfile.h"
 #include "conn.h"
 #include "emit.h"
 #include "inject.h"
@@ -102,26 +103,42 @@ static void clear_locked(struct mentry *e)
 	set[e->bp_index]->bp_index = e->bp_index;
 }
 
-/* Under lock: the uncovered wanted events of the methods of KLASS. */
+/* Under lock: the wanted events of the methods of KLASS that injected calls
+ * do not report. method.enter: a breakpoint. method.return: MethodExit with
+ * methods=jvmti (ALL); else said once, not reported, since MethodExit would
+ * make every method of the JVM interpreted for as long as it is on. */
 static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	jint n = 0;
 	jmethodID *methods = NULL;
-
-	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
-		return;
-	size_t bp_before = nset;
+	size_t bp_before = nset, hidden_ret = 0;
+	uint32_t hidden_conns = 0;
 	bool new_exit = false;
+
+	if (strcmp(sig, "L" CLASSFILE_PROBE_CLASS ";") == 0 ||
+	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return;
 	for (jint i = 0; i < n; i++) {
 		struct mmatch m;
 		if (mcache_lookup(methods[i], &m) < 0 || m.e->is_abstract)
 			continue;
 		struct mentry *e = (struct mentry *)m.e;
-		bool enter = want_enter && m.conns[MC_ENTER] &&
-			     (all || !inject_covers(jni, klass, sig, e, WIRE_METHOD_ENTER));
-		bool ret = want_return && m.conns[MC_RETURN] &&
-			   (all || !inject_covers(jni, klass, sig, e, WIRE_METHOD_RETURN));
+		enum inject_cover ce = all ? INJECT_NOT : inject_covers(jni, klass, sig, e, WIRE_METHOD_ENTER);
+		enum inject_cover cr = all ? INJECT_NOT : inject_covers(jni, klass, sig, e, WIRE_METHOD_RETURN);
+		bool enter = want_enter && m.conns[MC_ENTER] && ce != INJECT_COVERED;
+		bool ret = want_return && m.conns[MC_RETURN] && cr != INJECT_COVERED;
+		const char *why_ret = "no injected call, and MethodExit would make every method of the "
+				      "JVM interpreted (agent option methods=jvmti has it at that cost)";
+		if (ce == INJECT_SKIPPED || cr == INJECT_SKIPPED) {
+			const char *why = "an empty finalize(), which the VM never calls: a call in it would "
+					  "make the class's objects finalizable";
+			if (enter)
+				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, why);
+			if (ret)
+				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, why);
+			continue;
+		}
 		if (e->is_native) {
 			if (enter)
 				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, "a native method");
@@ -139,7 +156,16 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 		} else if (e->bp_set) {
 			clear_locked(e);
 		}
-		if (ret) {
+		if (ret && !all && cr == INJECT_HIDDEN) {
+			/* said once for the class below, not for each of its methods */
+			if (!(e->reported & WIRE_METHOD_RETURN)) {
+				e->reported |= WIRE_METHOD_RETURN;
+				hidden_ret++;
+				hidden_conns |= m.conns[MC_RETURN];
+			}
+		} else if (ret && !all) {
+			report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, why_ret);
+		} else if (ret) {
 			if (!agent.caps.can_generate_method_exit_events) {
 				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN,
 					    agent.live ? "the agent was attached to a running JVM: HotSpot gives "
@@ -151,15 +177,20 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 		}
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)methods);
-	/* said when this class's methods come here anew, not on every rescan */
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	/* said when this class's methods get breakpoints anew, not on every rescan */
 	if (!all && (nset > bp_before || new_exit)) {
 		jboolean mod = JNI_TRUE;
-		char dotted[1024];
-		ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
 		(*jv)->IsModifiableClass(jv, klass, &mod);
-		sj_info("methods of %s by breakpoints and MethodExit (%s)", dn < 0 ? sig : dotted,
+		sj_info("method.enter of %s by breakpoints (%s)", dn < 0 ? sig : dotted,
 			mod ? "no injected calls" : "a class the VM will not change");
 	}
+	if (hidden_ret)
+		emit_notice(hidden_conns, "method.return of %zu method%s of %s cannot be reported (a class "
+			    "the VM will not change, and MethodExit would make every method of the JVM "
+			    "interpreted; agent option methods=jvmti has it at that cost)", hidden_ret,
+			    hidden_ret == 1 ? "" : "s", dn < 0 ? sig : dotted);
 }
 
 static int scan_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)

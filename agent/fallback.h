@@ -2,28 +2,34 @@
  *
  * Why: a class the VM will not let anyone change (a hidden class, such as
  * each lambda's), a class the VM refused to retransform, or a method the
- * rewriter refused (inject.h) still has its events reported: method.enter by
- * a breakpoint at its first instruction (that method runs interpreted),
- * method.return by JVMTI MethodExit, which makes HotSpot interpret every
- * method while it is on. methods=jvmti (options.h) puts every method here.
+ * rewriter refused (inject.h) still has its method.enter reported, by a
+ * breakpoint at its first instruction (only that method runs interpreted).
+ * Its method.return is not reported but said once: JVMTI MethodExit would
+ * make HotSpot interpret every method of the JVM while it is on (0.008x of
+ * a database's throughput), which is not a cost a pattern may bring by
+ * matching a lambda. methods=jvmti (options.h) puts every method here, with
+ * MethodExit for returns, at that cost, and then no class is ever changed.
  *
  * Contract: fallback_update() runs on the I/O thread after registrations
  * change and after inject_update(). It sets a breakpoint at location 0 of
  * each loaded method wanted for method.enter that injection does not cover,
- * clears those no longer wanted or now covered, and marks each such method
- * wanted for method.return (mentry.by_exit_event). It reports once per
- * method what it cannot cover: a native method (no bytecode; wrapping is
+ * clears those no longer wanted or now covered, and with methods=jvmti marks
+ * each method wanted for method.return (mentry.by_exit_event). It says once
+ * per method and event, to the connections that want it (a Notice) and in
+ * the log, what it cannot report: a native method (no bytecode; wrapping is
  * not done), a method whose first instruction is a branch target (its
- * breakpoint would fire on every loop turn). It never changes how another
- * method is reported. The answer says whether the Breakpoint and MethodExit
- * events must be on. fallback_class_prepared() does the same for one class
+ * breakpoint would fire on every loop turn), a return without an injected
+ * call, an empty finalize(). It never changes how another method is
+ * reported. The answer says whether the Breakpoint and MethodExit events
+ * must be on. fallback_class_prepared() does the same for one class
  * prepared later and returns true when the enabled events must change.
  * Breakpoint and MethodExit callbacks act only on the methods marked here:
- * cb_method_exit() looks a jmethodID up without any JVMTI call, so the
- * MethodExit of a method version a retransformation made obsolete (which
- * crashed JDK 17 in GetMethodName) is never touched. The lock is held
- * across SetBreakpoint and ClearBreakpoint (VM operations): only threads in
- * native state (JVMTI callbacks, the I/O thread) wait for it.
+ * cb_method_exit() looks a jmethodID up without any JVMTI call, and
+ * MethodExit is on only where no class is retransformed, so the MethodExit
+ * of a method version a retransformation made obsolete (which crashed JDK 17
+ * in GetMethodName) cannot happen. The lock is held across SetBreakpoint and
+ * ClearBreakpoint (VM operations): only threads in native state (JVMTI
+ * callbacks, the I/O thread) wait for it.
  */
 #ifndef STAPJAVA_AGENT_FALLBACK_H
 #define STAPJAVA_AGENT_FALLBACK_H

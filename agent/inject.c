@@ -24,6 +24,9 @@
 static atomic_bool active;
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool hook_on;
+/* a leaf lock: log_count() runs from ClassPrepare too, maybe on the thread
+ * that holds update_lock (a class the VM prepares inside a JVMTI call) */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t logged_n = (size_t)-1;
 
 static uint8_t rec_flags(uint8_t events)
@@ -92,14 +95,16 @@ static void hook_select(void *arg, const char *name, size_t nl, const char *desc
 	uint8_t events = conns_method_events(wire, (size_t)n) & METHOD_EVENTS;
 	if (!events)
 		return;
-	/* HotSpot takes a finalize()V that only returns for no finalizer: a call
-	 * in it would make every object of the class finalizable */
-	bool finalize = nl == 8 && memcmp(name, "finalize", 8) == 0 && dl == 3 && memcmp(desc, "()V", 3) == 0;
-	int32_t site = finalize ? -1 : sites_new();
+	/* HotSpot takes a finalize()V that only returns for no finalizer (and
+	 * then never calls it): a call in it would make every object of the
+	 * class finalizable. Said once by fallback.h, never probed. */
+	if (nl == 8 && memcmp(name, "finalize", 8) == 0 && dl == 3 && memcmp(desc, "()V", 3) == 0) {
+		record_names_add(&h->rn, wire, (size_t)n, REC_SKIPPED);
+		return;
+	}
+	int32_t site = sites_new();
 	if (site < 0) {
-		sj_warn("method %s cannot have injected calls (%s): its events come from a breakpoint "
-			"and MethodExit", wire, finalize ? "a call in finalize()V would make its objects "
-			"finalizable" : "no site ids left");
+		sj_warn("method %s cannot have injected calls (no site ids left)", wire);
 		record_names_add(&h->rn, wire, (size_t)n, REC_REFUSED);
 		return;
 	}
@@ -129,8 +134,7 @@ static void hook_refused(void *arg, const char *name, size_t nl, const char *des
 
 	if (n < 0)
 		return;
-	sj_warn("method %s cannot have injected calls (%s): its events come from a breakpoint "
-		"and MethodExit", wire, why);
+	sj_warn("method %s cannot have injected calls (%s)", wire, why);
 	mark_refused(&h->rn, wire);
 }
 
@@ -177,8 +181,8 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 		*new_class_data = copy;
 		*new_class_data_len = (jint)out_len;
 	} else if (rc != 0 || h.rn.nomem) {
-		sj_warn("class %s cannot have injected calls (%s): its methods' events come from "
-			"breakpoints and MethodExit", name, rc < 0 && why ? why : "out of memory");
+		sj_warn("class %s cannot have injected calls (%s)", name,
+			rc < 0 && why ? why : "out of memory");
 		refuse_all(&h.rn);
 	}
 	records_set(sig, lh, &h.rn);
@@ -204,13 +208,18 @@ bool inject_active(void)
 	return atomic_load(&active);
 }
 
-bool inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e, uint8_t events)
+enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e,
+			       uint8_t events)
 {
-	if (!atomic_load(&active) || !class_modifiable(klass))
-		return false;
+	if (!atomic_load(&active))
+		return INJECT_NOT;
+	if (!class_modifiable(klass))
+		return INJECT_HIDDEN;
 	int f = records_flags(sig, class_loader_hash(jni, klass), e->name);
 	uint8_t need = rec_flags(events);
-	return f >= 0 && !(f & REC_REFUSED) && (f & need) == need;
+	if (f >= 0 && (f & REC_SKIPPED))
+		return INJECT_SKIPPED;
+	return f >= 0 && !(f & REC_REFUSED) && (f & need) == need ? INJECT_COVERED : INJECT_NOT;
 }
 
 static void log_count(void);
@@ -220,9 +229,7 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 	if (!atomic_load(&active) || sig[0] == '[' || records_flags(sig, class_loader_hash(jni, klass), "") < 0)
 		return;
 	module_reads(jni, klass);
-	pthread_mutex_lock(&update_lock);
 	log_count();
-	pthread_mutex_unlock(&update_lock);
 }
 
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
@@ -283,7 +290,7 @@ static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh)
 			continue;
 		int f = records_flags(sig, lh, m.e->name);
 		uint8_t want = rec_flags(events);
-		need = f < 0 || (!(f & REC_REFUSED) && (f & want) != want);
+		need = f < 0 || (!(f & (REC_REFUSED | REC_SKIPPED)) && (f & want) != want);
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)methods);
 	return need;
@@ -335,7 +342,9 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 
 	if (!cc->want) {
 		keep = records_flags(sig, lh, "") >= 0;
-	} else if (strcmp(sig, "Ljava/lang/Object;") == 0 || strcmp(sig, "L" CLASSFILE_PROBE_CLASS ";") == 0) {
+	} else if (strcmp(sig, "L" CLASSFILE_PROBE_CLASS ";") == 0) {
+		keep = false;     /* ours: fallback.h leaves it alone too */
+	} else if (strcmp(sig, "Ljava/lang/Object;") == 0) {
 		/* never changed (see the hook): recorded refused, so fallback.h reports them */
 		if (records_flags(sig, lh, "") < 0 && conns_want_method_class(sig, METHOD_EVENTS))
 			refuse_class(jni, klass, "the VM's root class is left alone");
@@ -369,8 +378,7 @@ static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
 		}
 		(*jv)->Deallocate(jv, (unsigned char *)methods);
 	}
-	sj_warn("class %s cannot have injected calls (%s): its methods' events come from "
-		"breakpoints and MethodExit", sig, why);
+	sj_warn("class %s cannot have injected calls (%s)", sig, why);
 	records_set(sig, class_loader_hash(jni, klass), &rn);
 	(*jv)->Deallocate(jv, (unsigned char *)sig);
 }
@@ -404,15 +412,16 @@ static size_t retransform(JNIEnv *jni, struct class_list *l, bool want)
 
 static void log_count(void)
 {
+	pthread_mutex_lock(&log_lock);
 	size_t n = atomic_load(&active) ? records_count() : (size_t)-1;
-
-	if (n == logged_n)
-		return;
-	if (n == (size_t)-1)
-		sj_info("method injection off");
-	else
-		sj_info("method calls injected in %zu class%s", n, n == 1 ? "" : "es");
-	logged_n = n;
+	if (n != logged_n) {
+		if (n == (size_t)-1)
+			sj_info("method injection off");
+		else
+			sj_info("method calls injected in %zu class%s", n, n == 1 ? "" : "es");
+		logged_n = n;
+	}
+	pthread_mutex_unlock(&log_lock);
 }
 
 /* Under update_lock: calls off; with JNI every changed class back to its original bytes. */

@@ -17,9 +17,9 @@
  * calls; calls no longer wanted stay until the last registration goes and
  * return at once. When none is wanted any more, every changed class goes back
  * to its original code. A class the VM refuses to retransform, or a method the
- * rewriter refuses, is recorded (records.h) and logged once; its events come
- * from fallback.h, as do those of classes the VM will not let anyone change
- * (hidden classes). The class-file hook runs on the loading thread; nothing
+ * rewriter refuses, is recorded (records.h) and logged once; fallback.h
+ * reports what it can of it, as of classes the VM will not let anyone
+ * change (hidden classes). The class-file hook runs on the loading thread; nothing
  * here waits on a Java thread.
  */
 #ifndef STAPJAVA_AGENT_INJECT_H
@@ -37,8 +37,15 @@ void inject_update(JNIEnv *jni, bool want);
 /* Injected calls report method events now. */
 bool inject_active(void);
 /* Do injected calls report EVENTS (WIRE_METHOD_ENTER / _RETURN) of method E
- * of KLASS (signature SIG)? If not, fallback.h must. */
-bool inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e, uint8_t events);
+ * of KLASS (signature SIG)? If not, fallback.h must, and knows why. */
+enum inject_cover {
+	INJECT_COVERED,
+	INJECT_NOT,          /* injection off, or the class or method refused (logged) */
+	INJECT_HIDDEN,       /* a class the VM lets nobody change */
+	INJECT_SKIPPED,      /* an empty finalize(): never called by the VM, never probed */
+};
+enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e,
+				uint8_t events);
 /* Is LOCATION of METHOD the catch (the start) or the RETHROW (the athrow) of
  * the handler that reports an exceptional exit? Its Exception and
  * ExceptionCatch events are not the program's: cb_exception.c drops them. */

@@ -185,12 +185,27 @@ static void apply(const bool need[N_COUNT])
 	}
 }
 
+/* Set on the thread inside events_update(): a class the VM prepares inside
+ * one of its JVMTI calls (an exception class RetransformClasses makes, say)
+ * must not take the locks that thread holds; the update looks again. */
+static __thread bool updating;
+static atomic_bool prepared_meanwhile;
+
+bool events_updating_here(void)
+{
+	if (updating)
+		atomic_store(&prepared_meanwhile, true);
+	return updating;
+}
+
 void events_update(JNIEnv *jni)
 {
 	bool need[N_COUNT];
 	uint32_t by[N_COUNT];
 
 	pthread_mutex_lock(&update_lock);
+	updating = true;
+	atomic_store(&prepared_meanwhile, false);
 	compute(need, by);
 	/* method enter and return: calls injected into the matched methods
 	 * (inject.h); breakpoints and MethodExit only for what they cannot cover
@@ -206,6 +221,9 @@ void events_update(JNIEnv *jni)
 	}
 	inject_update(jni, by_calls);
 	struct fallback_need fb = fallback_update(jni, enter, ret, !by_calls);
+	/* classes prepared by our own JVMTI calls were skipped: scan again */
+	if (atomic_exchange(&prepared_meanwhile, false))
+		fb = fallback_update(jni, enter, ret, !by_calls);
 	need[N_METHOD_ENTRY] = false;
 	need[N_METHOD_EXIT] = fb.method_exit;
 	need[N_BREAKPOINT] = fb.breakpoints;
@@ -213,6 +231,7 @@ void events_update(JNIEnv *jni)
 	bool track = need[N_OBJECT_FREE];
 	apply(need);
 	tell_failures(by);
+	updating = false;
 	pthread_mutex_unlock(&update_lock);
 	if (track && jni)
 		unload_track_loaded(jni);

@@ -12,12 +12,17 @@
 #define STAPJAVA_AGENT_JVMTI_EVENTS_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 
 /* The callbacks table and always-on events (VMInit, VMDeath); at load time. */
 int events_install(void);
 /* JNI is the caller's (used to tag already-loaded classes for unload, to
  * retransform classes and to set breakpoints); the I/O thread. */
 void events_update(JNIEnv *jni);
+/* From ClassPrepare: is this thread inside events_update() (a class the VM
+ * prepares inside one of its JVMTI calls)? Then the caller does nothing:
+ * the update scans the loaded classes again when it is done. */
+bool events_updating_here(void);
 /* From ClassPrepare when fallback.h needs its Breakpoint or MethodExit event
  * on: only those two follow fallback_need_now(). */
 void events_fallback_changed(void);

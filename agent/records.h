@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { REC_ENTER = 1, REC_EXIT = 2, REC_REFUSED = 4 };
+/* REC_REFUSED: no calls, fallback.h reports it; REC_SKIPPED: no calls and not
+ * reported at all (an empty finalize(), which the VM never calls). */
+enum { REC_ENTER = 1, REC_EXIT = 2, REC_REFUSED = 4, REC_SKIPPED = 8 };
 
 /* A record being built: NUL-terminated names, each followed by a flags byte. */
 struct record_names {

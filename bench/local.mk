@@ -37,8 +37,9 @@
 # libnullagent.so: a JVMTI agent with empty MethodEntry/MethodExit callbacks
 #   (option "entry": MethodEntry only; "breakpoint=CLASS.METHOD": an empty
 #   Breakpoint callback; "inject=CLASS.METHOD": agent/classfile.c's injected
-#   call to an empty native), at bench/libnullagent.so. It links
-#   agent/classfile.c itself (its own object, compiled for this library).
+#   call to an empty native), at bench/libnullagent.so. It links the
+#   agent's class-file rewriter (agent/libsjrewrite.la: agent/classfile.c and
+#   the parts it is built on), not the agent.
 noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt
 
 bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
@@ -50,7 +51,8 @@ bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
 
 # A shared object that is not installed: -rpath makes libtool build one.
 noinst_LTLIBRARIES += bench/libnullagent.la
-bench_libnullagent_la_SOURCES = bench/nullagent.c agent/classfile.c agent/classfile.h
+bench_libnullagent_la_SOURCES = bench/nullagent.c
+bench_libnullagent_la_LIBADD = agent/libsjrewrite.la
 bench_libnullagent_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(JDK_CPPFLAGS)
 

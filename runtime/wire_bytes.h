@@ -22,7 +22,7 @@
 #define WIRE_BRIDGE_HELLO_PREFIX_LEN 5u
 
 #define WIRE_EXT_EVENT_FIRST 0x91u
-#define WIRE_EXT_EVENT_LAST  0x97u
+#define WIRE_EXT_EVENT_LAST  0x98u
 
 /* The capability an event code needs (0: none). Hello (0x90) needs none: it
  * is how negotiation starts. One rule for the encoder and the decoder. */

@@ -219,6 +219,25 @@ int procfs_jvm_flag(pid_t pid, const char *name)
 	return last_flag(buf, (size_t)n, plus, minus, cur);
 }
 
+bool procfs_jvm_mentions(pid_t pid, const char *needle)
+{
+	static const char *const vars[] = { "JAVA_TOOL_OPTIONS=", "_JAVA_OPTIONS=", "JDK_JAVA_OPTIONS=" };
+	char path[64], buf[65536];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	n = read_file(path, buf, sizeof buf);
+	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
+		for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
+			if (strncmp(buf + i, vars[v], strlen(vars[v])) == 0 && strstr(buf + i, needle))
+				return true;
+	n = procfs_cmdline(pid, buf, sizeof buf);
+	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (strstr(buf + i, needle))
+			return true;
+	return false;
+}
+
 bool procfs_catches_signal(pid_t pid, int sig)
 {
 	char path[64], buf[4096];

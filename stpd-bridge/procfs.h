@@ -41,6 +41,9 @@ bool procfs_maps_file(pid_t pid, const char *base);
 /* 1 when the JVM's command line or JAVA_TOOL_OPTIONS, _JAVA_OPTIONS,
  * JDK_JAVA_OPTIONS last say -XX:+NAME, 0 otherwise, -errno if unreadable. */
 int procfs_jvm_flag(pid_t pid, const char *name);
+/* Does the JVM's command line or options environment (as for
+ * procfs_jvm_flag) contain NEEDLE anywhere? */
+bool procfs_jvm_mentions(pid_t pid, const char *needle);
 /* Has PID a handler for signal SIG (SigCgt)? */
 bool procfs_catches_signal(pid_t pid, int sig);
 

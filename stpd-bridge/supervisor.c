@@ -256,7 +256,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
 		return;
 	}
-	if (was_served(s, &id) || has_failed(s, pid) || (named && not_a_jvm(s, &id)))
+	if (was_served(s, &id) || has_failed(s, pid))
 		return;
 	/* a bridge that is not root can only become its own uid */
 	if (geteuid() != 0 && id.uid != geteuid()) {
@@ -275,9 +275,10 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		if (there)
 			return;
 	}
-	/* no agent socket (yet) */
-	if (!named || s->o->no_attach || procfs_maps_file(pid, "libstapjava.so") ||
-	    !procfs_catches_signal(pid, SIGQUIT))
+	/* no agent socket (yet): a JVM given the agent at start (or loaded
+	 * with it) makes one at VMInit; only a JVM without it is attached */
+	if (!named || not_a_jvm(s, &id) || s->o->no_attach || procfs_maps_file(pid, "libstapjava.so") ||
+	    procfs_jvm_mentions(pid, "libstapjava") || !procfs_catches_signal(pid, SIGQUIT))
 		return;
 	/* SIGQUIT would only make it print a thread dump */
 	if (procfs_jvm_flag(pid, "DisableAttachMechanism") == 1) {
@@ -323,7 +324,8 @@ static bool named_all_gone(const struct supervisor *s)
 	return s->o->npids > 0;
 }
 
-/* With -x: each named pid must be a JVM this bridge may serve. */
+/* With -x: each named pid must exist and be this bridge's to serve (whether
+ * it is a JVM is known once it has had time to exec one: consider()). */
 static int check_named(struct supervisor *s)
 {
 	for (size_t i = 0; i < s->o->npids; i++) {
@@ -347,11 +349,9 @@ static int check_named(struct supervisor *s)
 										       : strerror(-rc));
 			id.pid = pid;
 			mark_failed(s, &id);
-		} else {
-			not_a_jvm(s, &id);
 		}
 	}
-	return s->nfailed == s->o->npids ? -ESRCH : 0;
+	return s->o->npids && s->nfailed == s->o->npids ? -ESRCH : 0;
 }
 
 static void reap(struct supervisor *s)

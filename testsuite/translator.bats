@@ -272,10 +272,10 @@ stap -p 2 -r $KREL -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
 	[[ "$(section bridge)" == *"'--args' '--stack'" ]]
 }
 
-@test "-x PID: the bridge gets it, stap does not (its uprobes would fire only in PID's tree)" {
+@test "-x PID: the bridge gets it (and the agent to load into a JVM without one), stap does not (its uprobes would fire only in PID's tree)" {
 	run "$SJ" --dump -p2 -x 4242 -e 'probe java.vm.init {}'
 	[ "$status" -eq 0 ]
-	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--vm' '-x' '4242'" ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--vm' '-x' '4242' '--agent' '/opt/stapjava/lib/libstapjava.so'" ]
 	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
 	# the bridge's end is reported, and why it may end
 	[[ "$(section "script <input>")" == *'warn(sprintf("stpd-bridge (pid %d) exited: Java probe points fire no more (with -x 4242 it ends when that JVM does)", pid()))'* ]]

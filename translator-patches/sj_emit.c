@@ -114,6 +114,10 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 	if (o->target_pid) {
 		rc |= word(out, form, "-x");
 		rc |= word(out, form, "%s", o->target_pid);
+		if (o->agent) {
+			rc |= word(out, form, "--agent");
+			rc |= word(out, form, "%s", o->agent);
+		}
 	}
 	for (size_t i = 0; i < o->nextra; i++)
 		rc |= word(out, form, "%s", o->extra[i]);

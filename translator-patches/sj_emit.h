@@ -38,6 +38,7 @@
 struct sj_bridge_opts {
 	bool sync;
 	const char *target_pid;	/* -x, NULL: none */
+	const char *agent;	/* with -x: the agent the bridge loads into a JVM without one */
 	char *const *extra;	/* more words for the bridge */
 	size_t nextra;
 };

@@ -263,7 +263,7 @@ static int target_command(struct job *j, const struct sj_bridge_opts *bo)
  * and the probe on the bridge's end. */
 static int generate(struct job *j)
 {
-	struct sj_bridge_opts bo = { .target_pid = j->cmd.target_pid };
+	struct sj_bridge_opts bo = { .target_pid = j->cmd.target_pid, .agent = j->paths.agent };
 	int rc;
 
 	j->uses_java = sj_translation_uses_java(&j->tr);

@@ -1,4 +1,4 @@
-# testsuite/fuzz: a libFuzzer target for the wire decoders.
+# testsuite/fuzz: libFuzzer targets for the wire decoders and the class-file rewriter.
 #
 #   make fuzz [FUZZ_SECONDS=N]   build the target with $(FUZZ_CC) and run it
 #                                on a copy of the corpus for N seconds (60)
@@ -65,3 +65,87 @@ testsuite_fuzz_replay_corpus_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_corpus_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_corpus
 EXTRA_DIST += testsuite/fuzz/make_corpus.c
+
+# ---- the class-file rewriter (agent/libsjrewrite.la)
+#
+#   make fuzz-classfile [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_classfile with
+#                                          $(FUZZ_CC) and run it on a copy of
+#                                          testsuite/fuzz/corpus-classfile/ for N
+#                                          seconds (60); crashes as for `make fuzz`
+#   make fuzz-classfile-corpus             regenerate that corpus with $(JAVAC)
+#
+# The corpus: class files javac -g made from testsuite/fuzz/classfile-src/*.java
+# (switches, try/catch/finally, constructors, lambdas and type annotations,
+# long/double; Modern.java's records and switch expressions), with --release 8
+# (r8-*) and --release 17 (r17-*), "$" in a class name as "-". Only classes
+# with code (each must be rewritten: replay_classfile.c), a dozen, each a few KiB.
+FUZZ_CLASSFILE_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_classfile.c \
+	$(top_srcdir)/agent/cfpool.c \
+	$(top_srcdir)/agent/bytecode.c \
+	$(top_srcdir)/agent/descriptor.c \
+	$(top_srcdir)/agent/codeedit.c \
+	$(top_srcdir)/agent/stackmap.c \
+	$(top_srcdir)/agent/preinit.c \
+	$(top_srcdir)/agent/codeattr.c \
+	$(top_srcdir)/agent/classfile.c
+FUZZ_CLASSFILE_DEPS = \
+	$(top_srcdir)/agent/cfbytes.h $(top_srcdir)/agent/cfpool.h $(top_srcdir)/agent/bytecode.h \
+	$(top_srcdir)/agent/descriptor.h $(top_srcdir)/agent/codeedit.h \
+	$(top_srcdir)/agent/stackmap.h $(top_srcdir)/agent/preinit.h \
+	$(top_srcdir)/agent/codeattr.h $(top_srcdir)/agent/classfile.h
+FUZZ_CLASSFILE_JFILES = \
+	testsuite/fuzz/classfile-src/Ctors.java testsuite/fuzz/classfile-src/Lambdas.java \
+	testsuite/fuzz/classfile-src/Numbers.java testsuite/fuzz/classfile-src/Switches.java \
+	testsuite/fuzz/classfile-src/TryCatch.java
+FUZZ_CLASSFILE_JFILES17 = $(FUZZ_CLASSFILE_JFILES) testsuite/fuzz/classfile-src/Modern.java
+# RELEASE:CLASS, "-" for "$"
+FUZZ_CLASSFILE_CORPUS = \
+	8:Ctors 8:Ctors-Inner 8:Lambdas 8:Numbers 8:Switches 8:TryCatch \
+	17:Ctors 17:Ctors-1 17:Lambdas 17:Modern 17:Modern-Circle 17:Switches 17:TryCatch
+
+EXTRA_DIST += testsuite/fuzz/fuzz_classfile.c testsuite/fuzz/corpus-classfile \
+	$(FUZZ_CLASSFILE_JFILES17)
+CLEANFILES += testsuite/fuzz/fuzz_classfile
+
+testsuite/fuzz/fuzz_classfile: $(FUZZ_CLASSFILE_SRC) $(FUZZ_CLASSFILE_DEPS)
+	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/agent $(FUZZ_CLASSFILE_SRC) -o $@
+
+fuzz-classfile:
+	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_classfile
+	rm -rf testsuite/fuzz/corpus-classfile-run
+	$(MKDIR_P) testsuite/fuzz/corpus-classfile-run
+	cp $(top_srcdir)/testsuite/fuzz/corpus-classfile/* testsuite/fuzz/corpus-classfile-run/
+	testsuite/fuzz/fuzz_classfile -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/corpus-classfile-run
+
+fuzz-classfile-corpus:
+	rm -rf testsuite/fuzz/classfile-javac
+	$(MKDIR_P) testsuite/fuzz/classfile-javac/8 testsuite/fuzz/classfile-javac/17
+	$(JAVAC) -g --release 8 -d testsuite/fuzz/classfile-javac/8 \
+	  $(FUZZ_CLASSFILE_JFILES:%=$(top_srcdir)/%)
+	$(JAVAC) -g --release 17 -d testsuite/fuzz/classfile-javac/17 \
+	  $(FUZZ_CLASSFILE_JFILES17:%=$(top_srcdir)/%)
+	rm -rf $(top_srcdir)/testsuite/fuzz/corpus-classfile
+	$(MKDIR_P) $(top_srcdir)/testsuite/fuzz/corpus-classfile
+	for rc in $(FUZZ_CLASSFILE_CORPUS); do \
+	  r=$${rc%%:*}; c=$${rc#*:}; \
+	  cp "testsuite/fuzz/classfile-javac/$$r/`echo $$c | tr - '$$'`.class" \
+	    "$(top_srcdir)/testsuite/fuzz/corpus-classfile/r$$r-$$c.class" || exit 1; \
+	done
+	rm -rf testsuite/fuzz/classfile-javac
+
+.PHONY: fuzz-classfile fuzz-classfile-corpus
+
+# The committed class-file corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_classfile
+testsuite_fuzz_replay_classfile_SOURCES = testsuite/fuzz/replay_classfile.c \
+	testsuite/fuzz/fuzz_classfile.c
+testsuite_fuzz_replay_classfile_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-classfile"'
+testsuite_fuzz_replay_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_classfile_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_classfile

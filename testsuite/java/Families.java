@@ -64,6 +64,8 @@ public class Families {
         case "lambdas": Lambdas.run(); break;
         case "vthreads": VThreads.run(); break;
         case "unwind": Unwind.run(); break;
+        case "paced": Paced.run(args[2]); break;
+        case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }
@@ -237,6 +239,55 @@ class Unwind {
         t.setUncaughtExceptionHandler((th, x) -> System.out.println("uncaught " + x.getMessage()));
         t.start();
         t.join();
+    }
+}
+
+// busy(0), busy(1), ... about 10 000 calls a second until STOPFILE exists:
+// a rate any bridge keeps up with, for counting every call exactly.
+class Paced {
+    static int busy(int i) { return 2 * i; }
+    static void run(String stopFile) throws Exception {
+        Path stop = Paths.get(stopFile);
+        long sum = 0;
+        int n = 0;
+        while (!Files.exists(stop)) {
+            for (int j = 0; j < 10; j++, n++)
+                sum += busy(n);
+            Thread.sleep(1);
+        }
+        System.out.println(sum == (long) n * (n - 1) ? "paced ok" : "paced WRONG");
+    }
+}
+
+// NTHREADS threads call level1 -> level2 -> level3 in a loop; every 7th call
+// throws from level3 through the other two, caught in the loop. Until
+// STOPFILE exists; then each thread checks its sums and prints "throwing-N ok".
+class Throwing {
+    static int level3(int i) { if (i % 7 == 0) throw new IllegalStateException("x"); return i; }
+    static int level2(int i) { return level3(i) + 1; }
+    static int level1(int i) { try { return level2(i) + 1; } finally { } }
+    static void run(int nthreads, String stopFile) throws Exception {
+        Path stop = Paths.get(stopFile);
+        Thread[] ts = new Thread[nthreads];
+        boolean[] ok = new boolean[nthreads];
+        for (int t = 0; t < nthreads; t++) {
+            final int k = t;
+            ts[t] = new Thread(() -> {
+                long sum = 0, want = 0, caught = 0, calls = 0;
+                while (!Files.exists(stop)) {
+                    for (int j = 0; j < 1000; j++, calls++) {
+                        int i = (int) calls;
+                        try { sum += level1(i); want += i + 2; } catch (IllegalStateException e) { caught++; }
+                    }
+                }
+                ok[k] = sum == want && caught == (calls + 6) / 7;
+            }, "throwing-" + t);
+            ts[t].start();
+        }
+        for (Thread t : ts)
+            t.join();
+        for (int t = 0; t < nthreads; t++)
+            System.out.println("throwing-" + t + (ok[t] ? " ok" : " WRONG"));
     }
 }
 

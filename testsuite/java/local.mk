@@ -10,7 +10,7 @@ testsuite_java_sjclient_SOURCES = testsuite/java/sjclient.c \
 testsuite_java_sjclient_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_java_sjclient_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
 
-SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java \
+SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java testsuite/java/LoadAll.java \
 	testsuite/java/Named.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
@@ -24,3 +24,17 @@ clean-local: clean-sj-java
 clean-sj-java:
 	rm -rf testsuite/java/classes testsuite/java/classes.stamp
 .PHONY: clean-sj-java
+
+# librewrite_stress.so: a JVMTI agent that puts enter, return and
+# exceptional-exit calls into every method of every class the VM loads
+# (agent/classfile.h), for the -Xverify:all rewrite stress
+# (testsuite/rewrite-stress, and a slice of it in testsuite/agent.bats).
+noinst_LTLIBRARIES += testsuite/java/librewrite_stress.la
+testsuite_java_librewrite_stress_la_SOURCES = testsuite/java/rewrite_stress.c
+testsuite_java_librewrite_stress_la_LIBADD = agent/libsjrewrite.la -lpthread
+testsuite_java_librewrite_stress_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+testsuite_java_librewrite_stress_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(JDK_CPPFLAGS)
+all-local: testsuite/java/librewrite_stress.so
+testsuite/java/librewrite_stress.so: testsuite/java/librewrite_stress.la
+	$(AM_V_GEN)rm -f $@ && ln -s .libs/librewrite_stress.so $@
+CLEANFILES += testsuite/java/librewrite_stress.so

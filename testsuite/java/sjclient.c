@@ -15,6 +15,8 @@
  *   --uid UID           connect as UID (keeping only the capability to reach the socket)
  *   --timeout SEC       give up after SEC seconds (default 60): exit 3
  *   --ack-never         in sync mode, never send an Ack
+ *   --gap-ms MS         wait MS ms between two commands (each then gets an update of its own)
+ *   --quit              once the commands are sent, close and exit ("quit" on stderr)
  * Commands:
  *   method:PAT class:PAT exception:PAT           Appendix B registrations
  *   reg:KIND:EVENTS:PAT  unreg:KIND:PAT          KIND = method|class|exception, EVENTS a number
@@ -228,6 +230,8 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
 	bool hello = true, count = false, ack = true;
+	unsigned gap_ms = 0;
+	bool quit = false;
 	const char *pause_file = NULL, *raw = NULL;
 	long uid = -1;
 	unsigned timeout = 60;
@@ -241,6 +245,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
 		else if (!strcmp(argv[i], "--uid") && i + 1 < argc) uid = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc) gap_ms = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--quit")) quit = true;
 		else die("unknown option %s", argv[i]);
 	}
 	if (i >= argc)
@@ -282,6 +288,13 @@ int main(int argc, char **argv)
 				struct wire_command cmd;
 				parse_command(argv[i], &cmd);
 				send_cmd(fd, &cmd);
+				if (gap_ms)
+					usleep(gap_ms * 1000);
+			}
+			if (quit) {
+				close(fd);
+				fprintf(stderr, "quit\n");
+				return 0;
 			}
 			if (pause_file) {
 				struct stat st;

@@ -50,18 +50,42 @@ testsuite_unit_test_fdio_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_fdio_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_fdio
 
-# agent/bytecode.c is pure (no JVMTI): tested on its own.
+# The class-file rewriter (agent/libsjrewrite.la) is pure C, no JVMTI: each
+# module is tested on its own, and classfile.c on whole class files.
+SJREWRITE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+SJREWRITE_TEST_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
+
 check_PROGRAMS += testsuite/unit/test_bytecode
-testsuite_unit_test_bytecode_SOURCES = testsuite/unit/test_bytecode.c agent/bytecode.c agent/bytecode.h
-testsuite_unit_test_bytecode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+testsuite_unit_test_bytecode_SOURCES = testsuite/unit/test_bytecode.c
+testsuite_unit_test_bytecode_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
 testsuite_unit_test_bytecode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-testsuite_unit_test_bytecode_LDADD = $(CMOCKA_LIBS)
+testsuite_unit_test_bytecode_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_bytecode
 
-# agent/classfile.c is pure (no JVMTI): tested on its own.
+check_PROGRAMS += testsuite/unit/test_codeedit
+testsuite_unit_test_codeedit_SOURCES = testsuite/unit/test_codeedit.c
+testsuite_unit_test_codeedit_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_codeedit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_codeedit_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_codeedit
+
+check_PROGRAMS += testsuite/unit/test_stackmap
+testsuite_unit_test_stackmap_SOURCES = testsuite/unit/test_stackmap.c
+testsuite_unit_test_stackmap_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_stackmap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_stackmap_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_stackmap
+
+check_PROGRAMS += testsuite/unit/test_preinit
+testsuite_unit_test_preinit_SOURCES = testsuite/unit/test_preinit.c
+testsuite_unit_test_preinit_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_preinit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_preinit_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_preinit
+
 check_PROGRAMS += testsuite/unit/test_classfile
-testsuite_unit_test_classfile_SOURCES = testsuite/unit/test_classfile.c agent/classfile.c agent/classfile.h
-testsuite_unit_test_classfile_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+testsuite_unit_test_classfile_SOURCES = testsuite/unit/test_classfile.c
+testsuite_unit_test_classfile_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
 testsuite_unit_test_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-testsuite_unit_test_classfile_LDADD = $(CMOCKA_LIBS)
+testsuite_unit_test_classfile_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_classfile

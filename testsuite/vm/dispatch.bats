@@ -103,7 +103,7 @@ setup_file() {
 	local start=$SECONDS st=0
 	# sh: the bridge in the background (its parent: stapio), then the JVM in
 	# sh's place, so target() is the JVM
-	"$vm" --timeout 170 \
+	"$vm" --timeout 1200 \
 		-c "sh -c 'set -f; $bridge --parent \$PPID -x \$\$ \$(cat $D/bridge.args) </dev/null >/dev/null 2>&1 & exec \$(cat $D/java.cmd) >$D/java.out'" \
 		-e "$(cat "$D/dispatch.stp")" "$bridge" >"$D/out" 2>"$D/err" </dev/null || st=$?
 	echo "$st" >"$D/status"

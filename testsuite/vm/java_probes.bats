@@ -56,7 +56,7 @@ run_e2e() {
 	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
 	tcmd=$("$B/translator-patches/stap-java" --target-command "cd $D && $cmd" "$script") || { status=$?; return 0; }
-	timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
 		-c "$tcmd" "$script" >"$D/$name.out" 2>"$D/$name.err" </dev/null || status=$?
 }
 
@@ -105,7 +105,7 @@ mask_tour() {
 		"tid blocker="*) sed_args+=(-e "s/\b${line#tid blocker=}\b/BLOCKER/g") ;;
 		esac
 	done <"$D/$name.java.out"
-	sed "${sed_args[@]}" -e 's/#[0-9][0-9]*/#ID/g' "$D/$name.out" |
+	sed "${sed_args[@]}" -e 's/#[0-9][0-9]*/#ID/g' -e 's/@[0-9a-f]*#ID/@H#ID/g' "$D/$name.out" |
 		awk '$3 ~ /^tid=/ { g = substr($3, 5) } $3 == "tid>0" { g = "GC" } { n[g]++; line[g, n[g]] = $0; if (!(g in seen)) { seen[g] = 1; order[++k] = g } }
 		     END { for (i = 1; i <= k; i++) { g = order[i]; print "== " g; for (j = 1; j <= n[g]; j++) print line[g, j] } }'
 }
@@ -126,7 +126,7 @@ mask_tour() {
 	[ "$status" -eq 0 ]
 	run grep -A1 -e '^# stap-java --dump: bridge' -e '^# stap-java --dump: stap' <<<"$output"
 	[ "$output" = "$(printf '%s\n' '# stap-java --dump: bridge' \
-		"$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--gc' '-x' '4242'" \
+		"$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--gc' '-x' '4242' '--agent' '$STAPJAVA_AGENT'" \
 		'# stap-java --dump: stap' "stap -I $STAPJAVA_TAPSET '<tmpdir>/script.stp'")" ]
 	# -c and -x together are refused
 	run --separate-stderr "$B/translator-patches/stap-java" --dump -x 4242 -c true "$S/examples/gc-time.stp"
@@ -168,7 +168,7 @@ mask_tour() {
 		Tour.fail(Ljava/lang/String;)V:37
 		Tour.methods()V:48
 		Tour.main([Ljava/lang/String;)V:94
-		method.return pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V popped=1 ret=?
+		method.return pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V popped=1 ret=java.lang.IllegalStateException@H#ID
 		exception.catch pid=PID tid=MAIN ts ok java.lang.IllegalStateException in Tour.methods()V
 		method.return pid=PID tid=MAIN ts ok Tour.methods()V popped=0 ret=void
 		method.enter pid=PID tid=MAIN ts ok Tour.classes()V args=
@@ -299,7 +299,7 @@ mask_tour() {
 		probe java.method("Mid.step").enter { printf("%s %s\n", java_name, java_args) }
 		probe syscall.write { if (0) println(count) }
 	EOF
-	run_e2e kill "$D/kill.stp" "b=\$!; $(java_cmd kill -cp "$D" Mid) & j=\$!; timeout 60 sh -c \"until grep -q before $D/kill.java.out; do sleep 0.1; done\"; kill -9 \$b; touch killed; wait \$j; echo \$? >$D/kill.java.rc"
+	run_e2e kill "$D/kill.stp" "b=\$!; $(java_cmd kill -cp "$D" Mid) & j=\$!; timeout 600 sh -c \"until grep -q before $D/kill.java.out; do sleep 0.1; done\"; kill -9 \$b; touch killed; wait \$j; echo \$? >$D/kill.java.rc"
 	[ "$status" -eq 0 ] || { show kill; false; }
 	[ "$(cat "$D/kill.out")" = 'Mid.step(Ljava/lang/String;)V "before"' ] || { show kill; false; }
 	run sed -e 's/(pid [0-9]*)/(pid N)/' <(clean_err "$D/kill.err")
@@ -311,13 +311,83 @@ mask_tour() {
 	# end: the one bridge's worker outlives its killed supervisor just long
 	# enough to send Reset, then closes
 	# (Mid is loaded after the registration: its call comes from the class-file hook)
-	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodEntry .*\|method.enter .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
-	[ "$output" = "$(printf '%s\n' 'method.enter by injected calls in 0 classes' \
-		'method.enter by injected calls in 1 class' \
-		'method.enter calls removed: 1 class back to its original code' \
-		'method.enter injection off' \
+	run sed -n -e 's/(pid [0-9]* /(pid N /' -e 's/conn#[0-9]*/conn#N/' -e 's/^stapjava-agent\[[0-9]*\]: info: \(event MethodE.*\|method calls .*\|injected calls .*\|method injection .*\|.*closed: .*\|conn#N: Reset\)$/\1/p' "$D/kill.agent.log"
+	[ "$output" = "$(printf '%s\n' 'method calls injected in 0 classes' \
+		'method calls injected in 1 class' \
+		'injected calls removed: 1 class back to its original code' \
+		'method injection off' \
 		'conn#N: Reset' \
 		'conn#N (pid N uid 0) closed: peer closed the connection')" ] || { show kill; false; }
+}
+
+@test "stap-java -x PID of a JVM started without the agent: the bridge loads it (HotSpot's attach mechanism); enter and return by injected calls" {
+	# The JVM gets pid 5000 (ns_last_pid), the -x given at build time; it
+	# runs Tick with no agent. The bridge's worker loads the agent through
+	# the attach listener (/tmp/.java_pid5000: the guest's /tmp is a tmpfs);
+	# the script ends itself after three calls; the agent then takes its
+	# calls out again and the JVM runs on to its normal end.
+	cat >"$D/Tick.java" <<-'EOF'
+		public class Tick {
+			static int tick(int i) { return 2 * i; }
+			public static void main(String[] args) throws Exception {
+				java.io.File stop = new java.io.File(args[0]);
+				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+					tick(i);
+					if (i == 0)
+						System.out.println("running");
+					Thread.sleep(50);
+				}
+				System.out.println(stop.exists() ? "stopped" : "never stopped");
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Tick.java"
+	cat >"$D/xa.stp" <<-'EOF'
+		global n
+		probe java.method("Tick.tick").enter { printf("enter %s pid=%d %s\n", java_name, java_pid, java_args) }
+		probe java.method("Tick.tick").return {
+			printf("return %s %s\n", java_name, java_return)
+			if (++n == 3) exit()
+		}
+	EOF
+	local before after
+	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
+	before+="; $JAVA -cp $D Tick $D/xa.stop >$D/xa.java.out 2>$D/xa.java.err & echo \$! >$D/xa.pid"
+	before+="; i=0; until grep -q running $D/xa.java.out; do i=\$((i+1)); [ \$i -lt 600 ] || exit 1; sleep 0.2; done"
+	after="i=0; until grep -q 'method injection off' $D/xa.agent.log; do i=\$((i+1)); [ \$i -lt 600 ] || break; sleep 0.2; done"
+	after+="; touch $D/xa.stop; p=\$(cat $D/xa.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 600 ]; do i=\$((i+1)); sleep 0.2; done"
+	status=0
+	STAPJAVA_BRIDGE_OPTS="--sockdir /run/sjd --agent-options loglevel=info,logfile=$D/xa.agent.log" \
+		timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--stap-opt -x --stap-opt 5000 --before "$before" --after "$after" \
+		"$D/xa.stp" >"$D/xa.out" 2>"$D/xa.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show xa; false; }
+	[ "$(cat "$D/xa.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/xa.pid"), not 5000" >&2; false; }
+	[ -z "$(clean_err "$D/xa.err")" ] || { show xa; false; }
+	# three calls, each with its argument and twice that returned (no probe
+	# runs once the script has called exit())
+	[ "$(sed -E 's/ [0-9]+$/ N/' "$D/xa.out")" = "$(printf 'enter Tick.tick(I)I pid=5000 N\nreturn Tick.tick(I)I N\n%.0s' 1 2 3)" ] || { show xa; false; }
+	run awk '$1 == "enter" { a = $4 } $1 == "return" { if ($3 != 2 * a) bad = 1 } END { exit bad }' "$D/xa.out"
+	[ "$status" -eq 0 ] || { show xa; false; }
+	[ "$(cat "$D/xa.java.out")" = "$(printf 'running\nstopped')" ] || { show xa; false; }
+	[ ! -s "$D/xa.java.err" ] || { show xa; false; }
+	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$D/xa.agent.log"
+	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
+		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
+		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x3
+		stapjava-agent[N]: info: event ClassPrepare enabled
+		stapjava-agent[N]: info: method calls injected in 1 class
+		stapjava-agent[N]: info: conn#1: Register method 0x3 "Tick.tick"
+		stapjava-agent[N]: info: conn#1: VmEvents on
+		stapjava-agent[N]: info: conn#1: Start: registrations complete
+		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
+		stapjava-agent[N]: info: method injection off
+		stapjava-agent[N]: info: event ClassPrepare disabled
+		stapjava-agent[N]: info: conn#1: Reset
+		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
+		EOF
+	)" ] || { cat "$D/xa.agent.log" >&2; false; }
 }
 
 @test "stap-java -x PID: only that JVM's events; when stap exits, that JVM goes on in no-event mode" {
@@ -358,10 +428,10 @@ mask_tour() {
 	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 60 s)
 	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
 	# bounded waits (60 s each): A's agent switches events off; both JVMs end
-	after="i=0; until grep -q 'method.enter calls removed: 1 class back to its original code' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
+	after="i=0; until grep -q 'injected calls removed: 1 class back to its original code' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
 	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done; done"
 	status=0
-	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 300 "$VM" --timeout 240 --stap "$B/translator-patches/stap-java" \
+	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
 		--stap-opt -x --stap-opt 5000 --before "$before" --after "$after" \
 		"$D/x.stp" >"$D/x.out" 2>"$D/x.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show x; false; }
@@ -379,12 +449,12 @@ mask_tour() {
 		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
 		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
 		stapjava-agent[N]: info: event ClassPrepare enabled
-		stapjava-agent[N]: info: method.enter by injected calls in 1 class
+		stapjava-agent[N]: info: method calls injected in 1 class
 		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
 		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
-		stapjava-agent[N]: info: method.enter calls removed: 1 class back to its original code
-		stapjava-agent[N]: info: method.enter injection off
+		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
+		stapjava-agent[N]: info: method injection off
 		stapjava-agent[N]: info: event ClassPrepare disabled
 		stapjava-agent[N]: info: conn#1: Reset
 		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection

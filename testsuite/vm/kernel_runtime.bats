@@ -322,9 +322,11 @@ SYSTEM_SCRIPT='probe begin { system("echo from-system") } probe end { println("e
     fi
 }
 
-@test "a Unix socket can be bound and connected in /tmp/stapjava-0; files under /tmp still reach the host" {
-    # The guest's /tmp is the host's over 9p, where qemu refuses sockets;
-    # stap-vm puts a guest-only tmpfs on the agents' socket directory.
+@test "a Unix socket can be bound and connected in /tmp/stapjava-0 and at the top of /tmp; files under /tmp still reach the host" {
+    # The host's /tmp reaches the guest over 9p, where qemu refuses sockets;
+    # stap-vm puts a guest-only tmpfs on the agents' socket directory, and
+    # the guest's /tmp is a tmpfs with the host's entries bound in (HotSpot's
+    # attach socket is /tmp/.java_pid<pid>).
     dir=$(mktemp -d /tmp/stap-vm-bats.XXXXXX)
     # core Perl only: bind, listen, connect, accept, one line across
     cat >"$dir/sock.pl" <<'PERL'
@@ -341,14 +343,14 @@ my $l = <$a>; print "socket says $l"; unlink $p;
 PERL
     host_before=$(ls -A /tmp/stapjava-0 2>/dev/null || true)
     run --separate-stderr "$STAP_VM" --timeout 120 --tmpfs "$dir/extra" \
-        -c "sh -c 'perl $dir/sock.pl /tmp/stapjava-0/bats.sock && stat -c %a:%u /tmp/stapjava-0 && perl $dir/sock.pl $dir/extra/x.sock && echo guest-wrote > $dir/from-guest'" \
+        -c "sh -c 'perl $dir/sock.pl /tmp/stapjava-0/bats.sock && stat -c %a:%u /tmp/stapjava-0 && perl $dir/sock.pl $dir/extra/x.sock && perl $dir/sock.pl /tmp/.stap-vm-top-$$.sock && echo guest-wrote > $dir/from-guest'" \
         -e "$SYSTEM_SCRIPT"
     from_guest=$(cat "$dir/from-guest" 2>/dev/null || true)
     extra_left=0
     [ ! -e "$dir/extra" ] || extra_left=1
     host_after=$(ls -A /tmp/stapjava-0 2>/dev/null || true)
     rm -rf "$dir"
-    if [ "$status" -ne 0 ] || [ "$(grep -v from-system <<<"$output")" != $'socket says ping\n700:0\nsocket says ping\nend' ]; then
+    if [ "$status" -ne 0 ] || [ "$(grep -v from-system <<<"$output")" != $'socket says ping\n700:0\nsocket says ping\nsocket says ping\nend' ]; then
         printf 'status %s (want 0), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
         return 1
     fi
