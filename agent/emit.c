@@ -150,7 +150,7 @@ void emit(struct emission *em)
 	const bool ext_code = wire_event_is_extension(ev->code);
 	struct { struct conn *c; unsigned serial; uint64_t seq; } waits[AGENT_MAX_CONNS];
 	size_t nwaits = 0;
-	bool queued = false;
+	bool queued = false, filling = false;
 
 	if (atomic_load(&agent.dying) && ev->code != WIRE_EV_VM_DEATH)
 		return;
@@ -185,6 +185,7 @@ void emit(struct emission *em)
 		int rc = encode_locked(c, ev);
 		if (rc == 0) {
 			queued = true;
+			filling |= c->out_len > c->out_cap / 4;
 			if (sync) {
 				c->last_sync_seq = c->seq;
 				waits[nwaits++] = (typeof(waits[0])){ c, c->serial, c->seq };
@@ -202,6 +203,8 @@ void emit(struct emission *em)
 	ev->retval = ret;
 	if (nwaits)
 		io_wake_urgent();
+	else if (filling)
+		io_wake_filling();
 	else if (queued)
 		io_wake();
 	if (nwaits) {

@@ -13,12 +13,17 @@
 
 #include <jvmti.h>
 
-#define IO_EXIT_FLUSH_MS 1000   /* at VM death, the longest wait for bridges to read */
+/* At VM death the agent writes what is queued while bridges read it: it
+ * gives up after IO_EXIT_STALL_MS without progress, or IO_EXIT_FLUSH_MS in
+ * all (the JVM's exit waits that long at most). */
+#define IO_EXIT_STALL_MS 1000
+#define IO_EXIT_FLUSH_MS 10000
 
 int io_init(void);                    /* at load: the wake-up eventfd */
 int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */
 void io_wake(void);                   /* cheap, any thread; writes go out within IO_BATCH_NS */
 void io_wake_urgent(void);            /* a synchronous event: write it now */
+void io_wake_filling(void);           /* a buffer is a quarter full: write it now */
 /* VMInit with wait_ms: wait until a first bridge has connected and gone quiet. */
 void io_wait_for_bridge(unsigned ms);
 void io_shutdown(void);               /* VMDeath: flush (bounded), close, unlink */

@@ -31,6 +31,7 @@ struct worker {
 	int sigfd;
 	pid_t pid;               /* the JVM's, for log lines */
 	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
+	uint64_t last_seq;       /* the last event's sequence number, for the words at a cut-off end */
 };
 
 /* How a step ended: go on, stop quietly, or stop because the peer failed. */
@@ -92,6 +93,8 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 	}
 	if (ev->code == WIRE_EV_VM_DEATH)
 		w->vm_died = true;
+	if (ev->has_trailer)
+		w->last_seq = ev->trailer.seq;
 	/* the markers fire in there, before the Ack below: in sync mode the
 	 * handlers run while the Java thread waits */
 	rc = handler_event(&w->h, ev);
@@ -163,8 +166,13 @@ static enum step read_events(struct worker *w)
 
 	/* one line when an agent goes: info after VmDeath, a warning mid-stream */
 	if (got == 0) {
-		sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN, "pid %d: the agent closed the connection",
-		       w->pid);
+		if (w->vm_died || !w->conn.peer.hello)
+			sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN,
+			       "pid %d: the agent closed the connection", w->pid);
+		else /* the agent's log says how much it could not send */
+			sj_warn("pid %d: the agent closed the connection before the VM's death event: "
+				"events after number %llu may be lost", w->pid,
+				(unsigned long long)w->last_seq);
 		return STEP_STOP;
 	}
 	if (got == -EAGAIN)

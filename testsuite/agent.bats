@@ -1174,6 +1174,56 @@ check_flood() {
 @test "dispatch: a full buffer drops and counts: generated = delivered + lost (JDK 17)" { check_flood "$JDK17"; }
 @test "dispatch: a full buffer drops and counts: generated = delivered + lost (JDK 25)" { check_flood "$JDK25"; }
 
+@test "at VM exit: a bridge that reads slowly still gets every event queued" {
+	# 40 000 events (about 1.5 MB) queued at once; the client reads about
+	# a socket buffer (about 200 KB) every 400 ms, so the last ones leave
+	# seconds after the VM's death
+	# (before: 1 s, then the rest was dropped without a word)
+	start_jvm "$JDK17" ",bufsize=8388608" -- Families flood "$T/go" 20000 "$T/done"
+	wait_until 20 sock_exists
+	start_client --read-delay-ms 400 --timeout 120 "$(sock_of_jvm)" method:Flood.tick
+	wait_until 20 log_has 'conn#1: RegisterMethod'
+	touch "$T/go"
+	wait_exit "$JPID" 60
+	JPID=
+	wait_exit "$CPID" 60
+	[ "$(grep -c '^method\.enter .* method=Flood\.tick(I)V args=$' "$T/events")" -eq 20000 ]
+	[ "$(grep -c '^method\.return .* method=Flood\.tick(I)V popped=0 ret=?$' "$T/events")" -eq 20000 ]
+	# besides: the Hello and the JIT's compilations of tick (how many is the JIT's business)
+	! grep -Ev '^(hello pid=|method\.(enter|return|compile) pid=)' "$T/events"
+	[ "$(cat "$T/client.err")" = "eof" ]
+	! log_has 'has not read'
+	log_has 'conn#1 .* closed: the VM is exiting'
+}
+
+@test "at VM exit: a bridge that reads nothing holds the JVM 1 s, and both sides say what was lost" {
+	start_jvm "$JDK17" ",bufsize=8388608" -- Families flood "$T/go" 20000 "$T/done"
+	wait_until 20 sock_exists
+	start_bridge b -m 'Flood.tick(I)V'
+	wait_until 20 registered 1
+	local w
+	w=$(worker_of b)
+	kill -STOP "$w"
+	touch "$T/go"
+	wait_until 60 test -e "$T/done"
+	# bounded: the stall limit, not the time the bridge stays stopped
+	wait_exit "$JPID" 30
+	JVMPID=$JPID JPID=
+	kill -CONT "$w"
+	wait_exit "$BPID" 30
+	local bytes
+	bytes=$(sed -n 's/.*conn#1: the VM exits and the bridge has not read the last \([0-9]*\) bytes of events, nor heard of 0 dropped before (it read nothing for 1000 ms, or could not keep up for 10000 ms): they are lost$/\1/p' "$T/agent.log")
+	[ "$bytes" -gt 0 ]
+	# the bridge printed every event it got and names the last one
+	local got
+	got=$(grep -Ec "^method\.(enter|return) pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V " "$T/b.out")
+	[ "$got" -lt 40000 ]
+	! grep -v '^method\.' "$T/b.out"
+	got=$(wc -l <"$T/b.out")
+	EXPECT_WARNS="warn: the agent closed the connection before the VM's death event: events after number $got may be lost" \
+		bridge_quiet b
+}
+
 # ---------------------------------------------------------------- filtering
 
 check_filters() {

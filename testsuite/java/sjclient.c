@@ -17,6 +17,7 @@
  *   --ack-never         in sync mode, never send an Ack
  *   --gap-ms MS         wait MS ms between two commands (each then gets an update of its own)
  *   --quit              once the commands are sent, close and exit ("quit" on stderr)
+ *   --read-delay-ms MS  wait MS ms before each read: a peer that cannot keep up
  * Commands:
  *   method:PAT class:PAT exception:PAT           Appendix B registrations
  *   reg:KIND:EVENTS:PAT  unreg:KIND:PAT          KIND = method|class|exception, EVENTS a number
@@ -230,7 +231,7 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
 	bool hello = true, count = false, ack = true;
-	unsigned gap_ms = 0;
+	unsigned gap_ms = 0, read_delay_ms = 0;
 	bool quit = false;
 	const char *pause_file = NULL, *raw = NULL;
 	long uid = -1;
@@ -247,6 +248,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc) gap_ms = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--quit")) quit = true;
+		else if (!strcmp(argv[i], "--read-delay-ms") && i + 1 < argc) read_delay_ms = (unsigned)atoi(argv[++i]);
 		else die("unknown option %s", argv[i]);
 	}
 	if (i >= argc)
@@ -307,6 +309,8 @@ int main(int argc, char **argv)
 		struct wire_error err;
 		int rc = len ? wire_decode_event(&peer, data, len, &ev, &used, &err) : -EAGAIN;
 		if (rc == -EAGAIN) {
+			if (read_delay_ms && got_hello)  /* a bridge that cannot keep up */
+				usleep(read_delay_ms * 1000);
 			long n = wire_reader_fill(&rd, fd);
 			if (n == 0 || n == -ECONNRESET)
 				break;
