@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -112,6 +113,33 @@ static int send_command(struct conn *c, const struct wire_command *cmd)
 	return fd_send_all(c->fd, b.data, b.len);
 }
 
+/* Commands gathered to go out in one write: the agent then reads the whole
+ * registration at once and applies it in one update (one retransformation,
+ * one log paragraph), however the scheduler interleaves us. */
+struct command_batch {
+	uint8_t *data;
+	size_t len, cap;
+};
+
+static int batch_add(struct command_batch *b, const struct wire_command *cmd)
+{
+	const size_t most = PATTERN_MAX_LEN + 64;
+
+	if (b->cap - b->len < most) {
+		size_t cap = b->cap ? 2 * b->cap : 4 * most;
+		uint8_t *data = realloc(b->data, cap);
+		if (!data)
+			return -ENOMEM;
+		b->data = data;
+		b->cap = cap;
+	}
+	struct wire_buf w = { b->data + b->len, b->cap - b->len, 0 };
+	int rc = wire_encode_command(&w, cmd);
+	if (rc == 0)
+		b->len += w.len;
+	return rc;
+}
+
 int conn_send_hello(struct conn *c)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_HELLO };
@@ -120,11 +148,11 @@ int conn_send_hello(struct conn *c)
 	return send_command(c, &cmd);
 }
 
-static int send_switch(struct conn *c, unsigned code, bool on)
+static int batch_switch(struct command_batch *b, unsigned code, bool on)
 {
 	struct wire_command cmd = { .code = code, .enable = on };
 
-	return on ? send_command(c, &cmd) : 0;
+	return on ? batch_add(b, &cmd) : 0;
 }
 
 static bool have(const struct conn *c, uint32_t cap)
@@ -137,7 +165,7 @@ static bool same_pattern(const struct registry_entry *a, const struct registry_e
 	return a->kind == b->kind && strcmp(pattern_text(&a->pat, NULL), pattern_text(&b->pat, NULL)) == 0;
 }
 
-static int send_patterns(struct conn *c, const struct registry *reg)
+static int batch_patterns(struct command_batch *b, const struct conn *c, const struct registry *reg)
 {
 	static const unsigned appendix_code[] = {
 		[WIRE_KIND_METHOD] = WIRE_CMD_REGISTER_METHOD,
@@ -166,7 +194,7 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 				cmd.events |= reg->entries[j].events;
 		/* Appendix B registers every type of a kind */
 		cmd.code = have(c, WIRE_CAP_EXT_CMDS) ? WIRE_CMD_REGISTER : appendix_code[e->kind];
-		rc = send_command(c, &cmd);
+		rc = batch_add(b, &cmd);
 		if (rc < 0)
 			return rc;
 	}
@@ -183,6 +211,7 @@ static int send_patterns(struct conn *c, const struct registry *reg)
 int conn_send_registrations(struct conn *c, const struct registry *reg)
 {
 	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
+	struct command_batch b = { 0 };
 	int rc = 0;
 
 	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
@@ -190,34 +219,37 @@ int conn_send_registrations(struct conn *c, const struct registry *reg)
 		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
 	}
 	if (opt.mask)
-		rc = send_command(c, &opt);
+		rc = batch_add(&b, &opt);
 	if (rc == 0 && reg->sync) {
 		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
 					     .timeout_us = reg->sync_timeout_us };
 
 		if (have(c, WIRE_CAP_SYNC))
-			rc = send_command(c, &mode);
+			rc = batch_add(&b, &mode);
 		else
 			sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
 				(int)c->jvm.pid);
 	}
 	if (rc == 0)
-		rc = send_patterns(c, reg);
+		rc = batch_patterns(&b, c, reg);
 	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_GC_EVENTS, reg->gc);
+		rc = batch_switch(&b, WIRE_CMD_GC_EVENTS, reg->gc);
 	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_THREAD_EVENTS, reg->threads);
+		rc = batch_switch(&b, WIRE_CMD_THREAD_EVENTS, reg->threads);
 	if (rc == 0)
-		rc = send_switch(c, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
+		rc = batch_switch(&b, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
 	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
-		rc = send_switch(c, WIRE_CMD_VM_EVENTS, true);
+		rc = batch_switch(&b, WIRE_CMD_VM_EVENTS, true);
 	else if (rc == 0 && reg->vm)
 		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
 	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS)) {
 		struct wire_command start = { .code = WIRE_CMD_START };
 
-		rc = send_command(c, &start);
+		rc = batch_add(&b, &start);
 	}
+	if (rc == 0 && b.len)
+		rc = fd_send_all(c->fd, b.data, b.len);
+	free(b.data);
 	return rc;
 }
 

@@ -385,6 +385,7 @@ check_attach() {
 	wait_exit "$JPID"
 	JPID=
 	[ ! -s "$T/java.out" ]
+	rm "$T/go" "$T/stop"
 	# a JVM of another user, with a bridge that is not root
 	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRIDGE" -x "$JPID" -m 'X.*'

@@ -375,9 +375,9 @@ mask_tour() {
 	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
 		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
-		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x3
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
+		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x3
 		stapjava-agent[N]: info: conn#1: Register method 0x3 "Tick.tick"
 		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
@@ -447,9 +447,9 @@ mask_tour() {
 	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
 		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
-		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
+		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
 		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
 		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
