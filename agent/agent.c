@@ -185,18 +185,21 @@ static jint setup(JavaVM *vm, const char *options, bool live)
 		atomic_store(&loaded, false);
 		return JNI_ERR;
 	}
-	open_log();
 	agent.vm = vm;
 	agent.live = live;
-	if ((*vm)->GetEnv(vm, (void **)&agent.jvmti, JVMTI_VERSION_11) != JNI_OK) {
+	jint env = (*vm)->GetEnv(vm, (void **)&agent.jvmti, JVMTI_VERSION_11);
+	if (env != JNI_OK && live) {
 		/* HotSpot's attach listener can answer while the VM is still
-		 * starting, when no JVMTI environment can be had: say so to the
-		 * attaching tool (which tries again), and HotSpot unloads us */
-		if (live) {
-			atomic_store(&loaded, false);
-			return AGENT_ATTACH_TOO_EARLY;
-		}
-		sj_error("this JVM has no JVMTI 11 environment; the JVM runs on without probes");
+		 * starting, when no JVMTI environment can be had (JNI_EDETACHED):
+		 * the attaching tool tries again. A JVM without JVMTI 11 never
+		 * will. Either way HotSpot unloads us, so nothing is opened yet. */
+		atomic_store(&loaded, false);
+		return env == JNI_EVERSION ? AGENT_ATTACH_TOO_OLD : AGENT_ATTACH_TOO_EARLY;
+	}
+	open_log();
+	if (env != JNI_OK) {
+		sj_error("this JVM has no JVMTI 11 environment (JDK 11 or later is needed); the JVM "
+			 "runs on without probes");
 		return JNI_OK;
 	}
 	JNIEnv *jni = NULL;

@@ -18,6 +18,8 @@
 /* Agent_OnAttach's answer when the VM is not running Java code yet (no
  * JVMTI environment): the attaching tool tries again (stpd-bridge/attach.h). */
 #define AGENT_ATTACH_TOO_EARLY 73
+/* ... and when the JVM has no JVMTI 11 (older than JDK 11): no use trying again. */
+#define AGENT_ATTACH_TOO_OLD 74
 #define AGENT_VERSION "0.1.0"
 
 struct agent {

@@ -92,9 +92,17 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 		p->p.site = -1;
 		uint32_t na = rd_u2(&r);
 		unsigned ncode = 0;
+		bool lone_return = false;
 		for (uint32_t a = 0; a < na && !r.err; a++) {
-			ncode += cfpool_utf8_is(&c->cp, rd_u2(&r), "Code");
-			rd_skip(&r, rd_u4(&r));
+			bool code = cfpool_utf8_is(&c->cp, rd_u2(&r), "Code");
+			uint32_t alen = rd_u4(&r);
+			if (code && alen >= 9) {   /* max_stack, max_locals, code_length, code[0] */
+				struct cf_rd cr = r;
+				rd_skip(&cr, 4);
+				lone_return = rd_u4(&cr) == 1 && rd_u1(&cr) == 0xb1 && !cr.err;
+			}
+			ncode += code;
+			rd_skip(&r, alen);
 		}
 		if (ncode > 1)
 			return fail(c, -EINVAL, "a method with two Code attributes");
@@ -105,6 +113,7 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 		if (cfpool_utf8(&c->cp, p->name, &ns, &nn) < 0 || cfpool_utf8(&c->cp, p->desc, &ds, &dn) < 0)
 			return fail(c, -EINVAL, "method name or descriptor is not a Utf8 constant");
 		if (ncode == 1) {
+			p->p.lone_return = lone_return;
 			h->select(h->ctx, ns, nn, ds, dn, (uint16_t)p->access, &p->p);
 			if (p->p.site >= 0 && (p->p.enter || p->p.exit))
 				c->npicked++;

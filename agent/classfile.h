@@ -51,8 +51,9 @@ struct classfile_probe_method {
 extern const struct classfile_probe_method classfile_probe_methods[CF_NPROBE];
 
 struct classfile_pick {
-	int32_t site;            /* < 0: leave the method alone */
+	int32_t site;            /* out: < 0 leaves the method alone */
 	bool enter, exit;
+	bool lone_return;        /* in: the code is one `return` and nothing else */
 };
 
 struct classfile_hooks {

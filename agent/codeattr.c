@@ -281,17 +281,27 @@ static int copy_lnt(struct method *m, struct cf_rd *r, struct cf_wr *w)
 	return 0;
 }
 
+/* A (start_pc, length) pair, as the LVT and localvar_target have it, moved
+ * with the code. */
+static int copy_code_range(struct method *m, struct cf_rd *r, struct cf_wr *w)
+{
+	uint32_t start = rd_u2(r), len = rd_u2(r), ns, nl;
+
+	if (map_range(m, start, len, &ns, &nl) < 0)
+		return -ENOTSUP;
+	wr_u2(w, ns);
+	wr_u2(w, nl);
+	return 0;
+}
+
 static int copy_lvt(struct method *m, struct cf_rd *r, struct cf_wr *w)
 {
 	uint32_t n = rd_u2(r);
 
 	wr_u2(w, n);
 	for (uint32_t i = 0; i < n && !r->err; i++) {
-		uint32_t start = rd_u2(r), len = rd_u2(r), ns, nl;
-		if (map_range(m, start, len, &ns, &nl) < 0)
+		if (copy_code_range(m, r, w) < 0)
 			return -ENOTSUP;
-		wr_u2(w, ns);
-		wr_u2(w, nl);
 		wr_u2(w, rd_u2(r));
 		wr_u2(w, rd_u2(r));
 		wr_u2(w, rd_u2(r));
@@ -354,11 +364,8 @@ static int copy_type_annotations(struct method *m, struct cf_rd *r, struct cf_wr
 			uint32_t k = rd_u2(r);
 			wr_u2(w, k);
 			for (uint32_t j = 0; j < k && !r->err; j++) {
-				uint32_t start = rd_u2(r), len = rd_u2(r), ns, nl;
-				if (map_range(m, start, len, &ns, &nl) < 0)
+				if (copy_code_range(m, r, w) < 0)
 					return -ENOTSUP;
-				wr_u2(w, ns);
-				wr_u2(w, nl);
 				wr_u2(w, rd_u2(r));
 			}
 		} else if (target == 0x42) {                     /* catch_target: the table keeps its order */

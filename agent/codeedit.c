@@ -157,17 +157,18 @@ int codeedit_layout(const uint8_t *code, uint32_t len, const struct code_insert 
 	l->len = len;
 	l->ins = ins;
 	l->nins = nins;
+	/* before the tables its length sizes */
+	if (len == 0 || len > MAX_CODE) {
+		*why = "code length out of range";
+		free(l);
+		return -EINVAL;
+	}
 	l->index_of = malloc(((size_t)len + 1) * sizeof(*l->index_of));
 	l->ins_pos = calloc(nins ? nins : 1, sizeof(*l->ins_pos));
 	if (!l->index_of || !l->ins_pos)
 		goto fail;
 	for (uint32_t pc = 0; pc <= len; pc++)
 		l->index_of[pc] = -1;
-	if (len == 0 || len > MAX_CODE) {
-		*why = "code length out of range";
-		rc = -EINVAL;
-		goto fail;
-	}
 	rc = decode_all(l, why);
 	if (rc < 0)
 		goto fail;

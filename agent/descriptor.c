@@ -1,6 +1,7 @@
 /* descriptor.c: see descriptor.h. */
 #include "descriptor.h"
 
+#include <errno.h>
 #include <string.h>
 
 int descriptor_next(const char *d, size_t len, size_t *pos, char *kind)
@@ -8,12 +9,12 @@ int descriptor_next(const char *d, size_t len, size_t *pos, char *kind)
 	size_t p = *pos;
 
 	if (p >= len)
-		return -1;
+		return -EINVAL;
 	*kind = d[p];
 	while (p < len && d[p] == '[')
 		p++;
 	if (p - *pos > 255 || p >= len)
-		return -1;
+		return -EINVAL;
 	switch (d[p]) {
 	case 'B': case 'C': case 'F': case 'I': case 'S': case 'Z':
 		p++;
@@ -24,12 +25,12 @@ int descriptor_next(const char *d, size_t len, size_t *pos, char *kind)
 	case 'L': {
 		const char *semi = memchr(d + p, ';', len - p);
 		if (!semi || semi == d + p + 1)
-			return -1;
+			return -EINVAL;
 		p = (size_t)(semi - d) + 1;
 		break;
 	}
 	default:
-		return -1;
+		return -EINVAL;
 	}
 	*pos = p;
 	return (*kind == 'J' || *kind == 'D') ? 2 : 1;
@@ -51,16 +52,16 @@ static long args_end(const char *d, size_t len, int *slots)
 	int n = 0;
 
 	if (len < 3 || d[0] != '(')
-		return -1;
+		return -EINVAL;
 	while (pos < len && d[pos] != ')') {
 		char kind;
 		int s = descriptor_next(d, len, &pos, &kind);
 		if (s < 0)
-			return -1;
+			return -EINVAL;
 		n += s;
 	}
 	if (pos >= len)
-		return -1;
+		return -EINVAL;
 	*slots = n;
 	return (long)pos + 1;
 }
@@ -78,7 +79,7 @@ int descriptor_ret_slots(const char *d, size_t len)
 	long at = args_end(d, len, &n);
 
 	if (at < 0)
-		return -1;
+		return -EINVAL;
 	if ((size_t)at + 1 == len && d[at] == 'V')
 		return 0;
 	return descriptor_field_slots(d + at, len - (size_t)at);

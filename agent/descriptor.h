@@ -1,7 +1,7 @@
 /* descriptor.h: walking field and method descriptors (JVMS 4.3).
  *
  * Contract: every function reads at most LEN bytes of D (not NUL-terminated)
- * and checks the grammar it walks: a malformed descriptor gives -1.
+ * and checks the grammar it walks: a malformed descriptor gives -EINVAL.
  * descriptor_next() steps over one field type at *POS and returns its first
  * character (the kind: B C D F I J S Z L [) and its slots (1, or 2 for J D).
  * Pure.
@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 /* One field type at D[*POS]; *POS moves past it; *KIND its first character.
- * Returns its slots (1 or 2), or -1. */
+ * Returns its slots (1 or 2), or -EINVAL. */
 int descriptor_next(const char *d, size_t len, size_t *pos, char *kind);
 /* Slots of a field descriptor (the whole of D). */
 int descriptor_field_slots(const char *d, size_t len);

@@ -62,51 +62,60 @@ static int encode_locked(struct conn *c, struct wire_event *ev)
 	return rc;
 }
 
+/* A struct wire_event is ~19 KiB (stack frames, values): never on a Java
+ * thread's stack, whose native part may be small. The Lost message of each
+ * connection is built under its lock in its own slot; notices, rare, share
+ * one under notice_lock (taken before any connection's lock). */
+static struct wire_event lost_ev[AGENT_MAX_CONNS];
+static struct wire_event notice_ev;
+static pthread_mutex_t notice_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void emit_lost_locked(struct conn *c)
 {
-	struct wire_event ev;
-
 	if (c->dropped == c->lost_sent || !conn_ext(c))
 		return;
-	memset(&ev, 0, offsetof(struct wire_event, values));
-	ev.code = WIRE_EV_LOST;
-	ev.lost = c->dropped;
-	ev.has_trailer = true;
-	ev.trailer.timestamp_ns = agent_now_ns();
-	ev.trailer.os_tid = 0;
-	ev.trailer.flags = 0;
-	if (encode_locked(c, &ev) == 0)
+	struct wire_event *ev = &lost_ev[c - conns];
+	memset(ev, 0, offsetof(struct wire_event, values));
+	ev->code = WIRE_EV_LOST;
+	ev->lost = c->dropped;
+	ev->has_trailer = true;
+	ev->trailer.timestamp_ns = agent_now_ns();
+	ev->trailer.os_tid = 0;
+	ev->trailer.flags = 0;
+	if (encode_locked(c, ev) == 0)
 		c->lost_sent = c->dropped;
 }
 
 void emit_notice(uint32_t want, const char *fmt, ...)
 {
-	struct wire_event ev;
-	char text[600];
+	struct wire_event *ev = &notice_ev;
+	static char text[600];
 	va_list ap;
 	bool queued = false;
 
+	pthread_mutex_lock(&notice_lock);
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	sj_warn("%s", text);
-	memset(&ev, 0, offsetof(struct wire_event, values));
-	ev.code = WIRE_EV_NOTICE;
-	ev.name.ptr = text;
-	ev.name.len = (uint32_t)strlen(text);
-	ev.has_trailer = true;
-	ev.trailer.timestamp_ns = agent_now_ns();
+	memset(ev, 0, offsetof(struct wire_event, values));
+	ev->code = WIRE_EV_NOTICE;
+	ev->name.ptr = text;
+	ev->name.len = (uint32_t)strlen(text);
+	ev->has_trailer = true;
+	ev->trailer.timestamp_ns = agent_now_ns();
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
 		if (!(want & (1u << i)))
 			continue;
 		pthread_mutex_lock(&c->lock);
-		if (c->active && conn_ext(c)) {
+		if (c->active && (c->peer.caps & WIRE_CAP_NOTICE)) {
 			emit_lost_locked(c);
-			queued |= encode_locked(c, &ev) == 0;
+			queued |= encode_locked(c, ev) == 0;
 		}
 		pthread_mutex_unlock(&c->lock);
 	}
+	pthread_mutex_unlock(&notice_lock);
 	if (queued)
 		io_wake();
 }

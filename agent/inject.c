@@ -68,50 +68,75 @@ struct hook_ctx {
 	struct record_names rn;
 };
 
-/* NAME+DESC of the class being rewritten as a wire name in WIRE. */
-static ssize_t wire_name(const struct hook_ctx *h, const char *name, size_t nl, const char *desc,
-			 size_t dl, char *wire, size_t cap)
+/* NAME+DESC of the class being rewritten as a malloc()ed wire name, as long
+ * as it is (mcache.c's names have no limit either: a name cut here would
+ * never match its record, and its class would be retransformed at every
+ * update). NULL: out of memory, said through rn.nomem. */
+static char *wire_name(struct hook_ctx *h, const char *name, size_t nl, const char *desc, size_t dl,
+		       size_t *len)
 {
-	char mname[512], mdesc[1024];
+	size_t cap = strlen(h->sig) + nl + dl + 4;
+	char *mname = malloc(nl + 1), *mdesc = malloc(dl + 1), *wire = malloc(cap);
+	ssize_t n = -ENOMEM;
 
-	if (nl >= sizeof(mname) || dl >= sizeof(mdesc))
-		return -ENAMETOOLONG;
-	memcpy(mname, name, nl);
-	mname[nl] = '\0';
-	memcpy(mdesc, desc, dl);
-	mdesc[dl] = '\0';
-	return name_method_wire(wire, cap, h->sig, mname, mdesc);
+	if (mname && mdesc && wire) {
+		memcpy(mname, name, nl);
+		mname[nl] = '\0';
+		memcpy(mdesc, desc, dl);
+		mdesc[dl] = '\0';
+		n = name_method_wire(wire, cap, h->sig, mname, mdesc);
+	}
+	free(mname);
+	free(mdesc);
+	if (n < 0) {
+		free(wire);
+		h->rn.nomem = true;
+		return NULL;
+	}
+	*len = (size_t)n;
+	return wire;
+}
+
+static void pick_method(struct hook_ctx *h, const char *wire, size_t n, const char *name, size_t nl,
+			const char *desc, size_t dl, uint8_t events, struct classfile_pick *pick)
+{
+	/* HotSpot takes a finalize()V that only returns for no finalizer (and
+	 * then never calls it): a call in it would make every object of the
+	 * class finalizable. Said once by fallback.h, never probed. A finalizer
+	 * with a body is probed like any method. */
+	if (pick->lone_return && nl == 8 && memcmp(name, "finalize", 8) == 0 && dl == 3 &&
+	    memcmp(desc, "()V", 3) == 0) {
+		record_names_add(&h->rn, wire, n, REC_SKIPPED);
+		return;
+	}
+	int32_t site = sites_new();
+	if (site < 0) {
+		sj_warn("method %s cannot have injected calls (%s)", wire,
+			site == -ENOSPC ? "no site ids left" : "out of memory");
+		record_names_add(&h->rn, wire, n, REC_REFUSED);
+		return;
+	}
+	pick->site = site;
+	pick->enter = events & WIRE_METHOD_ENTER;
+	pick->exit = events & WIRE_METHOD_RETURN;
+	record_names_add(&h->rn, wire, n, rec_flags(events));
 }
 
 static void hook_select(void *arg, const char *name, size_t nl, const char *desc, size_t dl,
 			uint16_t access, struct classfile_pick *pick)
 {
 	struct hook_ctx *h = arg;
-	char wire[2048];
-	ssize_t n = wire_name(h, name, nl, desc, dl, wire, sizeof(wire));
+	size_t n;
 
-	if (n < 0 || (access & 0x0500))
+	if (access & 0x0500)
 		return;
-	uint8_t events = conns_method_events(wire, (size_t)n) & METHOD_EVENTS;
-	if (!events)
+	char *wire = wire_name(h, name, nl, desc, dl, &n);
+	if (!wire)
 		return;
-	/* HotSpot takes a finalize()V that only returns for no finalizer (and
-	 * then never calls it): a call in it would make every object of the
-	 * class finalizable. Said once by fallback.h, never probed. */
-	if (nl == 8 && memcmp(name, "finalize", 8) == 0 && dl == 3 && memcmp(desc, "()V", 3) == 0) {
-		record_names_add(&h->rn, wire, (size_t)n, REC_SKIPPED);
-		return;
-	}
-	int32_t site = sites_new();
-	if (site < 0) {
-		sj_warn("method %s cannot have injected calls (no site ids left)", wire);
-		record_names_add(&h->rn, wire, (size_t)n, REC_REFUSED);
-		return;
-	}
-	pick->site = site;
-	pick->enter = events & WIRE_METHOD_ENTER;
-	pick->exit = events & WIRE_METHOD_RETURN;
-	record_names_add(&h->rn, wire, (size_t)n, rec_flags(events));
+	uint8_t events = conns_method_events(wire, n) & METHOD_EVENTS;
+	if (events)
+		pick_method(h, wire, n, name, nl, desc, dl, events, pick);
+	free(wire);
 }
 
 /* Mark NAME refused in the record being built. */
@@ -129,13 +154,14 @@ static void hook_refused(void *arg, const char *name, size_t nl, const char *des
 			 const char *why)
 {
 	struct hook_ctx *h = arg;
-	char wire[2048];
-	ssize_t n = wire_name(h, name, nl, desc, dl, wire, sizeof(wire));
+	size_t n;
+	char *wire = wire_name(h, name, nl, desc, dl, &n);
 
-	if (n < 0)
+	if (!wire)
 		return;
 	sj_warn("method %s cannot have injected calls (%s)", wire, why);
 	mark_refused(&h->rn, wire);
+	free(wire);
 }
 
 /* Every method of the record refused (the class could not be changed at all). */
@@ -311,7 +337,9 @@ static int class_list_add(JNIEnv *jni, struct class_list *l, jclass k)
 		l->v = v;
 		l->cap = cap;
 	}
-	jclass ref = (*jni)->NewLocalRef(jni, k);
+	/* global: a list of thousands of classes would overflow the I/O
+	 * thread's local frame (JNI guarantees 16 local references) */
+	jclass ref = (*jni)->NewGlobalRef(jni, k);
 	if (!ref)
 		return -ENOMEM;
 	l->v[l->n++] = ref;
@@ -321,7 +349,7 @@ static int class_list_add(JNIEnv *jni, struct class_list *l, jclass k)
 static void class_list_free(JNIEnv *jni, struct class_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		(*jni)->DeleteLocalRef(jni, l->v[i]);
+		(*jni)->DeleteGlobalRef(jni, l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }

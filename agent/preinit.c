@@ -17,6 +17,10 @@ struct state {
 	uint8_t *locals;         /* max_locals tags */
 };
 
+/* PRE[pc] while scanning: 0 unseen, QUEUED (a state waits to walk from
+ * it), WALKED (the output's 1: reached before `this` is initialized). */
+enum { QUEUED = 2, WALKED = 1 };
+
 struct scan {
 	const uint8_t *code;
 	uint32_t len, max_stack, max_locals;
@@ -262,8 +266,12 @@ static int enqueue(struct scan *s, const struct state *from, uint32_t pc, bool h
 		return fail(s, "a branch out of the code");
 	if (handler && s->max_stack < 1)
 		return fail(s, "an exception handler with max_stack 0");
+	/* once queued is enough: first arrival wins, as for walked code, and
+	 * the work list stays bounded by the code's length (a long try range
+	 * would queue its handler once per instruction) */
 	if (s->pre[pc])
 		return 0;
+	s->pre[pc] = QUEUED;
 	if (s->nwork == s->capwork) {
 		size_t cap = s->capwork ? s->capwork * 2 : 16;
 		struct state *w = realloc(s->work, cap * sizeof(*w));
@@ -302,11 +310,11 @@ static int walk(struct scan *s, struct state *st)
 
 		if (st->pc >= s->len)
 			return fail(s, "code runs off its end");
-		if (s->pre[st->pc])
+		if (s->pre[st->pc] == WALKED)
 			return 0;
 		if (bytecode_decode(s->code, s->len, st->pc, &in) < 0)
 			return fail(s, "unknown or truncated instruction");
-		s->pre[st->pc] = 1;
+		s->pre[st->pc] = WALKED;
 		for (size_t h = 0; h < s->nhandlers; h++)
 			if (st->pc >= s->handlers[h].start && st->pc < s->handlers[h].end &&
 			    (rc = enqueue(s, st, s->handlers[h].handler, true)) < 0)

@@ -27,18 +27,22 @@ static pthread_mutex_t chunk_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int32_t sites_new(void)
 {
-	unsigned id = atomic_fetch_add(&next_site, 1);
+	unsigned id = atomic_load(&next_site);
+
+	/* never past the last id: the counter must not wrap to ids in use */
+	do {
+		if (id / SITE_CHUNK >= SITE_CHUNKS)
+			return -ENOSPC;
+	} while (!atomic_compare_exchange_weak(&next_site, &id, id + 1));
 	unsigned chunk = id / SITE_CHUNK;
 
-	if (chunk >= SITE_CHUNKS)
-		return -1;
 	if (!atomic_load(&chunks[chunk])) {
 		pthread_mutex_lock(&chunk_lock);
 		if (!atomic_load(&chunks[chunk]))
 			atomic_store(&chunks[chunk], calloc(SITE_CHUNK, sizeof(struct site)));
 		pthread_mutex_unlock(&chunk_lock);
 		if (!atomic_load(&chunks[chunk]))
-			return -1;
+			return -ENOMEM;
 	}
 	return (int32_t)id;
 }

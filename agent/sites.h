@@ -5,7 +5,7 @@
  * without a lock shared with other threads (the design's event path).
  *
  * Contract: sites_new() hands out ids from 0, never reused (SITES_MAX for a
- * JVM's life; -1 when they run out or memory does). Chunks of sites are
+ * JVM's life; -ENOSPC when they run out, -ENOMEM). Chunks of sites are
  * allocated once and never move or go away. sites_match() resolves a site's
  * method on its first call from the calling frame (depth 1: the injected
  * call's caller) and caches, per registration generation, which connections

@@ -108,12 +108,13 @@ enum wire_value_type {
 /* ------------------------------------------------------------ bits and enums */
 enum wire_capability {                 /* Hello caps; negotiated = both sides' AND */
 	WIRE_CAP_TRAILER    = 1u << 0, /* seq, timestamp, OS tid after every event */
-	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x98 */
+	WIRE_CAP_EXT_EVENTS = 1u << 1, /* 0x91..0x97 */
 	WIRE_CAP_EXT_CMDS   = 1u << 2, /* 0x50..0x53, 0x56 */
 	WIRE_CAP_SYNC       = 1u << 3, /* 0x54, 0x55, WIRE_TF_SYNC */
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
+	WIRE_CAP_NOTICE     = 1u << 5, /* 0x98 */
 };
-#define WIRE_CAP_ALL 0x1Fu
+#define WIRE_CAP_ALL 0x3Fu
 
 enum wire_optional_bits {              /* OPTIONAL_DATA mask; other bits are ignored */
 	WIRE_OPT_ARGUMENTS    = 1u << 0,

@@ -22,12 +22,14 @@
 #define WIRE_BRIDGE_HELLO_PREFIX_LEN 5u
 
 #define WIRE_EXT_EVENT_FIRST 0x91u
-#define WIRE_EXT_EVENT_LAST  0x98u
+#define WIRE_EXT_EVENT_LAST  0x97u
 
 /* The capability an event code needs (0: none). Hello (0x90) needs none: it
  * is how negotiation starts. One rule for the encoder and the decoder. */
 static inline uint32_t wire_event_needs_cap(unsigned code)
 {
+	if (code == WIRE_EV_NOTICE)   /* added after 0x91..0x97: a bit of its own */
+		return WIRE_CAP_NOTICE;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,11 +17,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "discovery.h"
 #include "fdio.h"
 
 #define POLL_MS 20
@@ -50,13 +49,9 @@ static void sleep_ms(unsigned ms)
 
 static int open_tmp(int rootfd)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = (int)syscall(SYS_openat2, rootfd, "tmp", &how, sizeof how);
+	int fd, rc = discovery_open_in_root(rootfd, "/tmp", &fd);
 
-	return fd < 0 ? -errno : fd;
+	return rc < 0 ? rc : fd;
 }
 
 static bool is_socket(int dirfd, const char *name)
@@ -64,6 +59,19 @@ static bool is_socket(int dirfd, const char *name)
 	struct stat st;
 
 	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode);
+}
+
+bool attach_listener_running(const struct jvm_id *id, int rootfd)
+{
+	char sock[64];
+	int tmpfd = open_tmp(rootfd);
+
+	if (tmpfd < 0)
+		return false;
+	snprintf(sock, sizeof sock, ".java_pid%d", (int)id->nspid);
+	bool there = is_socket(tmpfd, sock);
+	close(tmpfd);
+	return there;
 }
 
 /* The listener's socket, started with the trigger file and SIGQUIT if needed. */
@@ -125,6 +133,7 @@ static int copy_agent(int tmpfd, const char *agent, char *name, size_t namecap, 
 	}
 	if (out < 0) {
 		rc = fail(why, cap, -errno, "cannot copy the agent into the JVM's /tmp: %s", strerror(errno));
+		name[0] = '\0';   /* none of ours: the caller must not remove it */
 		close(in);
 		return rc;
 	}
@@ -143,8 +152,10 @@ static int copy_agent(int tmpfd, const char *agent, char *name, size_t namecap, 
 	close(in);
 	if (close(out) < 0 && rc == 0)
 		rc = fail(why, cap, -errno, "cannot copy the agent into the JVM's /tmp: %s", strerror(errno));
-	if (rc < 0)
+	if (rc < 0) {
 		unlinkat(tmpfd, name, 0);
+		name[0] = '\0';
+	}
 	return rc;
 }
 
@@ -229,6 +240,9 @@ static int load(int fd, const char *path, const char *options, char *why, size_t
 		return 0;
 	if (end != rest && rc == ATTACH_TOO_EARLY)
 		return fail(why, cap, -EAGAIN, "the JVM was still starting");
+	if (end != rest && rc == ATTACH_TOO_OLD)
+		return fail(why, cap, -ENOTSUP, "the JVM is too old: the agent needs JVMTI 11 (JDK 11 "
+			    "or later)");
 	return fail(why, cap, -EPERM, "the agent failed to start in the JVM (%.300s): the JVM's "
 		    "stderr says why", rest);
 }

@@ -25,6 +25,7 @@
 #ifndef STPD_BRIDGE_ATTACH_H
 #define STPD_BRIDGE_ATTACH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "procfs.h"
@@ -33,8 +34,13 @@
 /* The agent's Agent_OnAttach answer while the VM still starts: try again
  * (agent/agent.h, AGENT_ATTACH_TOO_EARLY). */
 #define ATTACH_TOO_EARLY 73
+/* Its answer when the JVM has no JVMTI 11 (AGENT_ATTACH_TOO_OLD). */
+#define ATTACH_TOO_OLD 74
 
 int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const char *options,
 		 char *why, size_t whycap);
+/* Has the JVM its attach listener's socket already (-Xrs starts it with the
+ * VM, and then no SIGQUIT is needed)? ROOTFD as above. */
+bool attach_listener_running(const struct jvm_id *id, int rootfd);
 
 #endif

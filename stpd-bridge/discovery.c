@@ -62,29 +62,33 @@ int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, cha
 	return expand_sockdir(sockdir_template ? sockdir_template : "/tmp/stapjava-%u", id->uid, out, cap);
 }
 
-int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
-			      int *dirfd)
+int discovery_open_in_root(int rootfd, const char *dir, int *dirfd)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	char sockdir[4096];
-	int fd, rc = discovery_sockdir(id, sockdir_template, sockdir, sizeof sockdir);
+	int fd = (int)syscall(SYS_openat2, rootfd, dir, &how, sizeof how);
 
-	if (rc < 0)
-		return rc;
-	fd = (int)syscall(SYS_openat2, rootfd, sockdir, &how, sizeof how);
 	if (fd < 0 && errno == ENOSYS) { /* before Linux 5.6: plain lookup */
 		char path[4200];
 
-		snprintf(path, sizeof path, "/proc/self/fd/%d%s", rootfd, sockdir);
+		snprintf(path, sizeof path, "/proc/self/fd/%d/%s", rootfd, dir);
 		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return -errno;
 	*dirfd = fd;
 	return 0;
+}
+
+int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
+			      int *dirfd)
+{
+	char sockdir[4096];
+	int rc = discovery_sockdir(id, sockdir_template, sockdir, sizeof sockdir);
+
+	return rc < 0 ? rc : discovery_open_in_root(rootfd, sockdir, dirfd);
 }
 
 int discovery_open_root(const struct jvm_id *id, int *rootfd)

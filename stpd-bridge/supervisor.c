@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "discovery.h"
 #include "fdio.h"
 #include "log.h"
@@ -228,6 +229,9 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 /* A process just started (`java ... & stpd-bridge -x $!`) may not have
  * exec'd java yet: it gets this long to become a JVM. */
 #define BECOME_JVM_MS 5000
+/* A named JVM younger than this may not have made its agent socket or set
+ * up its signals yet: what it lacks is said only after. */
+#define SETTLE_MS 10000
 
 /* True (and said once, the pid given up) when a named PID is not a JVM. */
 static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
@@ -277,9 +281,23 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	}
 	/* no agent socket (yet): a JVM given the agent at start (or loaded
 	 * with it) makes one at VMInit; only a JVM without it is attached */
-	if (!named || not_a_jvm(s, &id) || s->o->no_attach || procfs_maps_file(pid, "libstapjava.so") ||
-	    procfs_jvm_mentions(pid, "libstapjava") || !procfs_catches_signal(pid, SIGQUIT))
+	if (!named || not_a_jvm(s, &id) || s->o->no_attach)
 		return;
+	/* what it could not do yet is said once the JVM has had time to start */
+	int64_t age = procfs_age_ms(&id);
+	bool settled = age < 0 || age >= SETTLE_MS;
+	if (procfs_maps_file(pid, "libstapjava.so") || procfs_jvm_mentions(pid, "libstapjava")) {
+		char dir[4096];
+		if (!settled)
+			return;
+		if (discovery_sockdir(&id, s->o->sockdir, dir, sizeof dir) < 0)
+			snprintf(dir, sizeof dir, "its socket directory");
+		sj_error("pid %d: runs with the stapjava agent, but there is no agent socket in %s: the "
+			 "agent did not start (the JVM's stderr or the agent's log says why), or was given "
+			 "another sockdir= (give the bridge the same with --sockdir)", (int)pid, dir);
+		mark_failed(s, &id);
+		return;
+	}
 	/* SIGQUIT would only make it print a thread dump */
 	if (procfs_jvm_flag(pid, "DisableAttachMechanism") == 1) {
 		sj_error("pid %d: started with -XX:+DisableAttachMechanism: the agent cannot be loaded "
@@ -293,7 +311,16 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		mark_failed(s, &id);
 		return;
 	}
-	spawn(s, &id, dirfd, true);
+	/* HotSpot handles SIGQUIT once the VM runs (before, the signal would
+	 * kill it); with -Xrs it handles none but starts its listener at once */
+	if (procfs_catches_signal(pid, SIGQUIT) || attach_listener_running(&id, dirfd)) {
+		spawn(s, &id, dirfd, true);
+	} else if (settled) {
+		sj_error("pid %d: the JVM handles no SIGQUIT and has no attach listener (started with "
+			 "-Xrs, or not HotSpot?): the agent cannot be loaded into it (start it with "
+			 "-agentpath, see stap-java(1))", (int)pid);
+		mark_failed(s, &id);
+	}
 	close(dirfd);
 }
 

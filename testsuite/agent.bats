@@ -364,6 +364,35 @@ check_attach() {
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 17)" { check_attach "$JDK17"; }
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 25)" { check_attach "$JDK25"; }
 
+@test "attach: a JVM started with -Xrs (no SIGQUIT handler; its listener runs from the start) is attached too" {
+	start_plain_jvm "$JDK17" -Xrs Families methods "$T/go"
+	start_bridge b -m 'Demo.*' --args --return \
+		--agent "$AGENT" --agent-options "loglevel=info,logfile=$T/agent.log"
+	wait_until 30 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JVMPID=$JPID JPID=
+	wait_exit "$BPID"
+	mask "$T/b.out" >"$T/got"
+	methods_want | grep -v '^exception' >"$T/want"
+	diff -u "$T/want" "$T/got"
+	grep -q "info: pid $JVMPID: the JVM runs without the agent: loading $AGENT through HotSpot's attach mechanism$" "$T/b.log"
+	bridge_quiet b
+	[ ! -s "$T/java.err" ]
+}
+
+@test "-x PID of a JVM that runs with the agent but has no socket in the bridge's --sockdir: said once it has had time to make one, exit 1" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	mkdir -m 700 "$T/other"
+	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/other" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ runs\ with\ the\ stapjava\ agent,\ but\ there\ is\ no\ agent\ socket\ in\ $T/other:\ the\ agent\ did\ not\ start\ \(the\ JVM\'s\ stderr\ or\ the\ agent\'s\ log\ says\ why\),\ or\ was\ given\ another\ sockdir=\ \(give\ the\ bridge\ the\ same\ with\ --sockdir\)$ ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
 @test "attach: no such process, not a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
 	local gone
 	true &
@@ -642,6 +671,12 @@ check_inject() {
 	log_has 'warn: method.enter of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class.s objects finalizable)$'
 	log_has 'warn: method.return of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class.s objects finalizable)$'
 	! log_has 'by breakpoints on [1-9]' || return 1
+	# a finalize() with a body is probed like any method
+	entry_run "$1" -m 'EntryFinalBody.finalize'
+	[ "$(grep -E '^method\.(enter|return) ' "$T/events" | mask | sed 's/ tid=T//')" = "$(printf '%s\n' \
+		'method.enter pid=P ts=X method=EntryFinalBody.finalize()V args=' \
+		'method.return pid=P ts=X method=EntryFinalBody.finalize()V popped=0 ret=?')" ]
+	log_has 'info: method calls injected in 1 class$'
 	# java.lang.Object is never changed: its methods get breakpoints, their
 	# returns are said not to be reported (MethodExit would interpret the JVM)
 	EXPECT_WARNS="warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
@@ -1139,18 +1174,25 @@ flood_accounted() {
 	[ "$((d + ${l:-0}))" -eq "$1" ]
 }
 
-check_flood() {
-	start_jvm "$1" ",bufsize=65536" -- Families flood "$T/go" 200000 "$T/done" "$T/release"
+# flood_unread JAVA AGENT_OPTIONS FLOOD_ARGS...: Families flood observed by
+# bridge b whose worker is stopped (a bridge that cannot keep up) until the
+# JVM has made every call; the worker's pid is left in $W, still stopped.
+flood_unread() {
+	local java=$1 opts=$2
+	shift 2
+	start_jvm "$java" "$opts" -- Families flood "$T/go" "$@"
 	wait_until 20 sock_exists
 	start_bridge b -m 'Flood.tick(I)V'
 	wait_until 20 registered 1
-	# a bridge that cannot keep up: its worker stopped while the JVM floods
-	local w
-	w=$(worker_of b)
-	kill -STOP "$w"
+	W=$(worker_of b)
+	kill -STOP "$W"
 	touch "$T/go"
 	wait_until 120 test -e "$T/done"
-	kill -CONT "$w"
+}
+
+check_flood() {
+	flood_unread "$1" ",bufsize=65536" 200000 "$T/done" "$T/release"
+	kill -CONT "$W"
 	local generated
 	generated=$(sed -n 's/^generated //p' "$T/java.out")
 	[ "$generated" = 200000 ]
@@ -1198,19 +1240,11 @@ check_flood() {
 }
 
 @test "at VM exit: a bridge that reads nothing holds the JVM 1 s, and both sides say what was lost" {
-	start_jvm "$JDK17" ",bufsize=8388608" -- Families flood "$T/go" 20000 "$T/done"
-	wait_until 20 sock_exists
-	start_bridge b -m 'Flood.tick(I)V'
-	wait_until 20 registered 1
-	local w
-	w=$(worker_of b)
-	kill -STOP "$w"
-	touch "$T/go"
-	wait_until 60 test -e "$T/done"
+	flood_unread "$JDK17" ",bufsize=8388608" 20000 "$T/done"
 	# bounded: the stall limit, not the time the bridge stays stopped
 	wait_exit "$JPID" 30
 	JVMPID=$JPID JPID=
-	kill -CONT "$w"
+	kill -CONT "$W"
 	wait_exit "$BPID" 30
 	local bytes
 	bytes=$(sed -n 's/.*conn#1: the VM exits and the bridge has not read the last \([0-9]*\) bytes of events, nor heard of 0 dropped before (it read nothing for 1000 ms, or could not keep up for 10000 ms): they are lost$/\1/p' "$T/agent.log")

@@ -22,7 +22,7 @@
  *    does, so it may let through what exit would refuse);
  *  - and ASan/UBSan: the input is an exact-size copy.
  * fuzz_classfile_rewritten counts the inputs rewritten (> 0) for the replay
- * of the corpus (replay_classfile.c).
+ * of the corpus (replay_corpus.c, REPLAY_ACCEPTED).
  */
 #include <errno.h>
 #include <stdint.h>

@@ -60,7 +60,8 @@ check_PROGRAMS += testsuite/fuzz/replay_corpus
 testsuite_fuzz_replay_corpus_SOURCES = testsuite/fuzz/replay_corpus.c \
 	testsuite/fuzz/fuzz_wire_decode.c $(WIRE_TEST_HELPERS)
 testsuite_fuzz_replay_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/unit \
-	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus"'
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus"' \
+	-DCORPUS_MIN_FILES=500 -DREPLAY_GROUP='"fuzz_corpus"'
 testsuite_fuzz_replay_corpus_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_corpus_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_corpus
@@ -78,7 +79,7 @@ EXTRA_DIST += testsuite/fuzz/make_corpus.c
 # (switches, try/catch/finally, constructors, lambdas and type annotations,
 # long/double; Modern.java's records and switch expressions), with --release 8
 # (r8-*) and --release 17 (r17-*), "$" in a class name as "-". Only classes
-# with code (each must be rewritten: replay_classfile.c), a dozen, each a few KiB.
+# with code (each must be rewritten: REPLAY_ACCEPTED in replay_corpus.c), a dozen, each a few KiB.
 FUZZ_CLASSFILE_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_classfile.c \
 	$(top_srcdir)/agent/cfpool.c \
@@ -142,10 +143,12 @@ fuzz-classfile-corpus:
 
 # The committed class-file corpus replayed through the target's oracles by the unit tiers.
 check_PROGRAMS += testsuite/fuzz/replay_classfile
-testsuite_fuzz_replay_classfile_SOURCES = testsuite/fuzz/replay_classfile.c \
+testsuite_fuzz_replay_classfile_SOURCES = testsuite/fuzz/replay_corpus.c \
 	testsuite/fuzz/fuzz_classfile.c
 testsuite_fuzz_replay_classfile_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent \
-	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-classfile"'
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-classfile"' \
+	-DCORPUS_MIN_FILES=12 -DREPLAY_GROUP='"fuzz_classfile_corpus"' \
+	-DREPLAY_ACCEPTED=fuzz_classfile_rewritten
 testsuite_fuzz_replay_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_classfile_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_classfile

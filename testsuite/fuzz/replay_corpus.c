@@ -1,8 +1,13 @@
-/* replay_corpus.c: run every input of the committed fuzz corpus through the
- * fuzz target's oracles (fuzz_wire_decode.c) with the ordinary compiler, so
- * the unit tiers (plain and ASan/UBSan) check the corpus on every run, not
- * only `make fuzz`. An oracle failure aborts, and the runner counts the test
- * as failed. CORPUS_DIR is compiled in; argv[1] overrides it.
+/* replay_corpus.c: run every input of a committed fuzz corpus through its
+ * fuzz target's oracles with the ordinary compiler, so the unit tiers (plain
+ * and ASan/UBSan) check the corpus on every run, not only `make fuzz` or
+ * `make fuzz-classfile`. One program per target (local.mk), set with:
+ *   CORPUS_DIR         the corpus (argv[1] overrides it)
+ *   CORPUS_MIN_FILES   fewer inputs than this fail (a corpus gone missing)
+ *   REPLAY_GROUP       the cmocka group's name
+ *   REPLAY_ACCEPTED    optional: a counter the target increments for each input
+ *                      it accepts; then every corpus input must be accepted
+ * An oracle failure aborts, and the runner counts the test as failed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,11 +21,11 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#ifdef REPLAY_ACCEPTED
+extern size_t REPLAY_ACCEPTED;
+#endif
 
 static const char *corpus_dir = CORPUS_DIR;
-
-/* The corpus holds one sample of every message in both byte orders. */
-#define CORPUS_MIN_FILES 500
 
 static int replay_file(const char *path)
 {
@@ -64,8 +69,15 @@ static void test_replay_every_corpus_input(void **state)
 			continue;
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", corpus_dir, e->d_name);
+#ifdef REPLAY_ACCEPTED
+		size_t before = REPLAY_ACCEPTED;
+#endif
 		if (replay_file(path) != 0)
 			fail_msg("cannot read corpus input %s", path);
+#ifdef REPLAY_ACCEPTED
+		if (REPLAY_ACCEPTED != before + 1)
+			fail_msg("corpus input %s was not accepted by the target", path);
+#endif
 		files++;
 	}
 	closedir(d);
@@ -81,5 +93,5 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay_every_corpus_input),
 	};
-	return cmocka_run_group_tests_name("fuzz_corpus", tests, NULL, NULL);
+	return cmocka_run_group_tests_name(REPLAY_GROUP, tests, NULL, NULL);
 }

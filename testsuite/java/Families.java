@@ -372,6 +372,7 @@ class Entry {
         // java.base: Character is loaded at start-up, Adler32 only here
         java.util.zip.Adler32 sum = new java.util.zip.Adler32();
         acc += new EntryFinal().hashCode() != 0 ? 0 : 0;
+        acc += EntryFinalBody.once();
         for (int i = 0; i < 3; i++) {
             acc += plain(i);
             spin(5);
@@ -434,6 +435,17 @@ class EntryFinal {
     @SuppressWarnings("deprecation")
     @Override
     protected void finalize() {}
+}
+
+// A finalize() with a body is a method like any other: probed. The object
+// stays reachable, so the finalizer thread never calls it: one call, ours.
+class EntryFinalBody {
+    static final EntryFinalBody KEEP = new EntryFinalBody();
+    int calls;
+    @SuppressWarnings("deprecation")
+    @Override
+    protected void finalize() { calls++; }
+    static int once() { KEEP.finalize(); return KEEP.calls - 1; }
 }
 
 class EntryLazy {

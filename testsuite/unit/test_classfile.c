@@ -437,6 +437,7 @@ struct sel {
 	char desc[MAX_CALLS][48];
 	uint16_t access[MAX_CALLS];
 	size_t refused;
+	bool lone_return[MAX_CALLS];
 	char rname[MAX_CALLS][32];
 	char rdesc[MAX_CALLS][48];
 	char rwhy[MAX_CALLS][128];
@@ -463,6 +464,7 @@ static void select_seq(void *ctx, const char *name, size_t name_len, const char 
 		copy_str(s->name[i], sizeof(s->name[i]), name, name_len);
 		copy_str(s->desc[i], sizeof(s->desc[i]), desc, desc_len);
 		s->access[i] = access;
+		s->lone_return[i] = pick->lone_return;
 	}
 	if (i < s->npicks)
 		*pick = s->picks[i];
@@ -496,7 +498,7 @@ static void select_all(void *ctx, const char *name, size_t name_len, const char 
 {
 	int *calls = ctx;
 	(void)name; (void)name_len; (void)desc; (void)desc_len; (void)access;
-	*pick = (struct classfile_pick){ (*calls)++, true, true };
+	*pick = (struct classfile_pick){ .site = (*calls)++, .enter = true, .exit = true };
 }
 
 static void select_none(void *ctx, const char *name, size_t name_len, const char *desc,
@@ -607,9 +609,9 @@ static void expect_one(const struct method *m, const struct method *em, struct c
 	assert_int_equal(s.refused, 0);
 }
 
-#define ENTER(site) ((struct classfile_pick){ (site), true, false })
-#define EXIT(site) ((struct classfile_pick){ (site), false, true })
-#define BOTH(site) ((struct classfile_pick){ (site), true, true })
+#define ENTER(s) ((struct classfile_pick){ .site = (s), .enter = true })
+#define EXIT(s) ((struct classfile_pick){ .site = (s), .exit = true })
+#define BOTH(s) ((struct classfile_pick){ .site = (s), .enter = true, .exit = true })
 
 /* The handler appended after the body (8 bytes) and its frame. */
 #define HANDLER(site) 0x59, 0x13, U2(site), 0xb8, U2(M_THROWN), 0xbf
@@ -863,7 +865,7 @@ static void test_exit_each_return(void **state)
 	 * enter nor exit: not picked, no Integer */
 	static const struct classfile_pick picks[] = {
 		EXIT(100), EXIT(101), EXIT(0x7fffffff), EXIT(65536),
-		{ 99, false, false }, EXIT(0), EXIT(7),
+		{ .site = 99 }, EXIT(0), EXIT(7),
 	};
 	static const int32_t sites[] = { 100, 101, 0x7fffffff, 65536, 0, 7 };
 	const struct cls c = { .methods = ms, .nmethods = 9 };
@@ -1768,13 +1770,44 @@ static void test_none_picked(void **state)
 		assert_int_equal(out_len, 777);
 		assert_int_equal(calls, n == 0 ? 0 : n == 3 ? 2 : 1);
 		/* a site with neither enter nor exit is no pick either */
-		struct sel s = { .picks = (const struct classfile_pick[]){ { 1, false, false },
-									   { 2, false, false } },
+		struct sel s = { .picks = (const struct classfile_pick[]){ { .site = 1 },
+									   { .site = 2 } },
 				 .npicks = 2 };
 		assert_int_equal(inject(in.p, in.n, &s, &out, &out_len, &why), 0);
 		assert_ptr_equal(out, &sentinel);
 		bb_free(&in);
 	}
+}
+
+/* SELECT hears whether a method's code is a lone `return` (an empty
+ * finalize() is one, which HotSpot takes for no finalizer at all). */
+static void test_lone_return_told(void **state)
+{
+	(void)state;
+	static const uint8_t ret[] = { 0xb1 };
+	static const uint8_t iret[] = { 0xac };
+	static const uint8_t body[] = { 0x00, 0xb1 };	/* nop; return */
+	const struct method ms[] = {
+		{ .access = 0x0004, .name = C_X, .desc = C_DESC_V, .has_code = true,
+		  .max_stack = 0, .max_locals = 1, CODE(ret) },
+		{ .access = 0x0004, .name = C_X, .desc = C_DESC_V, .has_code = true,
+		  .max_stack = 0, .max_locals = 1, CODE(body) },
+		{ .access = 0x0001, .name = C_M, .desc = C_DESC_IV, .has_code = true,
+		  .max_stack = 1, .max_locals = 2, CODE(iret) },
+	};
+	const struct cls c = { .methods = ms, .nmethods = 3 };
+	struct bb in = { 0 };
+	build_class(&in, &c);
+	struct sel s = { 0 };
+	uint8_t *out = NULL;
+	size_t out_len = 0;
+	const char *why = NULL;
+	assert_int_equal(inject(in.p, in.n, &s, &out, &out_len, &why), 0);
+	assert_int_equal(s.calls, 3);
+	assert_true(s.lone_return[0]);
+	assert_false(s.lone_return[1]);
+	assert_false(s.lone_return[2]);
+	bb_free(&in);
 }
 
 /* A method left alone may hold what the rewriter cannot handle. */
@@ -1798,7 +1831,7 @@ static void test_unpicked_method_untouched(void **state)
 		{ .access = 0x0001, .name = C_M, .desc = C_DESC_IV, .has_code = true, .max_stack = 5,
 		  .max_locals = 2, CODE(eret), EX(eex), FRAMES(eframes, 1) },
 	};
-	static const struct classfile_pick picks[] = { { -1, true, true }, EXIT(9) };
+	static const struct classfile_pick picks[] = { { .site = -1, .enter = true, .exit = true }, EXIT(9) };
 	static const int32_t sites[] = { 9 };
 	const struct cls c = { .methods = ms, .nmethods = 2 };
 	expect_class(&c, ems, picks, 2, sites, 1, 1, NULL);
@@ -2239,6 +2272,7 @@ int main(void)
 		cmocka_unit_test(test_constructor_two_ranges),
 		cmocka_unit_test(test_constructor_always_throws),
 		cmocka_unit_test(test_none_picked),
+		cmocka_unit_test(test_lone_return_told),
 		cmocka_unit_test(test_unpicked_method_untouched),
 		cmocka_unit_test(test_constant_pool_limit),
 		cmocka_unit_test(test_stackmaptable_name_appended),

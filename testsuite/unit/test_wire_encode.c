@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "wire_bytes.h"
 #include "wire_samples.h"
 
 #define BUF_CAP (2 * WIRE_MAX_MESSAGE)
@@ -168,10 +169,11 @@ static void test_invalid_events(void **state)
 		snprintf(what, sizeof(what), "event code 0x%x", bad_codes[i]);
 		expect_invalid_event(what, &all);
 	}
-	/* extension events need CAP_EXT_EVENTS */
+	/* extension events need CAP_EXT_EVENTS, Notice CAP_NOTICE */
 	for (unsigned c = 0x91; c <= 0x98; c++) {
 		sample_with_code(c, &peer);
-		peer.caps &= ~(uint32_t)WIRE_CAP_EXT_EVENTS;
+		assert_int_equal(wire_event_needs_cap(c), c == 0x98 ? WIRE_CAP_NOTICE : WIRE_CAP_EXT_EVENTS);
+		peer.caps &= ~wire_event_needs_cap(c);
 		snprintf(what, sizeof(what), "event 0x%x not negotiated", c);
 		expect_invalid_event(what, &peer);
 	}

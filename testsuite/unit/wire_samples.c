@@ -1,4 +1,5 @@
 /* wire_samples.c: one sample of every wire message (see wire_samples.h). */
+#include "wire_bytes.h"
 #include "wire_samples.h"
 
 #include <stdio.h>
@@ -246,8 +247,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 	base_event(i / N_VARIANTS, ev, name, sizeof(name));
 	if (ev->code >= WIRE_EV_HELLO) {
 		peer->hello = true;
-		if (ev->code != WIRE_EV_HELLO)
-			peer->caps |= WIRE_CAP_EXT_EVENTS;
+		peer->caps |= wire_event_needs_cap(ev->code);
 	}
 	add_trailer(ev, peer, i % N_VARIANTS, name, sizeof(name));
 	if (peer->caps)

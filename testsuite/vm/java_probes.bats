@@ -68,6 +68,29 @@ java_cmd() {
 	printf '%s %s >%s 2>%s' "$JAVA" "$*" "$D/$name.java.out" "$D/$name.java.err"
 }
 
+# one_session_log LOG MASK: LOG is the agent's log of one stap-java session
+# on Tick.tick (optional data MASK) from the bridge's Hello to its Reset:
+# the calls went in with the registration and out at the end, nothing else.
+one_session_log() {
+	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
+	[ "$output" = "$(sed 's/^\t*//' <<-EOF
+		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x3f; negotiated 0x3f
+		stapjava-agent[N]: info: event ClassPrepare enabled
+		stapjava-agent[N]: info: method calls injected in 1 class
+		stapjava-agent[N]: info: conn#1: RequestForOptionalData $2
+		stapjava-agent[N]: info: conn#1: Register method $2 "Tick.tick"
+		stapjava-agent[N]: info: conn#1: VmEvents on
+		stapjava-agent[N]: info: conn#1: Start: registrations complete
+		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
+		stapjava-agent[N]: info: method injection off
+		stapjava-agent[N]: info: event ClassPrepare disabled
+		stapjava-agent[N]: info: conn#1: Reset
+		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
+		EOF
+	)" ] || { cat "$1" >&2; false; }
+}
+
 show() {
 	local name=$1
 	printf -- '--- status %s\n--- stdout\n' "$status" >&2
@@ -371,23 +394,7 @@ mask_tour() {
 	[ "$status" -eq 0 ] || { show xa; false; }
 	[ "$(cat "$D/xa.java.out")" = "$(printf 'running\nstopped')" ] || { show xa; false; }
 	[ ! -s "$D/xa.java.err" ] || { show xa; false; }
-	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$D/xa.agent.log"
-	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
-		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
-		stapjava-agent[N]: info: event ClassPrepare enabled
-		stapjava-agent[N]: info: method calls injected in 1 class
-		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x3
-		stapjava-agent[N]: info: conn#1: Register method 0x3 "Tick.tick"
-		stapjava-agent[N]: info: conn#1: VmEvents on
-		stapjava-agent[N]: info: conn#1: Start: registrations complete
-		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
-		stapjava-agent[N]: info: method injection off
-		stapjava-agent[N]: info: event ClassPrepare disabled
-		stapjava-agent[N]: info: conn#1: Reset
-		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
-		EOF
-	)" ] || { cat "$D/xa.agent.log" >&2; false; }
+	one_session_log "$D/xa.agent.log" 0x3
 }
 
 @test "stap-java -x PID: only that JVM's events; when stap exits, that JVM goes on in no-event mode" {
@@ -443,23 +450,7 @@ mask_tour() {
 	[ -z "$(clean_err "$D/x.A.java.err")$(clean_err "$D/x.B.java.err")" ] || { show x; false; }
 	# A's agent: the bridge came, registered, and at stap's exit switched the
 	# event off (Reset) before closing; nothing after that
-	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$D/x.A.agent.log"
-	[ "$output" = "$(sed 's/^\t*//' <<-'EOF'
-		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1f; negotiated 0x1f
-		stapjava-agent[N]: info: event ClassPrepare enabled
-		stapjava-agent[N]: info: method calls injected in 1 class
-		stapjava-agent[N]: info: conn#1: RequestForOptionalData 0x1
-		stapjava-agent[N]: info: conn#1: Register method 0x1 "Tick.tick"
-		stapjava-agent[N]: info: conn#1: VmEvents on
-		stapjava-agent[N]: info: conn#1: Start: registrations complete
-		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
-		stapjava-agent[N]: info: method injection off
-		stapjava-agent[N]: info: event ClassPrepare disabled
-		stapjava-agent[N]: info: conn#1: Reset
-		stapjava-agent[N]: info: conn#1 (pid N uid 0) closed: peer closed the connection
-		EOF
-	)" ] || { cat "$D/x.A.agent.log" >&2; false; }
+	one_session_log "$D/x.A.agent.log" 0x1
 	# B: a socket, and no bridge ever
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e 's/-[0-9]*-[0-9]*-[0-9]*\.sock$/-NS-PID-START.sock/' "$D/x.B.agent.log"
 	[ "$output" = 'stapjava-agent[N]: info: listening on /run/sjd/jvm-NS-PID-START.sock' ] || { cat "$D/x.B.agent.log" >&2; false; }
