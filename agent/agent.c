@@ -29,7 +29,7 @@
 struct agent agent;
 static atomic_bool loaded;
 
-static __thread pid_t my_tid;
+static AGENT_TLS pid_t my_tid;
 
 pid_t agent_gettid(void)
 {

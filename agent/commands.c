@@ -25,16 +25,12 @@ static const char *kind_name(uint8_t kind)
 /* Under c->lock: queue our Hello (no trailer, before any event). */
 static int send_hello_locked(struct conn *c)
 {
-	struct wire_event ev;
-	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
+	static struct wire_event ev;   /* I/O thread only; ~19 KiB, not on its stack */
 
 	memset(&ev, 0, offsetof(struct wire_event, values));
 	ev.code = WIRE_EV_HELLO;
 	wire_hello_init(&ev.hello, WIRE_CAP_ALL, agent.description);
-	int rc = wire_encode_event(&b, &c->peer, &ev);
-	if (rc == 0)
-		c->out_len = b.len;
-	return rc;
+	return conn_append_locked(c, &ev);
 }
 
 static int hello(struct conn *c, const struct wire_command *cmd)
@@ -246,6 +242,10 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 	if (changed_any) {
 		atomic_fetch_add(&conn_generation, 1);
 		events_update(jni);
+		/* a peer that keeps sending keeps the I/O thread reading, one
+		 * update after another (seconds, measured): what the sessions'
+		 * events queued meanwhile goes out between two */
+		io_flush_now();
 	}
 	for (size_t i = 0; i < ndone; i++)
 		log_applied(c, &done[i]);

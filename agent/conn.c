@@ -40,6 +40,23 @@ static void regs_free(struct conn *c)
 	memset(c->ev_bits, 0, sizeof(c->ev_bits));
 }
 
+int conn_append_locked(struct conn *c, const struct wire_event *ev)
+{
+	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
+	int rc = wire_encode_event(&b, &c->peer, ev);
+
+	if (rc == -ENOSPC && c->out_head > 0 && !c->sending) {
+		memmove(c->out, c->out + c->out_head, c->out_len - c->out_head);
+		c->out_len -= c->out_head;
+		c->out_head = 0;
+		b.len = c->out_len;
+		rc = wire_encode_event(&b, &c->peer, ev);
+	}
+	if (rc == 0)
+		c->out_len = b.len;
+	return rc;
+}
+
 struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 {
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
@@ -68,7 +85,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->last_sync_seq = 0;
 		c->timeout_us = 0;
 		c->out = out;
-		c->out_len = 0;
+		c->out_head = c->out_len = 0;
+		c->sending = false;
 		c->out_cap = bufsize;
 		c->seq = c->acked_seq = 0;
 		c->dropped = c->lost_sent = c->sync_timeouts = 0;
@@ -88,7 +106,7 @@ void conn_close(struct conn *c, const char *why)
 	regs_free(c);
 	free(c->out);
 	c->out = NULL;
-	c->out_len = c->out_cap = 0;
+	c->out_head = c->out_len = c->out_cap = 0;
 	pthread_cond_broadcast(&c->acked);
 	pthread_mutex_unlock(&c->lock);
 	atomic_fetch_add(&conn_generation, 1);

@@ -53,9 +53,16 @@ struct conn {
 	 * the last synchronous one (last_sync_seq). */
 	bool sync_stalled;
 	uint64_t last_sync_seq;
-	/* outgoing events, drained by the I/O thread */
+	/* outgoing events: out[out_head, out_len) is queued. Threads append at
+	 * out_len under the lock; the I/O thread sends from out_head without
+	 * it (nothing before out_len moves meanwhile) and, under it, moves the
+	 * rest to the front only when out_head has passed a quarter of the
+	 * buffer: a memmove at every flush made each event's bytes a line the
+	 * I/O thread's core had written. A full tail is moved to the front by
+	 * the appending thread itself unless a send is under way (sending). */
 	uint8_t *out;
-	size_t out_len, out_cap;
+	size_t out_head, out_len, out_cap;
+	bool sending;
 	uint64_t seq, acked_seq;
 	uint64_t dropped, lost_sent;
 	uint64_t sync_timeouts;
@@ -66,6 +73,15 @@ struct conn {
 };
 
 extern struct conn conns[AGENT_MAX_CONNS];
+
+/* Under c->lock: append EV to C's queue. 0, -ENOSPC (full: nothing
+ * written), -EINVAL (EV breaks a limit). */
+int conn_append_locked(struct conn *c, const struct wire_event *ev);
+/* Under c->lock: the bytes queued. */
+static inline size_t conn_queued(const struct conn *c)
+{
+	return c->out_len - c->out_head;
+}
 extern atomic_uint_fast64_t conn_generation;
 
 void conn_table_init(void);

@@ -43,22 +43,16 @@ void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only)
 void emit_want_opt(struct want *w)
 {
 	w->opt = 0;
-	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
-		if (w->conns & (1u << i))
-			w->opt |= __atomic_load_n(&conns[i].opt, __ATOMIC_RELAXED);
+	for (uint32_t m = w->conns; m; m &= m - 1)
+		w->opt |= __atomic_load_n(&conns[__builtin_ctz(m)].opt, __ATOMIC_RELAXED);
 }
 
 static int encode_locked(struct conn *c, struct wire_event *ev)
 {
-	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
-	int rc;
-
 	ev->trailer.seq = c->seq + 1;
-	rc = wire_encode_event(&b, &c->peer, ev);
-	if (rc == 0) {
+	int rc = conn_append_locked(c, ev);
+	if (rc == 0)
 		c->seq++;
-		c->out_len = b.len;
-	}
 	return rc;
 }
 
@@ -166,10 +160,9 @@ void emit(struct emission *em)
 	ev->has_trailer = true;
 	ev->trailer.timestamp_ns = em->ts;
 	ev->trailer.os_tid = em->tid;
-	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
-		if (!(em->want.conns & (1u << i)))
-			continue;
-		struct conn *c = &conns[i];
+	/* the wanting connections only: usually one */
+	for (uint32_t m = em->want.conns & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
+		struct conn *c = &conns[__builtin_ctz(m)];
 		pthread_mutex_lock(&c->lock);
 		if (!c->active || c->opened_gen > em->want.gen || (ext_code && !conn_ext(c))) {
 			pthread_mutex_unlock(&c->lock);
@@ -194,7 +187,7 @@ void emit(struct emission *em)
 		int rc = encode_locked(c, ev);
 		if (rc == 0) {
 			queued = true;
-			filling |= c->out_len > c->out_cap / 4;
+			filling |= conn_queued(c) > c->out_cap / 4;
 			if (sync) {
 				c->last_sync_seq = c->seq;
 				waits[nwaits++] = (typeof(waits[0])){ c, c->serial, c->seq };

@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "classfile.h"
 #include "conn.h"
+#include "io.h"
 #include "log.h"
 #include "mcache.h"
 #include "pattern.h"
@@ -411,29 +412,45 @@ static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
 	(*jv)->Deallocate(jv, (unsigned char *)sig);
 }
 
-/* All at once; if the VM refuses the batch, one by one, so one class it will
+/* RETRANSFORM_CHUNK classes a call, what is queued written between two
+ * calls: a pattern like `*` retransforms thousands of classes, seconds in
+ * all, and meanwhile the events of every session wait in their buffers. */
+#define RETRANSFORM_CHUNK 64
+
+/* A chunk at once; if the VM refuses it, one by one, so one class it will
  * not take keeps no other from its calls. */
-static size_t retransform(JNIEnv *jni, struct class_list *l, bool want)
+static size_t retransform_chunk(JNIEnv *jni, jclass *v, size_t n, bool want)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	size_t done = 0;
 
-	if (!l->n)
-		return 0;
-	if ((*jv)->RetransformClasses(jv, (jint)l->n, l->v) == JVMTI_ERROR_NONE)
-		return l->n;
-	for (size_t i = 0; i < l->n; i++) {
-		jvmtiError err = (*jv)->RetransformClasses(jv, 1, &l->v[i]);
+	if ((*jv)->RetransformClasses(jv, (jint)n, v) == JVMTI_ERROR_NONE)
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		jvmtiError err = (*jv)->RetransformClasses(jv, 1, &v[i]);
 		if (err == JVMTI_ERROR_NONE)
 			done++;
 		else if (want) {
 			char why[64];
 			snprintf(why, sizeof(why), "the VM refused to retransform it: JVMTI error %d", (int)err);
-			refuse_class(jni, l->v[i], why);
+			refuse_class(jni, v[i], why);
 		}
 		else
 			sj_warn("a class with injected calls could not be restored (JVMTI error %d): its "
 				"calls stay, returning at once", (int)err);
+	}
+	return done;
+}
+
+static size_t retransform(JNIEnv *jni, struct class_list *l, bool want)
+{
+	size_t done = 0;
+
+	for (size_t i = 0; i < l->n; i += RETRANSFORM_CHUNK) {
+		size_t n = l->n - i < RETRANSFORM_CHUNK ? l->n - i : RETRANSFORM_CHUNK;
+		if (i)
+			io_flush_now();
+		done += retransform_chunk(jni, l->v + i, n, want);
 	}
 	return done;
 }

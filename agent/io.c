@@ -87,7 +87,12 @@ static void wake_write(void)
 
 void io_wake(void)
 {
-	if (wake_fd < 0 || atomic_exchange(&wake_pending, true))
+	/* a plain load first: while the I/O thread is awake (most of a burst)
+	 * the flag is set and stays in this core's cache, shared; the exchange,
+	 * a locked write, would pull the line away from the I/O thread's core
+	 * at every event */
+	if (wake_fd < 0 || atomic_load_explicit(&wake_pending, memory_order_relaxed) ||
+	    atomic_exchange(&wake_pending, true))
 		return;
 	wake_write();
 }
@@ -102,7 +107,8 @@ void io_wake_urgent(void)
 
 void io_wake_filling(void)
 {
-	if (wake_fd < 0 || atomic_exchange(&fill_pending, true))
+	if (wake_fd < 0 || atomic_load_explicit(&fill_pending, memory_order_relaxed) ||
+	    atomic_exchange(&fill_pending, true))
 		return;
 	atomic_store(&wake_pending, true);
 	wake_write();
@@ -166,11 +172,15 @@ static long flush_conn(struct conn *c)
 	pthread_mutex_lock(&c->lock);
 	/* drops reported as soon as there is room for the report */
 	emit_lost_locked(c);
-	size_t off = 0;
-	while (off < c->out_len) {
-		ssize_t n = send(c->fd, c->out + off, c->out_len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+	size_t off = c->out_head, end = c->out_len;
+	c->sending = off < end;
+	pthread_mutex_unlock(&c->lock);
+	/* unlocked: Java threads go on appending after END (conn.h) */
+	while (off < end) {
+		ssize_t n = send(c->fd, c->out + off, end - off, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			off += (size_t)n;
+			rc += n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -180,22 +190,36 @@ static long flush_conn(struct conn *c)
 		rc = n < 0 ? -errno : -EPIPE;
 		break;
 	}
-	if (rc == 0)
-		rc = (long)off;
-	if (off) {
-		memmove(c->out, c->out + off, c->out_len - off);
-		c->out_len -= off;
-		if (c->dropped != c->lost_sent)
-			emit_lost_locked(c);
+	pthread_mutex_lock(&c->lock);
+	c->sending = false;
+	c->out_head = off;
+	if (c->out_head == c->out_len) {
+		c->out_head = c->out_len = 0;
+	} else if (c->out_head >= c->out_cap / 4) {
+		memmove(c->out, c->out + c->out_head, c->out_len - c->out_head);
+		c->out_len -= c->out_head;
+		c->out_head = 0;
 	}
+	if (c->dropped != c->lost_sent)
+		emit_lost_locked(c);
 	pthread_mutex_unlock(&c->lock);
 	return rc;
+}
+
+void io_flush_now(void)
+{
+	/* only the I/O thread sends (flush_conn sends unlocked) */
+	if (atomic_load(&agent.io_tid) != (int)agent_gettid())
+		return;
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (conns[i].fd >= 0)
+			flush_conn(&conns[i]);   /* a failure is seen again, and handled, by the main loop */
 }
 
 static bool has_output(struct conn *c)
 {
 	pthread_mutex_lock(&c->lock);
-	bool r = c->out_len > 0 || (c->dropped != c->lost_sent && conn_ext(c));
+	bool r = conn_queued(c) > 0 || (c->dropped != c->lost_sent && conn_ext(c));
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -272,7 +296,7 @@ static void final_flush(void)
 		if (c->fd < 0)
 			continue;
 		pthread_mutex_lock(&c->lock);
-		size_t left = c->out_len;
+		size_t left = conn_queued(c);
 		unsigned long long unreported = c->dropped - c->lost_sent;
 		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);

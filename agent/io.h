@@ -23,6 +23,7 @@ int io_init(void);                    /* at load: the wake-up eventfd */
 int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */
 void io_wake(void);                   /* cheap, any thread; writes go out within IO_BATCH_NS */
 void io_wake_urgent(void);            /* a synchronous event: write it now */
+void io_flush_now(void);              /* on the I/O thread inside a long update: write what is queued */
 void io_wake_filling(void);           /* a buffer is a quarter full: write it now */
 /* VMInit with wait_ms: wait until a first bridge has connected and gone quiet. */
 void io_wait_for_bridge(unsigned ms);

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
+
 static pthread_key_t scratch_key;
-static __thread struct scratch *my_scratch;
-static __thread bool in_callback;
+static AGENT_TLS struct scratch *my_scratch;
+static AGENT_TLS bool in_callback;
 
 static void scratch_free(void *p)
 {
