@@ -86,7 +86,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->timeout_us = 0;
 		c->out = out;
 		c->out_head = c->out_len = 0;
-		c->sending = false;
+		c->sending = c->out_blocked = false;
 		c->out_cap = bufsize;
 		c->seq = c->acked_seq = 0;
 		c->dropped = c->lost_sent = c->sync_timeouts = 0;

@@ -63,6 +63,9 @@ struct conn {
 	uint8_t *out;
 	size_t out_head, out_len, out_cap;
 	bool sending;
+	/* the I/O thread's last flush stopped at EAGAIN with bytes left: the
+	 * peer reads nothing now (I/O thread only) */
+	bool out_blocked;
 	uint64_t seq, acked_seq;
 	uint64_t dropped, lost_sent;
 	uint64_t sync_timeouts;

@@ -180,14 +180,19 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 				     jint class_data_len, const unsigned char *class_data,
 				     jint *new_class_data_len, unsigned char **new_class_data)
 {
-	char sig[1024];
-	size_t len = name ? strlen(name) : 0;
-
 	/* the calls' own class, and the root of every class and of the VM's
 	 * object layout, are never changed */
-	if (!atomic_load(&active) || !name || len + 3 > sizeof(sig) ||
-	    strcmp(name, CLASSFILE_PROBE_CLASS) == 0 || strcmp(name, "java/lang/Object") == 0)
+	if (!atomic_load(&active) || !name || strcmp(name, CLASSFILE_PROBE_CLASS) == 0 ||
+	    strcmp(name, "java/lang/Object") == 0)
 		return;
+	/* on the heap, whatever the name's length: a class skipped here would
+	 * have no record and be retransformed again at every update */
+	size_t len = strlen(name);
+	char *sig = malloc(len + 3);
+	if (!sig) {
+		sj_warn("class %s cannot have injected calls (out of memory)", name);
+		return;
+	}
 	sig[0] = 'L';
 	memcpy(sig + 1, name, len);
 	memcpy(sig + 1 + len, ";", 2);
@@ -195,6 +200,7 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	struct hook_ctx h = { .sig = sig };
 	if (!conns_want_method_class(sig, METHOD_EVENTS)) {
 		records_set(sig, lh, &h.rn);   /* retransformed back: no record */
+		free(sig);
 		return;
 	}
 	struct classfile_hooks hooks = { &h, hook_select, hook_refused };
@@ -213,6 +219,7 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 		refuse_all(&h.rn);
 	}
 	records_set(sig, lh, &h.rn);
+	free(sig);
 	free(out);
 }
 

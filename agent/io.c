@@ -174,6 +174,7 @@ static long flush_conn(struct conn *c)
 	emit_lost_locked(c);
 	size_t off = c->out_head, end = c->out_len;
 	c->sending = off < end;
+	c->out_blocked = false;
 	pthread_mutex_unlock(&c->lock);
 	/* unlocked: Java threads go on appending after END (conn.h) */
 	while (off < end) {
@@ -185,8 +186,10 @@ static long flush_conn(struct conn *c)
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			c->out_blocked = true;
 			break;
+		}
 		rc = n < 0 ? -errno : -EPIPE;
 		break;
 	}
@@ -267,26 +270,38 @@ static void close_all(JNIEnv *jni, const char *why)
 static void final_flush(void)
 {
 	unsigned long long start = now_ms(), stall_at = start + IO_EXIT_STALL_MS;
+	bool failed[AGENT_MAX_CONNS] = { false };
+	const char *why = "no reason known";
+	char why_buf[64];
 
 	for (;;) {
 		struct pollfd pfd[AGENT_MAX_CONNS];
 		nfds_t n = 0;
 		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 			struct conn *c = &conns[i];
-			if (c->fd < 0)
+			if (c->fd < 0 || failed[i])
 				continue;
 			long sent = flush_conn(c);
 			if (sent > 0)
 				stall_at = now_ms() + IO_EXIT_STALL_MS;
+			failed[i] = sent < 0;
 			if (sent < 0 || !has_output(c))
 				continue;
 			pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
 		}
 		unsigned long long now = now_ms();
 		if (n == 0)
-			return;
-		if (now >= stall_at || now >= start + IO_EXIT_FLUSH_MS)
 			break;
+		if (now >= stall_at) {
+			snprintf(why_buf, sizeof why_buf, "it read nothing for %u ms", IO_EXIT_STALL_MS);
+			why = why_buf;
+			break;
+		}
+		if (now >= start + IO_EXIT_FLUSH_MS) {
+			snprintf(why_buf, sizeof why_buf, "it could not keep up for %u ms", IO_EXIT_FLUSH_MS);
+			why = why_buf;
+			break;
+		}
 		unsigned long long until = stall_at < start + IO_EXIT_FLUSH_MS ? stall_at
 									: start + IO_EXIT_FLUSH_MS;
 		poll(pfd, n, (int)(until - now));
@@ -297,14 +312,17 @@ static void final_flush(void)
 			continue;
 		pthread_mutex_lock(&c->lock);
 		size_t left = conn_queued(c);
-		unsigned long long unreported = c->dropped - c->lost_sent;
+		unsigned long long dropped = c->dropped - c->lost_sent;
+		bool ext = conn_ext(c);
 		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);
-		if (left || unreported)
-			sj_warn("conn#%u: the VM exits and the bridge has not read the last %zu bytes of "
-				"events, nor heard of %llu dropped before (it read nothing for %u ms, or "
-				"could not keep up for %u ms): they are lost", serial, left, unreported,
-				IO_EXIT_STALL_MS, IO_EXIT_FLUSH_MS);
+		if (!left && !dropped)
+			continue;
+		/* an Appendix-only peer never hears of drops: they are said here */
+		sj_warn("conn#%u: the VM exits and the bridge has not read the last %zu bytes of "
+			"events%s%llu dropped before (%s): they are lost", serial, left,
+			ext ? ", nor heard of " : "; it cannot be told of ", dropped,
+			failed[i] ? "writing to it failed" : why);
 	}
 }
 
@@ -368,11 +386,14 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			}
 		}
 		/* write everything queued, not only where poll said so: events arrive all the time */
+		/* lingering pays only while bytes go out: a peer that reads nothing
+		 * is waited for by POLLOUT, not by waking every IO_BATCH_NS */
 		bool wrote = false;
 		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 			struct conn *c = &conns[i];
-			wrote |= c->fd >= 0 && has_output(c);
-			if (c->fd >= 0 && flush_conn(c) < 0) {
+			long sent = c->fd >= 0 ? flush_conn(c) : 0;
+			wrote |= sent > 0;
+			if (sent < 0) {
 				/* A peer that closed may have said its last words first (a
 				 * bridge sends Reset, then closes): apply them before closing. */
 				read_conn(c, jni);
@@ -387,7 +408,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			atomic_store(&wake_pending, false);
 			/* queued after the flush by a thread that found us awake: stay */
 			for (size_t i = 0; i < AGENT_MAX_CONNS && !linger; i++)
-				if (conns[i].fd >= 0 && has_output(&conns[i]))
+				if (conns[i].fd >= 0 && !conns[i].out_blocked && has_output(&conns[i]))
 					linger = 1;
 			if (linger)
 				atomic_store(&wake_pending, true);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,11 +112,27 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 }
 
 /* Does ROOTFD lead to our own root (the JVM sees our file system)? */
-static bool same_root(int rootfd)
+/* Does the JVM see the bridge's AGENT file at the same path? Not only a
+ * container's other root: a mount namespace of its own (a private /tmp)
+ * shares the root and still hides files. */
+static bool agent_visible(int rootfd, const char *agent)
 {
-	struct stat a, b;
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	struct stat mine, theirs;
+	int fd = (int)syscall(SYS_openat2, rootfd, agent, &how, sizeof how);
 
-	return fstat(rootfd, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (fd < 0 && errno == ENOSYS) {  /* before Linux 5.6 */
+		char path[4200];
+		snprintf(path, sizeof path, "/proc/self/fd/%d/%s", rootfd, agent);
+		fd = open(path, O_PATH | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return false;
+	bool same = fstat(fd, &theirs) == 0 && stat(agent, &mine) == 0 &&
+		    mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+	close(fd);
+	return same;
 }
 
 /* AGENT copied into the JVM's /tmp; its name there in NAME. */
@@ -159,7 +177,11 @@ static int copy_agent(int tmpfd, const char *agent, char *name, size_t namecap, 
 	return rc;
 }
 
-static int connect_listener(int tmpfd, const char *sock, char *why, size_t cap)
+/* The listener must be the JVM itself, as the JDK's own client checks: in a
+ * /tmp shared with other users, someone else's socket at that name would get
+ * our load command and could answer it. */
+static int connect_listener(const struct jvm_id *id, int tmpfd, const char *sock, char *why,
+			    size_t cap)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -171,6 +193,16 @@ static int connect_listener(int tmpfd, const char *sock, char *why, size_t cap)
 		int err = -errno;
 		close(fd);
 		return fail(why, cap, err, "cannot connect to the JVM's attach listener: %s", strerror(-err));
+	}
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.pid != id->pid ||
+	    cred.uid != id->uid) {
+		int err = -EPERM;
+		long lpid = len == sizeof cred ? (long)cred.pid : -1, luid = len == sizeof cred ? (long)cred.uid : -1;
+		close(fd);
+		return fail(why, cap, err, "the attach listener /tmp/%s is pid %ld uid %ld, not the JVM "
+			    "(pid %d uid %d): not used", sock, lpid, luid, (int)id->pid, (int)id->uid);
 	}
 	return fd;
 }
@@ -219,8 +251,9 @@ static int load(int fd, const char *path, const char *options, char *why, size_t
 
 	if (n < 0 || (size_t)n >= sizeof req)
 		return fail(why, cap, -ENAMETOOLONG, "the agent's path or options are too long");
-	if (fd_write_all(fd, req, (size_t)n) < 0)
-		return fail(why, cap, -errno, "cannot send the load command: %s", strerror(errno));
+	int sent = fd_send_all(fd, req, (size_t)n);
+	if (sent < 0)
+		return fail(why, cap, sent, "cannot send the load command: %s", strerror(-sent));
 	ssize_t len = read_answer(fd, answer, sizeof answer);
 	if (len < 0)
 		return fail(why, cap, (int)len, "no answer from the JVM's attach listener: %s",
@@ -257,7 +290,7 @@ int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const c
 		return fail(why, whycap, tmpfd, "cannot open the JVM's /tmp: %s", strerror(-tmpfd));
 	snprintf(sock, sizeof sock, ".java_pid%d", (int)id->nspid);
 	rc = start_listener(id, tmpfd, sock, why, whycap);
-	if (rc == 0 && !same_root(rootfd)) {
+	if (rc == 0 && !agent_visible(rootfd, agent)) {
 		rc = copy_agent(tmpfd, agent, copied, sizeof copied, why, whycap);
 		snprintf(path, sizeof path, "/tmp/%s", copied);
 	} else {
@@ -265,7 +298,7 @@ int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const c
 	}
 	/* a VM still starting unloads the agent and is asked again (attach.h) */
 	for (unsigned waited = 0; rc == 0; waited += POLL_MS * 5) {
-		fd = connect_listener(tmpfd, sock, why, whycap);
+		fd = connect_listener(id, tmpfd, sock, why, whycap);
 		rc = fd < 0 ? fd : load(fd, path, options, why, whycap);
 		if (fd >= 0)
 			close(fd);

@@ -1,6 +1,7 @@
 /* procfs.c: see procfs.h. */
 #include "procfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -173,6 +174,9 @@ bool procfs_maps_file(pid_t pid, const char *base)
 
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
+		/* a library replaced or removed since it was loaded is still there */
+		if (n > 10 && strcmp(line + n - 10, " (deleted)") == 0)
+			line[n -= 10] = '\0';
 		found = n > blen && line[n - blen - 1] == '/' && strcmp(line + n - blen, base) == 0;
 	}
 	fclose(f);
@@ -236,6 +240,30 @@ bool procfs_jvm_mentions(pid_t pid, const char *needle)
 		if (strstr(buf + i, needle))
 			return true;
 	return false;
+}
+
+bool procfs_has_thread(pid_t pid, const char *comm)
+{
+	char path[64], name[64];
+	bool found = false;
+	struct dirent *d;
+
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		char cpath[320];
+		snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/comm", (int)pid, d->d_name);
+		ssize_t n = read_file(cpath, name, sizeof name);
+		if (n > 0 && name[n - 1] == '\n')
+			name[--n] = '\0';
+		found = n > 0 && strcmp(name, comm) == 0;
+	}
+	closedir(dir);
+	return found;
 }
 
 bool procfs_catches_signal(pid_t pid, int sig)

@@ -36,7 +36,7 @@ ssize_t procfs_cmdline(pid_t pid, char *buf, size_t cap);
 
 /* 1: a JVM (its executable is named "java", or libjvm.so is mapped), 0: not. */
 int procfs_is_jvm(pid_t pid);
-/* Is a file named BASE (e.g. "libstapjava.so") mapped into PID? */
+/* Is a file named BASE (e.g. "libstapjava.so") mapped into PID (deleted since or not)? */
 bool procfs_maps_file(pid_t pid, const char *base);
 /* 1 when the JVM's command line or JAVA_TOOL_OPTIONS, _JAVA_OPTIONS,
  * JDK_JAVA_OPTIONS last say -XX:+NAME, 0 otherwise, -errno if unreadable. */
@@ -44,6 +44,8 @@ int procfs_jvm_flag(pid_t pid, const char *name);
 /* Does the JVM's command line or options environment (as for
  * procfs_jvm_flag) contain NEEDLE anywhere? */
 bool procfs_jvm_mentions(pid_t pid, const char *needle);
+/* Has PID a thread named COMM (its /proc/PID/task/TID/comm)? */
+bool procfs_has_thread(pid_t pid, const char *comm);
 /* Has PID a handler for signal SIG (SigCgt)? */
 bool procfs_catches_signal(pid_t pid, int sig);
 

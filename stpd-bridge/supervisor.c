@@ -250,6 +250,19 @@ static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
  * yet. A JVM NAMED with -x that runs without the agent gets it loaded
  * (attach.h) once it handles SIGQUIT (HotSpot's handler is installed while
  * the VM starts: before that the signal would kill it). */
+/* Does PID run an agent of ours already? Another copy loaded beside it
+ * would take over the injected calls' natives and silence the first. The
+ * agent's I/O thread names it from VMInit on (a copy made for another root
+ * included); before that, the library's name. */
+static bool has_agent(const struct supervisor *s, pid_t pid)
+{
+	const char *base = s->o->agent ? strrchr(s->o->agent, '/') : NULL;
+
+	return procfs_has_thread(pid, "stapjava-agent") || procfs_maps_file(pid, "libstapjava.so") ||
+	       (base && base[1] && procfs_maps_file(pid, base + 1)) ||
+	       procfs_jvm_mentions(pid, "libstapjava");
+}
+
 static void consider(struct supervisor *s, pid_t pid, bool named)
 {
 	struct jvm_id id;
@@ -286,7 +299,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	/* what it could not do yet is said once the JVM has had time to start */
 	int64_t age = procfs_age_ms(&id);
 	bool settled = age < 0 || age >= SETTLE_MS;
-	if (procfs_maps_file(pid, "libstapjava.so") || procfs_jvm_mentions(pid, "libstapjava")) {
+	if (has_agent(s, pid)) {
 		char dir[4096];
 		if (!settled)
 			return;

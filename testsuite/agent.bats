@@ -381,6 +381,24 @@ check_attach() {
 	[ ! -s "$T/java.err" ]
 }
 
+@test "-x PID of a JVM that runs a copy of the agent under another name, socket elsewhere: no second agent loaded, said, exit 1" {
+	# a second copy would re-bind stapjava.Probe's natives and silence the first
+	cp "$AGENT" "$T/renamed-probe.so"
+	local agent=$AGENT
+	AGENT=$T/renamed-probe.so start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	mkdir -m 700 "$T/other"
+	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/other" --agent "$agent" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ runs\ with\ the\ stapjava\ agent,\ but\ there\ is\ no\ agent\ socket\ in\ $T/other: ]]
+	[ "$(grep -c '' <<<"$stderr")" -eq 1 ]
+	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 1 ]
+	! grep -q "$agent" /proc/"$JPID"/maps
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
 @test "-x PID of a JVM that runs with the agent but has no socket in the bridge's --sockdir: said once it has had time to make one, exit 1" {
 	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
 	wait_until 20 sock_exists
@@ -1247,7 +1265,7 @@ check_flood() {
 	kill -CONT "$W"
 	wait_exit "$BPID" 30
 	local bytes
-	bytes=$(sed -n 's/.*conn#1: the VM exits and the bridge has not read the last \([0-9]*\) bytes of events, nor heard of 0 dropped before (it read nothing for 1000 ms, or could not keep up for 10000 ms): they are lost$/\1/p' "$T/agent.log")
+	bytes=$(sed -n 's/.*conn#1: the VM exits and the bridge has not read the last \([0-9]*\) bytes of events, nor heard of 0 dropped before (it read nothing for 1000 ms): they are lost$/\1/p' "$T/agent.log")
 	[ "$bytes" -gt 0 ]
 	# the bridge printed every event it got and names the last one
 	local got
@@ -1666,6 +1684,49 @@ WANT
 	grep -v '^vm.death ' "$T/got" | diff -u "$T/want" -
 	grep -Eq "^vm.death pid=$jvm tid=[0-9]+ ts=X$" "$T/got"
 	grep -q "info: pid $jvm: connected to the agent (worker uid 0 gid 0)" "$T/b.log"
+	bridge_quiet b
+}
+
+@test "containers: attach into a JVM in its own pid and mount namespace: the agent is copied into its /tmp, served by its host pid" {
+	mkdir "$T/ct" "$T/host"
+	cp -r "$CLASSES" "$T/ct/classes"
+	# the bridge's agent lies under the host's /tmp, which the JVM does not see
+	local agent=$T/host/libstapjava.so
+	cp "$(readlink -f "$AGENT")" "$agent"
+	unshare --pid --mount --fork --mount-proc --propagation private sh -c '
+		exec 3<"$1"
+		mount -t tmpfs tmpfs /tmp && mkdir /tmp/ct && mount --bind /proc/self/fd/3 /tmp/ct || exit 97
+		exec 3<&-
+		"$2" -XX:ErrorFile=/tmp/ct/hs_err_%p.log \
+			-cp /tmp/ct/classes Families filters /tmp/ct/go >/tmp/ct/java.out 2>/tmp/ct/java.err
+		echo "exit $?" >/tmp/ct/java.rc' sh "$T/ct" "$JDK17" 3>&- &
+	local unshare=$! shell jvm
+	wait_until 20 has_child_exe "$unshare" '*/*sh'
+	shell=$(child_of "$unshare")
+	wait_until 20 has_child_exe "$shell" '*/java'
+	jvm=$(child_of "$shell")
+	"$BRIDGE" -x "$jvm" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
+		--agent "$agent" --agent-options "loglevel=info,logfile=/tmp/ct/agent.log" \
+		-m 'sj.filt.Named.get*' --return 3>&- &
+	BPID=$!
+	BPIDS+=("$BPID")
+	wait_until 30 grep -q 'conn#1: VmEvents on' "$T/ct/agent.log"
+	# the copy was removed once loaded; the JVM keeps its mapping
+	[ -z "$(ls -A "/proc/$jvm/root/tmp" | grep '^stapjava-agent-')" ]
+	grep -q '/tmp/stapjava-agent-[0-9]*-[0-9]*\.so (deleted)$' "/proc/$jvm/maps"
+	touch "$T/ct/go"
+	wait_exit "$unshare" 30
+	wait_exit "$BPID"
+	[ "$(cat "$T/ct/java.rc")" = "exit 0" ]
+	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/; s/ tid=[0-9]+ / tid=T /" "$T/b.out" >"$T/got"
+	cat >"$T/want" <<WANT
+method.enter pid=$jvm tid=T ts=X method=sj.filt.Named.getA()I args=
+method.return pid=$jvm tid=T ts=X method=sj.filt.Named.getA()I popped=0 ret=1
+method.enter pid=$jvm tid=T ts=X method=sj.filt.Named.getB()I args=
+method.return pid=$jvm tid=T ts=X method=sj.filt.Named.getB()I popped=0 ret=2
+WANT
+	diff -u "$T/want" "$T/got"
+	grep -q "info: pid $jvm: the JVM runs without the agent: loading $agent through HotSpot's attach mechanism$" "$T/b.log"
 	bridge_quiet b
 }
 
