@@ -110,7 +110,8 @@ static void pick_method(struct hook_ctx *h, const char *wire, size_t n, const ch
 		record_names_add(&h->rn, wire, n, REC_SKIPPED);
 		return;
 	}
-	int32_t site = sites_new();
+	const struct mentry *e = mcache_named(wire, n);
+	int32_t site = e ? sites_new(e) : -ENOMEM;
 	if (site < 0) {
 		sj_warn("method %s cannot have injected calls (%s)", wire,
 			site == -ENOSPC ? "no site ids left" : "out of memory");
@@ -459,6 +460,9 @@ static size_t retransform(JNIEnv *jni, struct class_list *l, bool want)
 			io_flush_now();
 		done += retransform_chunk(jni, l->v + i, n, want);
 	}
+	if (l->n)
+		sj_debug("%zu of %zu class%s retransformed %s", done, l->n, l->n == 1 ? "" : "es",
+			 want ? "for calls" : "to their original code");
 	return done;
 }
 

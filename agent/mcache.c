@@ -143,26 +143,9 @@ const struct mentry *mcache_entry(jmethodID id)
 	return e;
 }
 
-int mcache_lookup(jmethodID id, struct mmatch *m)
+/* Which connections want E's events, for generation GEN; stored in E. */
+static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 {
-	uint64_t gen = atomic_load(&conn_generation);
-
-	pthread_rwlock_rdlock(&cache_lock);
-	struct mentry *e = find_locked(id);
-	if (e && e->gen == gen) {
-		m->e = e;
-		memcpy(m->conns, e->conns, sizeof(m->conns));
-		m->gen = gen;
-		pthread_rwlock_unlock(&cache_lock);
-		return 0;
-	}
-	pthread_rwlock_unlock(&cache_lock);
-	if (!e)
-		e = (struct mentry *)mcache_entry(id);
-	if (!e) {
-		m->e = NULL;
-		return -ENOENT;
-	}
 	uint32_t want[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
@@ -189,5 +172,120 @@ int mcache_lookup(jmethodID id, struct mmatch *m)
 	m->e = e;
 	memcpy(m->conns, want, sizeof(want));
 	m->gen = gen;
+}
+
+/* E's answer when it is of generation GEN already. */
+static bool cached_locked(const struct mentry *e, uint64_t gen, struct mmatch *m)
+{
+	if (!e || e->gen != gen)
+		return false;
+	m->e = e;
+	memcpy(m->conns, e->conns, sizeof(m->conns));
+	m->gen = gen;
+	return true;
+}
+
+int mcache_lookup(jmethodID id, struct mmatch *m)
+{
+	uint64_t gen = atomic_load(&conn_generation);
+
+	pthread_rwlock_rdlock(&cache_lock);
+	struct mentry *e = find_locked(id);
+	bool hit = cached_locked(e, gen, m);
+	pthread_rwlock_unlock(&cache_lock);
+	if (hit)
+		return 0;
+	if (!e)
+		e = (struct mentry *)mcache_entry(id);
+	if (!e) {
+		m->e = NULL;
+		return -ENOENT;
+	}
+	match_entry(e, gen, m);
 	return 0;
+}
+
+int mcache_match(const struct mentry *e, struct mmatch *m)
+{
+	uint64_t gen = atomic_load(&conn_generation);
+
+	pthread_rwlock_rdlock(&cache_lock);
+	bool hit = cached_locked(e, gen, m);
+	pthread_rwlock_unlock(&cache_lock);
+	if (!hit)
+		match_entry((struct mentry *)e, gen, m);
+	return 0;
+}
+
+/* ---- entries by wire name (injected calls' sites) */
+static struct mentry **named;
+static size_t named_cap, named_used;
+
+static size_t name_slot(const char *name, size_t len, size_t cap)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+static struct mentry *named_find_locked(const char *name, size_t len)
+{
+	if (!named)
+		return NULL;
+	for (size_t i = name_slot(name, len, named_cap);; i = (i + 1) & (named_cap - 1)) {
+		struct mentry *e = named[i];
+		if (!e || (e->name_len == len && memcmp(e->name, name, len) == 0))
+			return e;
+	}
+}
+
+static int named_grow_locked(void)
+{
+	size_t cap = named_cap ? named_cap * 2 : 1024;
+	struct mentry **n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < named_cap; i++) {
+		struct mentry *e = named[i];
+		if (!e)
+			continue;
+		size_t j = name_slot(e->name, e->name_len, cap);
+		while (n[j])
+			j = (j + 1) & (cap - 1);
+		n[j] = e;
+	}
+	free(named);
+	named = n;
+	named_cap = cap;
+	return 0;
+}
+
+const struct mentry *mcache_named(const char *wire, size_t len)
+{
+	const char *open = memchr(wire, '(', len);
+
+	if (!open)
+		return NULL;
+	pthread_rwlock_wrlock(&cache_lock);
+	struct mentry *e = named_find_locked(wire, len);
+	if (!e && (named_used + 1) * 2 > named_cap && named_grow_locked() < 0)
+		goto out;
+	if (!e && (e = calloc(1, sizeof(*e) + len + 1))) {
+		char *name = (char *)(e + 1);
+		memcpy(name, wire, len);
+		name[len] = '\0';
+		e->name = name;
+		e->name_len = (uint32_t)len;
+		e->desc_off = (uint32_t)(open - wire);
+		e->bp_ok = 0;   /* no jmethodID: never a breakpoint's */
+		size_t i = name_slot(wire, len, named_cap);
+		while (named[i])
+			i = (i + 1) & (named_cap - 1);
+		named[i] = e;
+		named_used++;
+	}
+out:
+	pthread_rwlock_unlock(&cache_lock);
+	return e;
 }

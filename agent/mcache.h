@@ -49,5 +49,14 @@ int mcache_lookup(jmethodID method, struct mmatch *m);
 const struct mentry *mcache_entry(jmethodID method);
 /* The entry if METHOD has one already; never builds one, makes no JVMTI call. */
 const struct mentry *mcache_find(jmethodID method);
+/* The entry of the method with wire name WIRE (LEN bytes, with its
+ * descriptor), made once and kept, without a jmethodID (id NULL) nor any
+ * JVMTI call: an injected call's site is bound to it when the class is
+ * rewritten, so the call never asks the VM which method it is in (the frame
+ * may be of a version a later retransformation made obsolete). NULL: out of
+ * memory or no descriptor. */
+const struct mentry *mcache_named(const char *wire, size_t len);
+/* Fill *M for an entry of either kind. Returns 0. */
+int mcache_match(const struct mentry *e, struct mmatch *m);
 
 #endif

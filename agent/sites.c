@@ -25,7 +25,7 @@ static struct site *_Atomic chunks[SITE_CHUNKS];
 static atomic_uint next_site;
 static pthread_mutex_t chunk_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int32_t sites_new(void)
+int32_t sites_new(const struct mentry *e)
 {
 	unsigned id = atomic_load(&next_site);
 
@@ -44,6 +44,8 @@ int32_t sites_new(void)
 		if (!atomic_load(&chunks[chunk]))
 			return -ENOMEM;
 	}
+	/* the site is in no class yet: nobody reads it before this store */
+	atomic_store_explicit(&atomic_load(&chunks[chunk])[id % SITE_CHUNK].e, e, memory_order_release);
 	return (int32_t)id;
 }
 
@@ -61,15 +63,8 @@ int sites_match(jint site, struct mmatch *m)
 		return -EINVAL;
 	struct site *s = &chunk[(unsigned)site % SITE_CHUNK];
 	const struct mentry *e = atomic_load_explicit(&s->e, memory_order_acquire);
-	if (!e) {
-		/* depth 0 is the Probe native itself, depth 1 the method that called it */
-		jmethodID method = NULL;
-		jlocation loc = 0;
-		if ((*agent.jvmti)->GetFrameLocation(agent.jvmti, NULL, 1, &method, &loc) != JVMTI_ERROR_NONE ||
-		    !(e = mcache_entry(method)))
-			return -ENOENT;
-		atomic_store_explicit(&s->e, e, memory_order_release);
-	}
+	if (!e)
+		return -ENOENT;
 	uint64_t gen = atomic_load(&conn_generation);
 	uint64_t v = atomic_load_explicit(&s->match, memory_order_relaxed);
 	if ((v & ~0xffffffffull) == tag_of(gen)) {
@@ -80,7 +75,7 @@ int sites_match(jint site, struct mmatch *m)
 		m->gen = gen;
 		return 0;
 	}
-	int rc = mcache_lookup(e->id, m);
+	int rc = mcache_match(e, m);
 	if (rc == 0 && m->gen == gen)
 		atomic_store_explicit(&s->match, tag_of(gen) | (m->conns[MC_RETURN] & 0xffff) << 16 |
 					      (m->conns[MC_ENTER] & 0xffff), memory_order_relaxed);

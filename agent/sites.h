@@ -4,13 +4,14 @@
  * thread that makes it must find the method and who wants its events
  * without a lock shared with other threads (the design's event path).
  *
- * Contract: sites_new() hands out ids from 0, never reused (SITES_MAX for a
- * JVM's life; -ENOSPC when they run out, -ENOMEM). Chunks of sites are
- * allocated once and never move or go away. sites_match() resolves a site's
- * method on its first call from the calling frame (depth 1: the injected
- * call's caller) and caches, per registration generation, which connections
- * want its method.enter and method.return: a later call reads that with two
- * atomic loads and takes the method cache's lock only once per generation.
+ * Contract: sites_new(E) hands out ids from 0, never reused (SITES_MAX for
+ * a JVM's life; -ENOSPC when they run out, -ENOMEM), each bound to E, the
+ * method it stands for (mcache_named(): known from the class being
+ * rewritten, so a call never asks the VM which method it is in). Chunks of
+ * sites are allocated once and never move or go away. sites_match() caches,
+ * per registration generation, which connections want the site's
+ * method.enter and method.return: a call reads that with two atomic loads
+ * and takes the method cache's lock only once per generation. No JVMTI call.
  */
 #ifndef STAPJAVA_AGENT_SITES_H
 #define STAPJAVA_AGENT_SITES_H
@@ -22,7 +23,7 @@
 
 #define SITES_MAX (4096u * 1024u)
 
-int32_t sites_new(void);
+int32_t sites_new(const struct mentry *e);
 /* Fill *M (e and conns[MC_ENTER], conns[MC_RETURN]) for SITE. 0 or -errno. */
 int sites_match(jint site, struct mmatch *m);
 

@@ -271,7 +271,8 @@ static int load(int fd, const char *path, const char *options, char *why, size_t
 	long rc = strtol(rest, &end, 10);
 	if (end != rest && rc == 0)
 		return 0;
-	if (end != rest && rc == ATTACH_TOO_EARLY)
+	/* JDK 25 answers so itself, before the agent runs, while the VM starts */
+	if ((end != rest && rc == ATTACH_TOO_EARLY) || strstr(rest, "only permitted in the live phase"))
 		return fail(why, cap, -EAGAIN, "the JVM was still starting");
 	if (end != rest && rc == ATTACH_TOO_OLD)
 		return fail(why, cap, -ENOTSUP, "the JVM is too old: the agent needs JVMTI 11 (JDK 11 "

@@ -15,9 +15,10 @@
  * caller checks that it does), waits for .java_pid<nspid> at most
  * ATTACH_LISTENER_MS, and sends `load AGENT true OPTIONS`; while the agent
  * answers that the VM still starts (ATTACH_TOO_EARLY: HotSpot's listener
- * can answer before the VM runs Java code, and then unloads the agent), it
- * asks again, for at most ATTACH_LISTENER_MS. An agent path the
- * JVM cannot see (another root) is copied into the JVM's /tmp first and
+ * can answer before the VM runs Java code, and then unloads the agent; JDK
+ * 25 answers "only permitted in the live phase" itself), it asks again, for
+ * at most ATTACH_LISTENER_MS. An agent path the JVM cannot see (another
+ * root, or a mount namespace of its own) is copied into the JVM's /tmp first and
  * removed once loaded. Returns 0, or -errno with WHY saying in one sentence
  * what failed (no listener: attach disabled; refused; the agent's own
  * failure with the JVM's words). Nothing here logs.

@@ -50,6 +50,8 @@ struct supervisor {
 	struct discovery *disc;
 	struct jvm_id *failed;   /* -x JVMs that cannot be served: not again */
 	size_t nfailed;
+	struct jvm_id *told;     /* -x JVMs waited for (--no-attach), said once */
+	size_t ntold;
 	bool stopping;
 	uint64_t stop_deadline;
 };
@@ -175,6 +177,26 @@ static void mark_failed(struct supervisor *s, const struct jvm_id *id)
 	}
 }
 
+/* --no-attach: a named JVM without a socket is waited for, and told once
+ * (a bridge that only waits would look like one that hangs). */
+static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id)
+{
+	char dir[4096];
+
+	for (size_t i = 0; i < s->ntold; i++)
+		if (s->told[i].pid == id->pid && s->told[i].starttime == id->starttime)
+			return;
+	struct jvm_id *grown = realloc(s->told, (s->ntold + 1) * sizeof *grown);
+	if (!grown)
+		return;
+	s->told = grown;
+	s->told[s->ntold++] = *id;
+	if (discovery_sockdir(id, s->o->sockdir, dir, sizeof dir) < 0)
+		snprintf(dir, sizeof dir, "its socket directory");
+	sj_warn("pid %d: no agent socket in %s yet; waiting for it (--no-attach: the agent is not "
+		"loaded into a running JVM)", (int)id->pid, dir);
+}
+
 static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool attach)
 {
 	struct child *grown, *k;
@@ -294,11 +316,16 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	}
 	/* no agent socket (yet): a JVM given the agent at start (or loaded
 	 * with it) makes one at VMInit; only a JVM without it is attached */
-	if (!named || not_a_jvm(s, &id) || s->o->no_attach)
+	if (!named || not_a_jvm(s, &id))
 		return;
 	/* what it could not do yet is said once the JVM has had time to start */
 	int64_t age = procfs_age_ms(&id);
 	bool settled = age < 0 || age >= SETTLE_MS;
+	if (s->o->no_attach) {
+		if (settled)
+			tell_no_socket_yet(s, &id);
+		return;
+	}
 	if (has_agent(s, pid)) {
 		char dir[4096];
 		if (!settled)
@@ -612,6 +639,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 	free(s.kids);
 	free(s.served);
 	free(s.failed);
+	free(s.told);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);

@@ -399,6 +399,19 @@ check_attach() {
 	JPID=
 }
 
+@test "--no-attach: a named JVM without the agent is waited for, said once it has had time to start, and left alone" {
+	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
+	start_bridge b --no-attach -m 'X.*'
+	wait_until 30 grep -q ': warn: ' "$T/b.log"
+	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //')" = "warn: pid $JPID: no agent socket in $T/s yet; waiting for it (--no-attach: the agent is not loaded into a running JVM)" ]
+	kill -0 "$BPID"
+	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 0 ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+}
+
 @test "-x PID of a JVM that runs with the agent but has no socket in the bridge's --sockdir: said once it has had time to make one, exit 1" {
 	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
 	wait_until 20 sock_exists
@@ -811,6 +824,37 @@ check_enter_compile() {
 	! log_has 'event MethodE' || return 1
 	! log_has 'event Breakpoint' || return 1
 }
+
+# A call that started in a version of its class that a later registration
+# replaced returns through a site of the old version, first called then: the
+# site knows its method from the rewrite (sites.h), and the session that
+# wanted the return gets it once.
+check_obsolete_frame() {
+	start_jvm "$1" ",loglevel=debug" -- Families idle "$T/go" "$T/stop"
+	start_bridge a -m 'Families.waitFor'
+	wait_until 30 registered 1
+	log_count_is 'debug: 1 of 1 class retransformed for calls$' 1
+	touch "$T/go"
+	# main is in waitFor(stop), in the version with a's calls
+	wait_until 30 grep -q '^method.enter .*Families.waitFor' "$T/a.out"
+	start_bridge b -m 'Families.osTid:enter'
+	wait_until 30 registered 2
+	# Families again, with a call in osTid() too: main's waitFor frame is now obsolete
+	wait_until 30 log_count_is 'debug: 1 of 1 class retransformed for calls$' 2
+	touch "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	mask "$T/a.out" | grep -v '^vm.death' >"$T/got" || true
+	cat >"$T/want" <<'WANT'
+method.enter pid=P tid=T ts=X method=Families.waitFor(Ljava/lang/String;)V args=
+method.return pid=P tid=T ts=X method=Families.waitFor(Ljava/lang/String;)V popped=0 ret=?
+WANT
+	diff -u "$T/want" "$T/got"
+	[ ! -s "$T/java.err" ]
+}
+
+@test "a call running while its class is changed again reports its return once, from the old version's site (JDK 17)" { check_obsolete_frame "$JDK17"; }
+@test "a call running while its class is changed again reports its return once, from the old version's site (JDK 25)" { check_obsolete_frame "$JDK25"; }
 
 @test "compile and enter together: the method is compiled, every call reported (JDK 17)" { check_enter_compile "$JDK17"; }
 @test "compile and enter together: the method is compiled, every call reported (JDK 25)" { check_enter_compile "$JDK25"; }
