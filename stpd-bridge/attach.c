@@ -76,6 +76,17 @@ bool attach_listener_running(const struct jvm_id *id, int rootfd)
 	return there;
 }
 
+/* Was the worker told to stop (its signals are blocked, read later from a
+ * signalfd)? The waits below end then, and clean up what they made in the
+ * JVM's /tmp, before the supervisor's SIGKILL. */
+static bool stop_pending(void)
+{
+	sigset_t p;
+
+	return sigpending(&p) == 0 &&
+	       (sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGHUP) == 1);
+}
+
 /* The listener's socket, started with the trigger file and SIGQUIT if needed. */
 static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, char *why, size_t cap)
 {
@@ -98,6 +109,11 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 		if (!procfs_same_process(id)) {
 			unlinkat(tmpfd, trigger, 0);
 			return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
+		}
+		if (stop_pending()) {
+			unlinkat(tmpfd, trigger, 0);
+			return fail(why, cap, -EINTR, "the bridge was stopped while the JVM started its "
+				    "attach listener");
 		}
 		if (waited >= ATTACH_LISTENER_MS) {
 			unlinkat(tmpfd, trigger, 0);
@@ -221,6 +237,8 @@ static ssize_t read_answer(int fd, char *buf, size_t cap)
 			waited += POLL_MS * 10;
 			if (waited >= ANSWER_MS)
 				return -ETIMEDOUT;
+			if (stop_pending())
+				return -EINTR;
 			continue;
 		}
 		ssize_t r = read(fd, buf + len, cap - 1 - len);
@@ -305,6 +323,10 @@ int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const c
 			close(fd);
 		if (rc != -EAGAIN || waited >= ATTACH_LISTENER_MS)
 			break;
+		if (stop_pending()) {
+			rc = fail(why, whycap, -EINTR, "the bridge was stopped while the JVM was starting");
+			break;
+		}
 		rc = 0;
 		sleep_ms(POLL_MS * 5);
 	}

@@ -424,6 +424,23 @@ check_attach() {
 	JPID=
 }
 
+@test "attach: a bridge stopped while the JVM has not started its listener removes its trigger file and says so" {
+	# a "java" that handles SIGQUIT and never starts an attach listener
+	cp "$(command -v perl)" "$T/java"
+	"$T/java" -e '$SIG{QUIT} = sub {}; $SIG{TERM} = sub { exit 0 }; sleep 1 while 1' 3>&- &
+	JPID=$!
+	wait_until 20 grep -q '^SigCgt:.*[1-9a-f]' "/proc/$JPID/status"
+	start_bridge b -m 'X.*'
+	wait_until 30 test -e "/tmp/.attach_pid$JPID"
+	kill -TERM "$BPID"
+	wait_exit "$BPID" || true
+	[ ! -e "/tmp/.attach_pid$JPID" ]
+	grep -q "error: pid $JPID: cannot load the agent: the bridge was stopped while the JVM started its attach listener$" "$T/b.log"
+	kill "$JPID"
+	wait "$JPID" || true
+	JPID=
+}
+
 @test "attach: no such process, not a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
 	local gone
 	true &
