@@ -115,16 +115,21 @@ void io_wake_filling(void)
 }
 
 /* An asynchronous wake-up: let the burst grow for IO_BATCH_NS, unless an
- * urgent wake-up (a synchronous event) comes meanwhile. */
+ * urgent wake-up (a synchronous event) comes meanwhile, or a peer has sent
+ * something (an Ack that a Java thread waits for, a command). */
 static void batch_wait(void)
 {
-	struct pollfd w = { .fd = wake_fd, .events = POLLIN };
+	struct pollfd w[AGENT_MAX_CONNS + 1] = { { .fd = wake_fd, .events = POLLIN } };
 	struct timespec ts = { 0, IO_BATCH_NS };
+	nfds_t n = 1;
 
 	if (atomic_load(&urgent_pending) || atomic_load(&fill_pending) ||
 	    atomic_load(&stop_requested))
 		return;
-	if (ppoll(&w, 1, &ts, NULL) > 0 && (w.revents & POLLIN))
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (conns[i].fd >= 0)
+			w[n++] = (struct pollfd){ .fd = conns[i].fd, .events = POLLIN };
+	if (ppoll(w, n, &ts, NULL) > 0 && (w[0].revents & POLLIN))
 		wake_drain();
 }
 

@@ -11,8 +11,13 @@
 #include "pattern.h"
 
 static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct mentry **table;
-static size_t table_cap, table_used;
+/* Open addressing over entries, by a key the table's slot function reads
+ * from an entry: jmethodIDs (methods the VM named) and wire names (sites). */
+struct etable {
+	struct mentry **v;
+	size_t cap, used;
+	size_t (*slot)(const struct mentry *e, size_t cap);
+};
 
 static size_t slot_of(jmethodID id, size_t cap)
 {
@@ -23,36 +28,60 @@ static size_t slot_of(jmethodID id, size_t cap)
 	return h & (cap - 1);
 }
 
-static struct mentry *find_locked(jmethodID id)
+static size_t name_slot(const char *name, size_t len, size_t cap)
 {
-	if (!table)
-		return NULL;
-	for (size_t i = slot_of(id, table_cap);; i = (i + 1) & (table_cap - 1)) {
-		struct mentry *e = table[i];
-		if (!e || e->id == id)
-			return e;
-	}
+	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ h >> 29) & (cap - 1);
 }
 
-static int grow_locked(void)
+static size_t entry_id_slot(const struct mentry *e, size_t cap) { return slot_of(e->id, cap); }
+static size_t entry_name_slot(const struct mentry *e, size_t cap) { return name_slot(e->name, e->name_len, cap); }
+
+static struct etable table = { .slot = entry_id_slot };
+static struct etable named = { .slot = entry_name_slot };
+
+static void put(struct mentry **v, size_t cap, size_t slot, struct mentry *e)
 {
-	size_t cap = table_cap ? table_cap * 2 : 4096;
+	while (v[slot])
+		slot = (slot + 1) & (cap - 1);
+	v[slot] = e;
+}
+
+/* Room for one more entry (at most half full). */
+static int reserve_locked(struct etable *t)
+{
+	if ((t->used + 1) * 2 <= t->cap)
+		return 0;
+	size_t cap = t->cap ? t->cap * 2 : 1024;
 	struct mentry **n = calloc(cap, sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	for (size_t i = 0; i < table_cap; i++) {
-		struct mentry *e = table[i];
-		if (!e)
-			continue;
-		size_t j = slot_of(e->id, cap);
-		while (n[j])
-			j = (j + 1) & (cap - 1);
-		n[j] = e;
-	}
-	free(table);
-	table = n;
-	table_cap = cap;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->v[i])
+			put(n, cap, t->slot(t->v[i], cap), t->v[i]);
+	free(t->v);
+	t->v = n;
+	t->cap = cap;
 	return 0;
+}
+
+static void insert_locked(struct etable *t, struct mentry *e)
+{
+	put(t->v, t->cap, t->slot(e, t->cap), e);
+	t->used++;
+}
+
+static struct mentry *find_locked(jmethodID id)
+{
+	if (!table.v)
+		return NULL;
+	for (size_t i = slot_of(id, table.cap);; i = (i + 1) & (table.cap - 1)) {
+		struct mentry *e = table.v[i];
+		if (!e || e->id == id)
+			return e;
+	}
 }
 
 /* Build a new entry with JVMTI calls (no lock held). */
@@ -124,17 +153,13 @@ const struct mentry *mcache_entry(jmethodID id)
 		return NULL;
 	pthread_rwlock_wrlock(&cache_lock);
 	e = find_locked(id);
-	if (!e && (table_used + 1) * 2 > table_cap && grow_locked() < 0) {
+	if (!e && reserve_locked(&table) < 0) {
 		pthread_rwlock_unlock(&cache_lock);
 		free(fresh);
 		return NULL;
 	}
 	if (!e) {
-		size_t i = slot_of(id, table_cap);
-		while (table[i])
-			i = (i + 1) & (table_cap - 1);
-		table[i] = fresh;
-		table_used++;
+		insert_locked(&table, fresh);
 		e = fresh;
 		fresh = NULL;
 	}
@@ -218,47 +243,15 @@ int mcache_match(const struct mentry *e, struct mmatch *m)
 }
 
 /* ---- entries by wire name (injected calls' sites) */
-static struct mentry **named;
-static size_t named_cap, named_used;
-
-static size_t name_slot(const char *name, size_t len, size_t cap)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ULL;
-	return (size_t)(h ^ h >> 29) & (cap - 1);
-}
-
 static struct mentry *named_find_locked(const char *name, size_t len)
 {
-	if (!named)
+	if (!named.v)
 		return NULL;
-	for (size_t i = name_slot(name, len, named_cap);; i = (i + 1) & (named_cap - 1)) {
-		struct mentry *e = named[i];
+	for (size_t i = name_slot(name, len, named.cap);; i = (i + 1) & (named.cap - 1)) {
+		struct mentry *e = named.v[i];
 		if (!e || (e->name_len == len && memcmp(e->name, name, len) == 0))
 			return e;
 	}
-}
-
-static int named_grow_locked(void)
-{
-	size_t cap = named_cap ? named_cap * 2 : 1024;
-	struct mentry **n = calloc(cap, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < named_cap; i++) {
-		struct mentry *e = named[i];
-		if (!e)
-			continue;
-		size_t j = name_slot(e->name, e->name_len, cap);
-		while (n[j])
-			j = (j + 1) & (cap - 1);
-		n[j] = e;
-	}
-	free(named);
-	named = n;
-	named_cap = cap;
-	return 0;
 }
 
 const struct mentry *mcache_named(const char *wire, size_t len)
@@ -269,7 +262,7 @@ const struct mentry *mcache_named(const char *wire, size_t len)
 		return NULL;
 	pthread_rwlock_wrlock(&cache_lock);
 	struct mentry *e = named_find_locked(wire, len);
-	if (!e && (named_used + 1) * 2 > named_cap && named_grow_locked() < 0)
+	if (!e && reserve_locked(&named) < 0)
 		goto out;
 	if (!e && (e = calloc(1, sizeof(*e) + len + 1))) {
 		char *name = (char *)(e + 1);
@@ -279,11 +272,7 @@ const struct mentry *mcache_named(const char *wire, size_t len)
 		e->name_len = (uint32_t)len;
 		e->desc_off = (uint32_t)(open - wire);
 		e->bp_ok = 0;   /* no jmethodID: never a breakpoint's */
-		size_t i = name_slot(wire, len, named_cap);
-		while (named[i])
-			i = (i + 1) & (named_cap - 1);
-		named[i] = e;
-		named_used++;
+		insert_locked(&named, e);
 	}
 out:
 	pthread_rwlock_unlock(&cache_lock);

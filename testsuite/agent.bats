@@ -406,10 +406,12 @@ check_attach() {
 	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //')" = "warn: pid $JPID: no agent socket in $T/s yet; waiting for it (--no-attach: the agent is not loaded into a running JVM)" ]
 	kill -0 "$BPID"
 	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 0 ]
+	kill -TERM "$BPID"
+	wait_exit "$BPID"
+	[ "$(grep -cE ': (warn|error): ' "$T/b.log")" -eq 1 ]
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
-	wait_exit "$BPID"
 }
 
 @test "-x PID of a JVM that runs with the agent but has no socket in the bridge's --sockdir: said once it has had time to make one, exit 1" {
