@@ -45,22 +45,84 @@ int sj_log_parse_level(const char *text)
 	return -EINVAL;
 }
 
+/* Length of the well-formed UTF-8 sequence at P (at most N bytes), 0 if
+ * there is none (RFC 3629: no overlongs, surrogates or code points past
+ * U+10FFFF). */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		len = 3;
+		lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+		hi = p[0] == 0xed ? 0x9f : 0xbf;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		lo = p[0] == 0xf0 ? 0x90 : 0x80;
+		hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* MSG into OUT as text that stays one readable line: control bytes and
+ * bytes that are not UTF-8 become \xHH, so a peer's pattern or name can
+ * neither forge a log line nor make the log binary. Returns the length. */
+static size_t escape_into(char *out, size_t cap, const char *msg, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)msg;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t u = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 0;
+		if (u) {
+			if (o + u > cap)
+				break;
+			memcpy(out + o, p + i, u);
+			o += u;
+			i += u;
+		} else if (p[i] < 0x20 || p[i] >= 0x7f) {
+			if (o + 4 > cap)
+				break;
+			static const char hex[] = "0123456789abcdef";
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[p[i] >> 4];
+			out[o++] = hex[p[i] & 15];
+			i++;
+		} else {
+			if (o + 1 > cap)
+				break;
+			out[o++] = (char)p[i++];
+		}
+	}
+	return o;
+}
+
 void sj_log(enum sj_log_level level, const char *fmt, ...)
 {
 	if ((int)level > log_level)
 		return;
 	level = (enum sj_log_level)clamp_level((int)level);
 	int saved_errno = errno;
-	char line[1024];
+	char line[1024], msg[1024];
 	int head = snprintf(line, sizeof line, "%s[%ld]: %s: ", log_ident, (long)getpid(),
 			    level_names[level]);
 	va_list ap;
 	va_start(ap, fmt);
-	int body = vsnprintf(line + head, sizeof line - (size_t)head - 1, fmt, ap);
+	int body = vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	size_t len = (size_t)head + (body < 0 ? 0 : (size_t)body);
-	if (len > sizeof line - 2)
-		len = sizeof line - 2; /* truncated: still one whole line */
+	size_t mlen = body < 0 ? 0 : (size_t)body < sizeof msg ? (size_t)body : sizeof msg - 1;
+	/* truncated: still one whole line */
+	size_t len = (size_t)head + escape_into(line + head, sizeof line - (size_t)head - 2, msg, mlen);
 	line[len++] = '\n';
 	ssize_t ignored = write(log_fd >= 0 ? log_fd : STDERR_FILENO, line, len);
 	(void)ignored;

@@ -2,8 +2,10 @@
  *
  * Contract: sj_log() writes one line "<ident>[<pid>]: <level>: <message>\n"
  * with a single write(2) (lines from threads never interleave) to the sink
- * chosen by sj_log_open(), stderr by default. Messages above the configured
- * level are dropped before formatting. Safe to call from any thread; never
+ * chosen by sj_log_open(), stderr by default. Control bytes and bytes that
+ * are not well-formed UTF-8 in the message are written as \xHH, so text from
+ * a peer (a pattern, a name) can neither forge a line nor make the log
+ * binary. Messages above the configured level are dropped before formatting. Safe to call from any thread; never
  * allocates, never exits, keeps errno.
  */
 #ifndef STAPJAVA_LOG_H

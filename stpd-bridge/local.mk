@@ -36,6 +36,14 @@ testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge 
 testsuite_unit_test_print_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_print
 
+# Unit test of what procfs.c computes from /proc's numbers (cmocka).
+check_PROGRAMS += testsuite/unit/test_procfs
+testsuite_unit_test_procfs_SOURCES = testsuite/unit/test_procfs.c \
+	stpd-bridge/procfs.c stpd-bridge/procfs.h
+testsuite_unit_test_procfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_procfs_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_procfs
+
 # Unit test of the slot matcher and its cache (cmocka).
 check_PROGRAMS += testsuite/unit/test_slots
 testsuite_unit_test_slots_SOURCES = testsuite/unit/test_slots.c \

@@ -132,6 +132,16 @@ int procfs_read_jvm(pid_t pid, struct jvm_id *id)
 	return again == id->starttime ? 0 : -ESRCH;
 }
 
+int64_t procfs_age_from(double uptime_s, uint64_t starttime, long hz)
+{
+	int64_t age = (int64_t)(uptime_s * 1000.0) - (int64_t)(starttime * 1000 / (uint64_t)hz);
+
+	/* /proc/uptime is cut to 10 ms and the start time rounded to a tick: a
+	 * process started within the last 10 ms can come out a little before
+	 * now, which is not "unknown" (that made a JVM just started look settled) */
+	return age < 0 ? 0 : age;
+}
+
 int64_t procfs_age_ms(const struct jvm_id *id)
 {
 	char buf[128];
@@ -140,7 +150,7 @@ int64_t procfs_age_ms(const struct jvm_id *id)
 
 	if (read_file("/proc/uptime", buf, sizeof buf) < 0 || sscanf(buf, "%lf", &up) != 1 || hz <= 0)
 		return -1;
-	return (int64_t)(up * 1000.0) - (int64_t)(id->starttime * 1000 / (uint64_t)hz);
+	return procfs_age_from(up, id->starttime, hz);
 }
 
 bool procfs_same_process(const struct jvm_id *id)

@@ -25,8 +25,11 @@ struct jvm_id {
 int procfs_starttime(pid_t pid, uint64_t *starttime);
 int procfs_read_jvm(pid_t pid, struct jvm_id *id);
 
-/* How long ago the process started, in ms (-1: unknown). */
+/* How long ago the process started, in ms (-1: unknown; never negative
+ * otherwise). */
 int64_t procfs_age_ms(const struct jvm_id *id);
+/* The same from /proc/uptime's seconds and a start time in clock ticks. */
+int64_t procfs_age_from(double uptime_s, uint64_t starttime, long hz);
 
 /* Still the same process (pid alive with the same start time)? */
 bool procfs_same_process(const struct jvm_id *id);

@@ -268,10 +268,6 @@ static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
 	return true;
 }
 
-/* Serve PID if it is a JVM we may serve, with an agent socket, and no worker
- * yet. A JVM NAMED with -x that runs without the agent gets it loaded
- * (attach.h) once it handles SIGQUIT (HotSpot's handler is installed while
- * the VM starts: before that the signal would kill it). */
 /* Does PID run an agent of ours already? Another copy loaded beside it
  * would take over the injected calls' natives and silence the first. The
  * agent's I/O thread names it from VMInit on (a copy made for another root
@@ -285,6 +281,10 @@ static bool has_agent(const struct supervisor *s, pid_t pid)
 	       procfs_jvm_mentions(pid, "libstapjava");
 }
 
+/* Serve PID if it is a JVM we may serve, with an agent socket, and no worker
+ * yet. A JVM NAMED with -x that runs without the agent gets it loaded
+ * (attach.h) once it handles SIGQUIT (HotSpot's handler is installed while
+ * the VM starts: before that the signal would kill it). */
 static void consider(struct supervisor *s, pid_t pid, bool named)
 {
 	struct jvm_id id;

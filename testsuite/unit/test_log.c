@@ -35,6 +35,20 @@ static void emit_long(void)
 	sj_error("%s", big);
 }
 
+/* a newline would forge a second line; 0xff, a lone continuation byte, a
+ * surrogate and an overlong are not UTF-8; é and U+1F600 are kept */
+static void emit_hostile(void) { sj_warn("pattern \"a\nt[1]: error: forged\x7f\xff\x80\xed\xa0\x80\xc0\xaf \xc3\xa9 \xf0\x9f\x98\x80\""); }
+
+static void test_hostile_bytes_escaped(void **state)
+{
+	(void)state;
+	char out[2048], want[256];
+	capture(out, sizeof out, emit_hostile);
+	snprintf(want, sizeof want, "t[%ld]: warn: pattern \"a\\x0at[1]: error: forged\\x7f\\xff\\x80"
+		 "\\xed\\xa0\\x80\\xc0\\xaf \xc3\xa9 \xf0\x9f\x98\x80\"\n", (long)getpid());
+	assert_string_equal(out, want);
+}
+
 static void test_line_format(void **state)
 {
 	(void)state;
@@ -99,6 +113,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_format),
+		cmocka_unit_test(test_hostile_bytes_escaped),
 		cmocka_unit_test(test_level_filters),
 		cmocka_unit_test(test_long_message_is_one_line),
 		cmocka_unit_test(test_out_of_range_levels),
