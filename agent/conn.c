@@ -91,6 +91,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->seq = c->acked_seq = 0;
 		c->dropped = c->lost_sent = c->sync_timeouts = 0;
 		c->want_flush_close = false;
+		c->ended = false;
 		c->opened_gen = atomic_fetch_add(&conn_generation, 1) + 1;
 		c->active = true;
 		pthread_mutex_unlock(&c->lock);

@@ -73,6 +73,7 @@ struct conn {
 	int fd;
 	struct wire_reader rd;
 	bool want_flush_close;
+	bool ended;              /* VmDeath is queued: nothing follows it (PROTOCOL.md) */
 };
 
 extern struct conn conns[AGENT_MAX_CONNS];

@@ -47,12 +47,19 @@ void emit_want_opt(struct want *w)
 		w->opt |= __atomic_load_n(&conns[__builtin_ctz(m)].opt, __ATOMIC_RELAXED);
 }
 
+/* Nothing after VmDeath: a callback that was already running when the VM
+ * began to die finds the connection ended (-ESHUTDOWN), so a bridge never
+ * sees an event, nor a Lost, follow the end of the stream. */
 static int encode_locked(struct conn *c, struct wire_event *ev)
 {
+	if (c->ended)
+		return -ESHUTDOWN;
 	ev->trailer.seq = c->seq + 1;
 	int rc = conn_append_locked(c, ev);
-	if (rc == 0)
+	if (rc == 0) {
 		c->seq++;
+		c->ended = ev->code == WIRE_EV_VM_DEATH;
+	}
 	return rc;
 }
 
@@ -66,7 +73,7 @@ static pthread_mutex_t notice_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void emit_lost_locked(struct conn *c)
 {
-	if (c->dropped == c->lost_sent || !conn_ext(c))
+	if (c->dropped == c->lost_sent || !conn_ext(c) || c->ended)
 		return;
 	struct wire_event *ev = &lost_ev[c - conns];
 	memset(ev, 0, offsetof(struct wire_event, values));
@@ -197,7 +204,7 @@ void emit(struct emission *em)
 		}
 		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);
-		if (rc != 0 && rc != -ENOSPC)  /* logged unlocked, like every log line */
+		if (rc != 0 && rc != -ENOSPC && rc != -ESHUTDOWN)  /* logged unlocked, like every log line */
 			sj_debug("conn#%u: cannot encode %s: %s", serial, wire_event_name(ev->code),
 				 strerror(-rc));
 	}

@@ -32,6 +32,8 @@ struct worker {
 	pid_t pid;               /* the JVM's, for log lines */
 	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
 	uint64_t last_seq;       /* the last event's sequence number, for the words at a cut-off end */
+	bool seen_seq;           /* last_seq is an event's */
+	bool gap_said;           /* a gap in the numbers was said (once) */
 };
 
 /* How a step ended: go on, stop quietly, or stop because the peer failed. */
@@ -91,10 +93,31 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		if (s != STEP_OK)
 			return s;
 	}
+	/* what PROTOCOL.md says cannot happen is a broken or hostile agent:
+	 * its stream can no longer be trusted to be complete or in order */
+	if (w->vm_died) {
+		sj_warn("pid %d: disconnecting: %s after the VM's death event (nothing may follow it)",
+			w->pid, wire_event_name(ev->code));
+		return STEP_REFUSE;
+	}
+	if (ev->has_trailer && w->seen_seq && ev->trailer.seq <= w->last_seq) {
+		sj_warn("pid %d: disconnecting: event number %llu after number %llu (the numbers "
+			"must grow by one)", w->pid, (unsigned long long)ev->trailer.seq,
+			(unsigned long long)w->last_seq);
+		return STEP_REFUSE;
+	}
+	if (ev->has_trailer && w->seen_seq && ev->trailer.seq != w->last_seq + 1 && !w->gap_said) {
+		w->gap_said = true;
+		sj_warn("pid %d: events %llu to %llu never arrived (the agent numbers every event it "
+			"sends; said once)", w->pid, (unsigned long long)w->last_seq + 1,
+			(unsigned long long)ev->trailer.seq - 1);
+	}
 	if (ev->code == WIRE_EV_VM_DEATH)
 		w->vm_died = true;
-	if (ev->has_trailer)
+	if (ev->has_trailer) {
 		w->last_seq = ev->trailer.seq;
+		w->seen_seq = true;
+	}
 	/* the markers fire in there, before the Ack below: in sync mode the
 	 * handlers run while the Java thread waits */
 	rc = handler_event(&w->h, ev);

@@ -286,6 +286,31 @@ method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
 	kill -0 "$BR"
 }
 
+@test "what the protocol forbids: a number given again or an event after VmDeath disconnects, a gap is said once" {
+	start_fake 0 0 --scenario seq-repeat
+	local rep=$FA
+	start_fake 0 0 --scenario after-death
+	local dead=$FA
+	start_fake 0 0 --scenario seq-gap
+	local gap=$FA
+	start_bridge --print -m 'Demo.*' --vm
+	wait_for "$T/log" "pid $rep: disconnecting"
+	wait_for "$T/log" "pid $dead: disconnecting"
+	wait_for "$T/out" "pid=$gap .*ts=5000000 "
+	run bash -c "sed -E 's/^stpd-bridge\[[0-9]+\]: /stpd-bridge: /' '$T/log' | sort"
+	[ "$output" = "$(sort <<WANT
+stpd-bridge: warn: pid $rep: disconnecting: event number 1 after number 1 (the numbers must grow by one)
+stpd-bridge: warn: pid $dead: disconnecting: MethodEnter after the VM's death event (nothing may follow it)
+stpd-bridge: warn: pid $gap: events 2 to 3 never arrived (the agent numbers every event it sends; said once)
+WANT
+)" ]
+	[ "$(grep -c "pid=$rep " "$T/out")" -eq 1 ]
+	[ "$(grep -c "pid=$dead " "$T/out")" -eq 2 ]
+	grep -q "^vm.death pid=$dead " "$T/out"
+	[ "$(grep -c "pid=$gap " "$T/out")" -eq 3 ]
+	kill -0 "$BR"
+}
+
 @test "an agent that dies mid-stream costs one log line; the bridge carries on" {
 	start_bridge --print -m 'Demo.*' --log-level warn
 	start_fake 0 0 --scenario some --then exit

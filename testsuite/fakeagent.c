@@ -2,7 +2,8 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N]
- *             [--scenario all|some|garbage|none] [--then stay|exit]
+ *             [--scenario all|some|garbage|seq-gap|seq-repeat|after-death|none]
+ *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
  *
  * It listens where the real agent would (doc/agent-bridge.md: DIR defaults
@@ -214,6 +215,24 @@ static void scenario_some(int fd)
 	}
 }
 
+/* What PROTOCOL.md says cannot happen: a number given twice, a gap, an
+ * event after VmDeath (the bridge must say so; the first two disconnect). */
+static void scenario_broken(int fd)
+{
+	send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	if (strcmp(scenario, "seq-gap") == 0) {
+		seq += 2;
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	} else if (strcmp(scenario, "seq-repeat") == 0) {
+		seq--;
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	} else {
+		send_event(fd, event(WIRE_EV_VM_DEATH, NULL, 0), 4250);
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	}
+}
+
 static void run_scenario(int fd)
 {
 	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
@@ -228,6 +247,9 @@ static void run_scenario(int fd)
 		scenario_some(fd);
 	else if (strcmp(scenario, "garbage") == 0)
 		send_bytes(fd, garbage, sizeof garbage);
+	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
+		 strcmp(scenario, "after-death") == 0)
+		scenario_broken(fd);
 	if (strcmp(then, "exit") == 0) {
 		note("exit");
 		_exit(0);
