@@ -1,5 +1,6 @@
 /* log.c: see log.h. */
 #include "log.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -45,34 +46,6 @@ int sj_log_parse_level(const char *text)
 	return -EINVAL;
 }
 
-/* Length of the well-formed UTF-8 sequence at P (at most N bytes), 0 if
- * there is none (RFC 3629: no overlongs, surrogates or code points past
- * U+10FFFF). */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		len = 3;
-		lo = p[0] == 0xe0 ? 0xa0 : 0x80;
-		hi = p[0] == 0xed ? 0x9f : 0xbf;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		len = 4;
-		lo = p[0] == 0xf0 ? 0x90 : 0x80;
-		hi = p[0] == 0xf4 ? 0x8f : 0xbf;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 /* MSG into OUT as text that stays one readable line: control bytes and
  * bytes that are not UTF-8 become \xHH, so a peer's pattern or name can
  * neither forge a log line nor make the log binary. Returns the length. */
@@ -82,7 +55,7 @@ static size_t escape_into(char *out, size_t cap, const char *msg, size_t n)
 	size_t o = 0;
 
 	for (size_t i = 0; i < n;) {
-		size_t u = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 0;
+		size_t u = p[i] >= 0x80 ? utf8_sequence(p + i, n - i) : 0;
 		if (u) {
 			if (o + u > cap)
 				break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pattern.h"
+#include "utf8.h"
 
 /* Output cursor: once full, every later append is a no-op and the result
  * is -ENOSPC, so formatting code need not check each step. */
@@ -112,40 +113,6 @@ static void out_byte_escape(struct out *o, uint8_t c)
 	char e[4] = { '\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF] };
 
 	out_bytes(o, e, sizeof e);
-}
-
-/* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0 if the
- * bytes there are not one. Peers send arbitrary bytes; only valid UTF-8
- * reaches the output unescaped. */
-static size_t utf8_sequence(const uint8_t *p, size_t n)
-{
-	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
-	size_t len;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		len = 2;
-	else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3;
-		if (c == 0xE0)
-			lo = 0xA0;
-		else if (c == 0xED)
-			hi = 0x9F; /* no surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4;
-		if (c == 0xF0)
-			lo = 0x90;
-		else if (c == 0xF4)
-			hi = 0x8F;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xBF)
-			return 0;
-	return len;
 }
 
 /* Does none of the eight bytes of X need escaping: each from LOWEST (at

@@ -1684,6 +1684,27 @@ has_child_exe() {
 	[ -n "$c" ] && [[ $(readlink "/proc/$c/exe") == $2 ]]
 }
 
+# start_container JAVA ARGS...: JAVA ARGS in its own pid and mount namespace,
+# with a private /tmp and $T/ct at /tmp/ct (its output and exit status go
+# there); sets CT_UNSHARE (the unshare process) and CT_JVM (the JVM's host pid).
+start_container() {
+	local java=$1 shell
+	shift
+	unshare --pid --mount --fork --mount-proc --propagation private sh -c '
+		exec 3<"$1"
+		mount -t tmpfs tmpfs /tmp && mkdir /tmp/ct && mount --bind /proc/self/fd/3 /tmp/ct || exit 97
+		exec 3<&-
+		java=$2
+		shift 2
+		"$java" -XX:ErrorFile=/tmp/ct/hs_err_%p.log "$@" >/tmp/ct/java.out 2>/tmp/ct/java.err
+		echo "exit $?" >/tmp/ct/java.rc' sh "$T/ct" "$java" "$@" 3>&- &
+	CT_UNSHARE=$!
+	wait_until 20 has_child_exe "$CT_UNSHARE" '*/*sh'
+	shell=$(child_of "$CT_UNSHARE")
+	wait_until 20 has_child_exe "$shell" '*/java'
+	CT_JVM=$(child_of "$shell")
+}
+
 @test "containers: a JVM in its own pid and mount namespace, private /tmp, is found and served by its host pid" {
 	# what the container sees under /tmp/ct: the agent, the classes, the log
 	mkdir "$T/ct"
@@ -1691,19 +1712,9 @@ has_child_exe() {
 	cp -r "$CLASSES" "$T/ct/classes"
 	# pid 1 is the shell, the JVM a later pid of the namespace; /tmp is a fresh
 	# tmpfs, so the agent's socket (default /tmp/stapjava-0) exists only inside
-	unshare --pid --mount --fork --mount-proc --propagation private sh -c '
-		exec 3<"$1"
-		mount -t tmpfs tmpfs /tmp && mkdir /tmp/ct && mount --bind /proc/self/fd/3 /tmp/ct || exit 97
-		exec 3<&-
-		"$2" -XX:ErrorFile=/tmp/ct/hs_err_%p.log \
-			-agentpath:/tmp/ct/libstapjava.so=loglevel=info,logfile=/tmp/ct/agent.log \
-			-cp /tmp/ct/classes Families filters /tmp/ct/go >/tmp/ct/java.out 2>/tmp/ct/java.err
-		echo "exit $?" >/tmp/ct/java.rc' sh "$T/ct" "$JDK17" 3>&- &
-	local unshare=$! shell jvm
-	wait_until 20 has_child_exe "$unshare" '*/*sh'
-	shell=$(child_of "$unshare")
-	wait_until 20 has_child_exe "$shell" '*/java'
-	jvm=$(child_of "$shell")
+	start_container "$JDK17" -agentpath:/tmp/ct/libstapjava.so=loglevel=info,logfile=/tmp/ct/agent.log \
+		-cp /tmp/ct/classes Families filters /tmp/ct/go
+	local unshare=$CT_UNSHARE jvm=$CT_JVM
 	wait_until 20 grep -q 'listening on ' "$T/ct/agent.log"
 	# the JVM's threads (main waits for go): host tid and namespace tid
 	local task
@@ -1762,18 +1773,8 @@ WANT
 	# the bridge's agent lies under the host's /tmp, which the JVM does not see
 	local agent=$T/host/libstapjava.so
 	cp "$(readlink -f "$AGENT")" "$agent"
-	unshare --pid --mount --fork --mount-proc --propagation private sh -c '
-		exec 3<"$1"
-		mount -t tmpfs tmpfs /tmp && mkdir /tmp/ct && mount --bind /proc/self/fd/3 /tmp/ct || exit 97
-		exec 3<&-
-		"$2" -XX:ErrorFile=/tmp/ct/hs_err_%p.log \
-			-cp /tmp/ct/classes Families filters /tmp/ct/go >/tmp/ct/java.out 2>/tmp/ct/java.err
-		echo "exit $?" >/tmp/ct/java.rc' sh "$T/ct" "$JDK17" 3>&- &
-	local unshare=$! shell jvm
-	wait_until 20 has_child_exe "$unshare" '*/*sh'
-	shell=$(child_of "$unshare")
-	wait_until 20 has_child_exe "$shell" '*/java'
-	jvm=$(child_of "$shell")
+	start_container "$JDK17" -cp /tmp/ct/classes Families filters /tmp/ct/go
+	local unshare=$CT_UNSHARE jvm=$CT_JVM
 	"$BRIDGE" -x "$jvm" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
 		--agent "$agent" --agent-options "loglevel=info,logfile=/tmp/ct/agent.log" \
 		-m 'sj.filt.Named.get*' --return 3>&- &
