@@ -77,6 +77,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->peer_uid = uid;
 		wire_peer_init(&c->peer);
 		c->first_seen = false;
+		c->accepted_ms = 0;   /* set by io.c on accept */
+		c->partial_since_ms = 0;
 		c->started = false;
 		c->gc = c->threads = c->monitors = c->vm = false;
 		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);

@@ -36,6 +36,11 @@
  * sleeps: while events flow, Java threads find it awake and write no eventfd
  * at all (a cold method's event cost 4x more before). */
 #define IO_LINGER_ROUNDS 3
+/* A peer that connects and says nothing, or starts a message and stops,
+ * would hold one of the AGENT_MAX_CONNS slots for ever: a few such peers
+ * lock every bridge out. */
+#define IO_FIRST_COMMAND_MS 10000
+#define IO_MESSAGE_MS 10000
 #define IO_QUIET_MS 50          /* wait_ms: an Appendix-only bridge is "done registering" after this much silence */
 
 static int wake_fd = -1;
@@ -159,6 +164,7 @@ static void accept_one(int lfd)
 		close(fd);
 		return;
 	}
+	c->accepted_ms = now_ms();
 	sj_info("conn#%u: accepted pid %ld uid %ld", c->serial, (long)cred.pid, (long)cred.uid);
 }
 
@@ -252,12 +258,42 @@ static void read_conn(struct conn *c, JNIEnv *jni)
 			close_conn(c, jni, "protocol error");
 			return;
 		}
+		size_t pending = 0;
+		wire_reader_data(&c->rd, &pending);
+		if (!pending)
+			c->partial_since_ms = 0;
+		else if (!c->partial_since_ms)
+			c->partial_since_ms = now_ms();
 		if (c->started)
 			atomic_store(&any_started, true);
 		else if (c->first_seen && !c->peer.hello) {
 			atomic_store(&appendix_last_ns, agent_now_ns());
 			atomic_store(&appendix_seen, true);
 		}
+	}
+}
+
+static void close_stalled(JNIEnv *jni)
+{
+	unsigned long long now = now_ms();
+	char why[96];
+
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		why[0] = '\0';
+		if (c->fd < 0)
+			continue;
+		if (!c->first_seen && now >= c->accepted_ms + IO_FIRST_COMMAND_MS)
+			snprintf(why, sizeof why, "sent nothing within %u ms of connecting",
+				 IO_FIRST_COMMAND_MS);
+		else if (c->partial_since_ms && now >= c->partial_since_ms + IO_MESSAGE_MS)
+			snprintf(why, sizeof why, "a message it began %u ms ago is still not whole",
+				 IO_MESSAGE_MS);
+		if (!why[0])
+			continue;
+		sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
+			(long)c->peer_uid, why);
+		close_conn(c, jni, why);
 	}
 }
 
@@ -418,6 +454,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			if (linger)
 				atomic_store(&wake_pending, true);
 		}
+		close_stalled(jni);
 		if (now_ms() >= next_check) {
 			lfd = listener_check(lfd);
 			next_check = now_ms() + IO_CHECK_SOCKET_MS;

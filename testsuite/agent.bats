@@ -1114,6 +1114,27 @@ unsafe_dir() {
 	! compgen -G "$T/hs_err*" >/dev/null || return 1
 }
 
+@test "peers: one that says nothing, or stops inside a message, is disconnected after 10 s with a line naming it" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	# no Hello, nothing at all; and a Hello, then 3 of a RegisterMethod's bytes
+	"$CLIENT" --no-hello --timeout 30 "$(sock_of_jvm)" >/dev/null 2>"$T/silent.err" 3>&- &
+	local silent=$!
+	wait_until 20 log_count_is 'accepted pid' 1
+	"$CLIENT" --raw 400000 --timeout 30 "$(sock_of_jvm)" >/dev/null 2>"$T/partial.err" 3>&- &
+	local partial=$!
+	wait "$silent"
+	wait "$partial"
+	[ "$(cat "$T/silent.err")" = eof ]
+	[ "$(cat "$T/partial.err")" = eof ]
+	grep -Eq 'warn: conn#1 \(pid [0-9]+ uid 0\): sent nothing within 10000 ms of connecting; disconnecting$' "$T/agent.log"
+	grep -Eq 'warn: conn#2 \(pid [0-9]+ uid 0\): a message it began 10000 ms ago is still not whole; disconnecting$' "$T/agent.log"
+	[ "$(grep -c ': warn: ' "$T/agent.log")" -eq 2 ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
 @test "peers: method.enter goes off again when the last bridge is killed" {
 	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
 	wait_until 20 sock_exists
