@@ -39,9 +39,8 @@ struct conn {
 	uid_t peer_uid;
 	struct wire_peer peer;
 	bool first_seen;         /* a first command arrived (Hello or Appendix B) */
-	/* I/O thread only: when the connection was accepted, and since when the
-	 * bytes of a message not yet whole have waited (0: none), in ms
-	 * (io.c's stall deadlines) */
+	/* I/O thread only: when the connection was accepted, and when the last
+	 * read left a message unfinished (0: none), in ms (io.c's stall deadlines) */
 	uint64_t accepted_ms, partial_since_ms;
 	bool started;            /* Start received: the peer's registrations are complete */
 	/* registrations and switches */

@@ -258,12 +258,11 @@ static void read_conn(struct conn *c, JNIEnv *jni)
 			close_conn(c, jni, "protocol error");
 			return;
 		}
+		/* the clock of an unfinished message restarts with every read that
+		 * brought bytes: a long message that keeps coming is not a stall */
 		size_t pending = 0;
 		wire_reader_data(&c->rd, &pending);
-		if (!pending)
-			c->partial_since_ms = 0;
-		else if (!c->partial_since_ms)
-			c->partial_since_ms = now_ms();
+		c->partial_since_ms = pending ? now_ms() : 0;
 		if (c->started)
 			atomic_store(&any_started, true);
 		else if (c->first_seen && !c->peer.hello) {
@@ -287,7 +286,7 @@ static void close_stalled(JNIEnv *jni)
 			snprintf(why, sizeof why, "sent nothing within %u ms of connecting",
 				 IO_FIRST_COMMAND_MS);
 		else if (c->partial_since_ms && now >= c->partial_since_ms + IO_MESSAGE_MS)
-			snprintf(why, sizeof why, "a message it began %u ms ago is still not whole",
+			snprintf(why, sizeof why, "sent part of a message, then nothing for %u ms",
 				 IO_MESSAGE_MS);
 		if (!why[0])
 			continue;

@@ -1128,7 +1128,7 @@ unsafe_dir() {
 	[ "$(cat "$T/silent.err")" = eof ]
 	[ "$(cat "$T/partial.err")" = eof ]
 	grep -Eq 'warn: conn#1 \(pid [0-9]+ uid 0\): sent nothing within 10000 ms of connecting; disconnecting$' "$T/agent.log"
-	grep -Eq 'warn: conn#2 \(pid [0-9]+ uid 0\): a message it began 10000 ms ago is still not whole; disconnecting$' "$T/agent.log"
+	grep -Eq 'warn: conn#2 \(pid [0-9]+ uid 0\): sent part of a message, then nothing for 10000 ms; disconnecting$' "$T/agent.log"
 	[ "$(grep -c ': warn: ' "$T/agent.log")" -eq 2 ]
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
