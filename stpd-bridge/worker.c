@@ -21,6 +21,7 @@
 #include "privsep.h"
 
 #define SUPERVISOR_CHECK_MS 1000
+#define MESSAGE_STALL_MS 10000   /* part of a message, then silence: the agent is stuck or hostile */
 #define AGENT_SOCKET_MS 10000  /* from the agent loaded to its socket */
 
 struct worker {
@@ -32,6 +33,7 @@ struct worker {
 	pid_t pid;               /* the JVM's, for log lines */
 	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
 	uint64_t last_seq;       /* the last event's sequence number, for the words at a cut-off end */
+	uint64_t partial_since_ns; /* the last read left a message unfinished (0: none) */
 	bool seen_seq;           /* last_seq is an event's */
 	bool gap_said;           /* a gap in the numbers was said (once) */
 };
@@ -207,6 +209,10 @@ static enum step read_events(struct worker *w)
 	}
 	s = handle_events(w);
 	e = end_batch(w);
+	/* the clock of an unfinished message restarts with every read */
+	size_t pending = 0;
+	wire_reader_data(&w->conn.rd, &pending);
+	w->partial_since_ns = pending ? monotonic_ns() : 0;
 	return s != STEP_OK ? s : e;
 }
 
@@ -259,6 +265,13 @@ static enum step run(struct worker *w)
 
 			if (s != STEP_OK)
 				return s;
+		}
+		/* an agent that stops inside a message would hold this worker for ever */
+		if (w->partial_since_ns &&
+		    monotonic_ns() - w->partial_since_ns >= MESSAGE_STALL_MS * 1000000ull) {
+			sj_warn("pid %d: disconnecting: the agent sent part of a message, then nothing "
+				"for %u ms", w->pid, MESSAGE_STALL_MS);
+			return STEP_REFUSE;
 		}
 		if (!w->conn.hello_done && monotonic_ns() >= hello_deadline) {
 			sj_info("pid %d: no Hello from the agent within %u ms: speaking Appendix A/B only",

@@ -311,6 +311,18 @@ WANT
 	kill -0 "$BR"
 }
 
+@test "an agent that sends part of a message and stops is disconnected after 10 s, said once" {
+	start_fake 0 0 --scenario partial
+	local stuck=$FA
+	start_bridge --print -m 'Demo.*'
+	wait_for "$FA_CMDS" '^scenario partial$'
+	# wait_for gives up after 10 s: twice, for the bridge's 10 s
+	wait_for "$T/log" "pid $stuck: disconnecting" 2>/dev/null || wait_for "$T/log" "pid $stuck: disconnecting"
+	run log_lines
+	[ "$output" = "stpd-bridge: warn: pid $stuck: disconnecting: the agent sent part of a message, then nothing for 10000 ms" ]
+	kill -0 "$BR"
+}
+
 @test "an agent that dies mid-stream costs one log line; the bridge carries on" {
 	start_bridge --print -m 'Demo.*' --log-level warn
 	start_fake 0 0 --scenario some --then exit

@@ -2,7 +2,7 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N]
- *             [--scenario all|some|garbage|seq-gap|seq-repeat|after-death|none]
+ *             [--scenario all|some|garbage|partial|seq-gap|seq-repeat|after-death|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
  *
@@ -247,6 +247,8 @@ static void run_scenario(int fd)
 		scenario_some(fd);
 	else if (strcmp(scenario, "garbage") == 0)
 		send_bytes(fd, garbage, sizeof garbage);
+	else if (strcmp(scenario, "partial") == 0)
+		send_bytes(fd, garbage, 3); /* a MethodEnter's code and half its name's length */
 	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
 		 strcmp(scenario, "after-death") == 0)
 		scenario_broken(fd);
