@@ -40,15 +40,20 @@ static void regs_free(struct conn *c)
 	memset(c->ev_bits, 0, sizeof(c->ev_bits));
 }
 
+void conn_compact_locked(struct conn *c)
+{
+	memmove(c->out, c->out + c->out_head, c->out_len - c->out_head);
+	c->out_len -= c->out_head;
+	c->out_head = 0;
+}
+
 int conn_append_locked(struct conn *c, const struct wire_event *ev)
 {
 	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
 	int rc = wire_encode_event(&b, &c->peer, ev);
 
 	if (rc == -ENOSPC && c->out_head > 0 && !c->sending) {
-		memmove(c->out, c->out + c->out_head, c->out_len - c->out_head);
-		c->out_len -= c->out_head;
-		c->out_head = 0;
+		conn_compact_locked(c);
 		b.len = c->out_len;
 		rc = wire_encode_event(&b, &c->peer, ev);
 	}

@@ -84,6 +84,8 @@ extern struct conn conns[AGENT_MAX_CONNS];
 /* Under c->lock: append EV to C's queue. 0, -ENOSPC (full: nothing
  * written), -EINVAL (EV breaks a limit). */
 int conn_append_locked(struct conn *c, const struct wire_event *ev);
+/* Under c->lock, no send under way: move the queued bytes to the front. */
+void conn_compact_locked(struct conn *c);
 /* Under c->lock: the bytes queued. */
 static inline size_t conn_queued(const struct conn *c)
 {

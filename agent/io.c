@@ -210,9 +210,7 @@ static long flush_conn(struct conn *c)
 	if (c->out_head == c->out_len) {
 		c->out_head = c->out_len = 0;
 	} else if (c->out_head >= c->out_cap / 4) {
-		memmove(c->out, c->out + c->out_head, c->out_len - c->out_head);
-		c->out_len -= c->out_head;
-		c->out_head = 0;
+		conn_compact_locked(c);
 	}
 	if (c->dropped != c->lost_sent)
 		emit_lost_locked(c);
