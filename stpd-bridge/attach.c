@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,7 +17,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,17 +131,10 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
  * shares the root and still hides files. */
 static bool agent_visible(int rootfd, const char *agent)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
-				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	struct stat mine, theirs;
-	int fd = (int)syscall(SYS_openat2, rootfd, agent, &how, sizeof how);
+	int fd;
 
-	if (fd < 0 && errno == ENOSYS) {  /* before Linux 5.6 */
-		char path[4200];
-		snprintf(path, sizeof path, "/proc/self/fd/%d/%s", rootfd, agent);
-		fd = open(path, O_PATH | O_CLOEXEC);
-	}
-	if (fd < 0)
+	if (discovery_open_path_in_root(rootfd, agent, 0, &fd) < 0)
 		return false;
 	bool same = fstat(fd, &theirs) == 0 && stat(agent, &mine) == 0 &&
 		    mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;

@@ -62,24 +62,29 @@ int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, cha
 	return expand_sockdir(sockdir_template ? sockdir_template : "/tmp/stapjava-%u", id->uid, out, cap);
 }
 
-int discovery_open_in_root(int rootfd, const char *dir, int *dirfd)
+int discovery_open_path_in_root(int rootfd, const char *path, int flags, int *fd)
 {
 	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.flags = O_PATH | O_CLOEXEC | (uint64_t)flags,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd = (int)syscall(SYS_openat2, rootfd, dir, &how, sizeof how);
+	int f = (int)syscall(SYS_openat2, rootfd, path, &how, sizeof how);
 
-	if (fd < 0 && errno == ENOSYS) { /* before Linux 5.6: plain lookup */
-		char path[4200];
+	if (f < 0 && errno == ENOSYS) { /* before Linux 5.6: plain lookup */
+		char full[4200];
 
-		snprintf(path, sizeof path, "/proc/self/fd/%d/%s", rootfd, dir);
-		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		snprintf(full, sizeof full, "/proc/self/fd/%d/%s", rootfd, path);
+		f = open(full, O_PATH | O_CLOEXEC | flags);
 	}
-	if (fd < 0)
+	if (f < 0)
 		return -errno;
-	*dirfd = fd;
+	*fd = f;
 	return 0;
+}
+
+int discovery_open_in_root(int rootfd, const char *dir, int *dirfd)
+{
+	return discovery_open_path_in_root(rootfd, dir, O_DIRECTORY, dirfd);
 }
 
 int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,

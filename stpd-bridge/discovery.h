@@ -37,6 +37,8 @@ int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *s
 			      int *dirfd);
 /* DIR (absolute or relative) resolved inside ROOTFD as above, opened O_PATH. */
 int discovery_open_in_root(int rootfd, const char *dir, int *dirfd);
+/* The same for any PATH, with FLAGS added to O_PATH | O_CLOEXEC. */
+int discovery_open_path_in_root(int rootfd, const char *path, int flags, int *fd);
 /* /proc/PID/root as an O_PATH descriptor (the supervisor's right to look in). */
 int discovery_open_root(const struct jvm_id *id, int *rootfd);
 /* The socket directory for ID as the JVM sees it (the template expanded). */
