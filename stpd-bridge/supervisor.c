@@ -39,19 +39,22 @@ struct child {
 	size_t len, cap;
 };
 
+/* A set of JVMs, each known by pid and start time. */
+struct jvm_list {
+	struct jvm_id *v;
+	size_t n;
+};
+
 struct supervisor {
 	const struct bridge_options *o;
 	int out_fd, log_fd, sigfd, parent_fd;
 	uint64_t parent_start;   /* when polling the parent without a pidfd */
 	struct child *kids;
 	size_t nkids;
-	struct jvm_id *served;   /* JVMs that had a worker: never a second one */
-	size_t nserved;
+	struct jvm_list served;  /* JVMs that had a worker: never a second one */
 	struct discovery *disc;
-	struct jvm_id *failed;   /* -x JVMs that cannot be served: not again */
-	size_t nfailed;
-	struct jvm_id *told;     /* -x JVMs waited for (--no-attach), said once */
-	size_t ntold;
+	struct jvm_list failed;  /* -x JVMs that cannot be served: not again */
+	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
 	bool stopping;
 	uint64_t stop_deadline;
 };
@@ -116,19 +119,38 @@ static void drain_child(struct supervisor *s, struct child *k)
 
 /* ------------------------------------------------------------ spawning */
 
-static bool was_served(const struct supervisor *s, const struct jvm_id *id)
+static bool jvm_list_has(const struct jvm_list *l, const struct jvm_id *id)
 {
-	for (size_t i = 0; i < s->nserved; i++)
-		if (s->served[i].pid == id->pid && s->served[i].starttime == id->starttime)
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].pid == id->pid && l->v[i].starttime == id->starttime)
 			return true;
 	return false;
 }
 
+static bool jvm_list_has_pid(const struct jvm_list *l, pid_t pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* Out of memory, the JVM is simply not remembered. */
+static void jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
+{
+	struct jvm_id *grown = realloc(l->v, (l->n + 1) * sizeof *grown);
+
+	if (grown) {
+		l->v = grown;
+		l->v[l->n++] = *id;
+	}
+}
+
 static void forget_dead_served(struct supervisor *s)
 {
-	for (size_t i = 0; i < s->nserved;)
-		if (!procfs_same_process(&s->served[i]))
-			s->served[i] = s->served[--s->nserved];
+	for (size_t i = 0; i < s->served.n;)
+		if (!procfs_same_process(&s->served.v[i]))
+			s->served.v[i] = s->served.v[--s->served.n];
 		else
 			i++;
 }
@@ -157,24 +179,20 @@ static void close_other_fds(int a, int b, int c)
 	close_range(lo, ~0u, 0);
 }
 
-static bool has_failed(const struct supervisor *s, pid_t pid)
-{
-	for (size_t i = 0; i < s->nfailed; i++)
-		if (s->failed[i].pid == pid)
-			return true;
-	return false;
-}
-
 /* A JVM named with -x that cannot be served: said once, then the bridge
  * ends with status 1 when nothing else is left to serve. */
 static void mark_failed(struct supervisor *s, const struct jvm_id *id)
 {
-	struct jvm_id *grown = realloc(s->failed, (s->nfailed + 1) * sizeof *grown);
+	jvm_list_add(&s->failed, id);
+}
 
-	if (grown) {
-		s->failed = grown;
-		s->failed[s->nfailed++] = *id;
-	}
+/* ID's socket directory as a message names it. */
+static const char *sockdir_words(const struct supervisor *s, const struct jvm_id *id, char *dir,
+				 size_t cap)
+{
+	if (discovery_sockdir(id, s->o->sockdir, dir, cap) < 0)
+		snprintf(dir, cap, "its socket directory");
+	return dir;
 }
 
 /* --no-attach: a named JVM without a socket is waited for, and told once
@@ -183,18 +201,11 @@ static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id)
 {
 	char dir[4096];
 
-	for (size_t i = 0; i < s->ntold; i++)
-		if (s->told[i].pid == id->pid && s->told[i].starttime == id->starttime)
-			return;
-	struct jvm_id *grown = realloc(s->told, (s->ntold + 1) * sizeof *grown);
-	if (!grown)
+	if (jvm_list_has(&s->told, id))
 		return;
-	s->told = grown;
-	s->told[s->ntold++] = *id;
-	if (discovery_sockdir(id, s->o->sockdir, dir, sizeof dir) < 0)
-		snprintf(dir, sizeof dir, "its socket directory");
+	jvm_list_add(&s->told, id);
 	sj_warn("pid %d: no agent socket in %s yet; waiting for it (--no-attach: the agent is not "
-		"loaded into a running JVM)", (int)id->pid, dir);
+		"loaded into a running JVM)", (int)id->pid, sockdir_words(s, id, dir, sizeof dir));
 }
 
 static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool attach)
@@ -240,12 +251,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 	k->rd = p[0];
 	sj_info("pid %d: worker %d started (uid %u gid %u)", (int)id->pid, (int)pid,
 		(unsigned)id->uid, (unsigned)id->gid);
-	struct jvm_id *served = realloc(s->served, (s->nserved + 1) * sizeof *served);
-
-	if (served) {
-		s->served = served;
-		s->served[s->nserved++] = *id;
-	}
+	jvm_list_add(&s->served, id);
 }
 
 /* A process just started (`java ... & stpd-bridge -x $!`) may not have
@@ -295,7 +301,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
 		return;
 	}
-	if (was_served(s, &id) || has_failed(s, pid))
+	if (jvm_list_has(&s->served, &id) || jvm_list_has_pid(&s->failed, pid))
 		return;
 	/* a bridge that is not root can only become its own uid */
 	if (geteuid() != 0 && id.uid != geteuid()) {
@@ -330,11 +336,10 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		char dir[4096];
 		if (!settled)
 			return;
-		if (discovery_sockdir(&id, s->o->sockdir, dir, sizeof dir) < 0)
-			snprintf(dir, sizeof dir, "its socket directory");
 		sj_error("pid %d: runs with the stapjava agent, but there is no agent socket in %s: the "
 			 "agent did not start (the JVM's stderr or the agent's log says why), or was given "
-			 "another sockdir= (give the bridge the same with --sockdir)", (int)pid, dir);
+			 "another sockdir= (give the bridge the same with --sockdir)", (int)pid,
+			 sockdir_words(s, &id, dir, sizeof dir));
 		mark_failed(s, &id);
 		return;
 	}
@@ -386,7 +391,7 @@ static void scan(struct supervisor *s)
 static bool named_all_gone(const struct supervisor *s)
 {
 	for (size_t i = 0; i < s->o->npids; i++)
-		if (!has_failed(s, s->o->pids[i]) && (kill(s->o->pids[i], 0) == 0 || errno == EPERM))
+		if (!jvm_list_has_pid(&s->failed, s->o->pids[i]) && (kill(s->o->pids[i], 0) == 0 || errno == EPERM))
 			return false;
 	return s->o->npids > 0;
 }
@@ -418,7 +423,7 @@ static int check_named(struct supervisor *s)
 			mark_failed(s, &id);
 		}
 	}
-	return s->o->npids && s->nfailed == s->o->npids ? -ESRCH : 0;
+	return s->o->npids && s->failed.n == s->o->npids ? -ESRCH : 0;
 }
 
 static void reap(struct supervisor *s)
@@ -628,7 +633,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 			o->npids ? "the JVMs named with -x" : "every JVM", o->rescan_ms);
 		rc = loop(&s);
 		/* a JVM named with -x that could not be served fails the run */
-		if (rc == 0 && s.nfailed)
+		if (rc == 0 && s.failed.n)
 			rc = 1;
 	}
 	for (size_t i = 0; i < s.nkids; i++) {
@@ -637,9 +642,9 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 			close(s.kids[i].rd);
 	}
 	free(s.kids);
-	free(s.served);
-	free(s.failed);
-	free(s.told);
+	free(s.served.v);
+	free(s.failed.v);
+	free(s.told.v);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);
