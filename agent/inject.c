@@ -77,18 +77,9 @@ static char *wire_name(struct hook_ctx *h, const char *name, size_t nl, const ch
 		       size_t *len)
 {
 	size_t cap = strlen(h->sig) + nl + dl + 4;
-	char *mname = malloc(nl + 1), *mdesc = malloc(dl + 1), *wire = malloc(cap);
-	ssize_t n = -ENOMEM;
+	char *wire = malloc(cap);
+	ssize_t n = wire ? name_method_wire_n(wire, cap, h->sig, name, nl, desc, dl) : -ENOMEM;
 
-	if (mname && mdesc && wire) {
-		memcpy(mname, name, nl);
-		mname[nl] = '\0';
-		memcpy(mdesc, desc, dl);
-		mdesc[dl] = '\0';
-		n = name_method_wire(wire, cap, h->sig, mname, mdesc);
-	}
-	free(mname);
-	free(mdesc);
 	if (n < 0) {
 		free(wire);
 		h->rn.nomem = true;

@@ -460,17 +460,15 @@ ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, s
 	return (ssize_t)s.len;
 }
 
-ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
-			 const char *method, const char *descriptor)
+ssize_t name_method_wire_n(char *out, size_t outlen, const char *class_sig, const char *method,
+			   size_t mlen, const char *descriptor, size_t dlen)
 {
 	struct subject s;
 
-	if (!class_sig || !method || !descriptor || !method[0] || descriptor[0] != '(')
+	if (!class_sig || !method || !descriptor || !mlen || !dlen || descriptor[0] != '(')
 		return -EINVAL;
 	if (subject_from_signature(&s, class_sig, strlen(class_sig)) < 0)
 		return -EINVAL;
-	size_t mlen = strlen(method);
-	size_t dlen = strlen(descriptor);
 	size_t total = s.len + 1 + mlen + dlen;
 
 	if (!out || total >= outlen || total > SSIZE_MAX)
@@ -478,6 +476,16 @@ ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
 	subject_copy(&s, out);
 	out[s.len] = '.';
 	memcpy(out + s.len + 1, method, mlen);
-	memcpy(out + s.len + 1 + mlen, descriptor, dlen + 1);
+	memcpy(out + s.len + 1 + mlen, descriptor, dlen);
+	out[total] = '\0';
 	return (ssize_t)total;
+}
+
+ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
+			 const char *method, const char *descriptor)
+{
+	if (!method || !descriptor)
+		return -EINVAL;
+	return name_method_wire_n(out, outlen, class_sig, method, strlen(method), descriptor,
+				  strlen(descriptor));
 }

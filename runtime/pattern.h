@@ -80,5 +80,9 @@ ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, s
  * Returns the length, -EINVAL for bad arguments, -ENAMETOOLONG if OUT is short. */
 ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
 			 const char *method, const char *descriptor);
+/* The same with METHOD and DESCRIPTOR given by length (not NUL-terminated:
+ * straight from a class file's constant pool). */
+ssize_t name_method_wire_n(char *out, size_t outlen, const char *class_sig, const char *method,
+			   size_t mlen, const char *descriptor, size_t dlen);
 
 #endif /* STAPJAVA_PATTERN_H */
