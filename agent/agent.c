@@ -98,6 +98,7 @@ static void describe(void)
 	jvmtiEnv *jv = agent.jvmti;
 	char *name = NULL, *version = NULL;
 
+	agent.pid = getpid();
 	(*jv)->GetSystemProperty(jv, "java.vm.name", &name);
 	(*jv)->GetSystemProperty(jv, "java.vm.version", &version);
 	snprintf(agent.description, sizeof(agent.description), AGENT_IDENT " " AGENT_VERSION "; %s %s",

@@ -34,6 +34,7 @@ struct agent {
 	struct agent_options opt;
 	jvmtiCapabilities caps;      /* what the VM granted */
 	char description[200];       /* for our Hello */
+	pid_t pid;                   /* the JVM's, for in-thread markers ($arg2) */
 	atomic_int io_tid;           /* OS tid of the agent's I/O thread, 0 before it runs */
 	atomic_bool dying;           /* VMDeath seen: no new events, no waiting */
 	atomic_bool io_done;         /* the I/O thread closed everything */

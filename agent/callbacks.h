@@ -49,6 +49,7 @@ void unload_track_loaded(JNIEnv *jni);
 static inline void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 {
 	memset(em, 0, sizeof(*em));
+	em->scratch = s;
 	em->ev = &s->ev;
 	em->tid = (uint32_t)agent_gettid();
 	em->ts = agent_now_ns();

@@ -21,14 +21,18 @@ struct class_want {
 	const char *sig;
 	size_t len;
 	uint8_t bit;
+	struct fire_set *fire;
 };
 
 static bool wants_class(const struct conn *c, const void *arg)
 {
 	const struct class_want *w = arg;
 
-	return (c->ev_bits[WIRE_KIND_CLASS] & w->bit) &&
-	       (conn_match_class(c, WIRE_KIND_CLASS, w->sig, w->len) & w->bit);
+	if (!(c->ev_bits[WIRE_KIND_CLASS] & w->bit) ||
+	    !(conn_match_class(c, WIRE_KIND_CLASS, w->sig, w->len) & w->bit))
+		return false;
+	conn_fire_class(c, WIRE_KIND_CLASS, w->bit, w->sig, w->len, w->fire);
+	return true;
 }
 
 /* ---- unload tracking: tag -> signature */
@@ -63,8 +67,8 @@ out:
 
 static void track_if_wanted(jclass klass, const char *sig)
 {
-	struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD };
 	struct want want;
+	struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD, &want.fire };
 
 	emit_want(&want, wants_class, &w, true);
 	if (!want.conns)
@@ -102,8 +106,8 @@ void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag)
 		return;
 	struct scratch *s = scratch_enter();
 	if (s) {
-		struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD };
 		struct emission em;
+		struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD, &em.want.fire };
 		emission_init(&em, s, false);
 		emit_want(&em.want, wants_class, &w, true);
 		s->ev.code = WIRE_EV_CLASS_UNLOAD;
@@ -128,8 +132,8 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	struct scratch *s = scratch_enter();
 	if (!s)
 		goto out;
-	struct class_want w = { sig, strlen(sig), bit };
 	struct emission em;
+	struct class_want w = { sig, strlen(sig), bit, &em.want.fire };
 	emission_init(&em, s, true);
 	emit_want(&em.want, wants_class, &w, false);
 	if (em.want.conns) {

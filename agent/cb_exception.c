@@ -9,14 +9,18 @@ struct exc_want {
 	const char *sig;
 	size_t len;
 	uint8_t bit;
+	struct fire_set *fire;
 };
 
 static bool wants_exception(const struct conn *c, const void *arg)
 {
 	const struct exc_want *w = arg;
 
-	return (c->ev_bits[WIRE_KIND_EXCEPTION] & w->bit) &&
-	       (conn_match_class(c, WIRE_KIND_EXCEPTION, w->sig, w->len) & w->bit);
+	if (!(c->ev_bits[WIRE_KIND_EXCEPTION] & w->bit) ||
+	    !(conn_match_class(c, WIRE_KIND_EXCEPTION, w->sig, w->len) & w->bit))
+		return false;
+	conn_fire_class(c, WIRE_KIND_EXCEPTION, w->bit, w->sig, w->len, w->fire);
+	return true;
 }
 
 static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jlocation location,
@@ -38,8 +42,8 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jloca
 		return;
 	}
 	(*jni)->DeleteLocalRef(jni, cls);
-	struct exc_want w = { sig, strlen(sig), bit };
 	struct want want;
+	struct exc_want w = { sig, strlen(sig), bit, &want.fire };
 	emit_want(&want, wants_exception, &w, false);
 	if (want.conns) {
 		const struct mentry *m = method ? mcache_entry(method) : NULL;

@@ -5,7 +5,7 @@
 #include "capture.h"
 #include "mcache.h"
 
-static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, uint32_t want_conns,
+static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, int mc,
 			 unsigned code, bool popped, const jvalue *value)
 {
 	struct scratch *s = scratch_enter();
@@ -14,7 +14,8 @@ static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, ui
 	if (!s)
 		return;
 	emission_init(&em, s, true);
-	em.want.conns = want_conns;
+	em.want.conns = m->conns[mc];
+	em.want.fire = m->fire[mc];
 	em.want.gen = m->gen;
 	emit_want_opt(&em.want);
 	s->ev.code = code;
@@ -47,7 +48,7 @@ void JNICALL cb_breakpoint(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID 
 	if (location != 0 || !fallback_breakpoints_active() || mcache_lookup(method, &m) < 0 ||
 	    !m.conns[MC_ENTER] || !m.e->bp_set)
 		return;
-	method_event(jni, thread, &m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, false, NULL);
+	method_event(jni, thread, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, false, NULL);
 }
 
 /* MethodExit fires for every method while on: only those fallback.h marked
@@ -62,7 +63,7 @@ void JNICALL cb_method_exit(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID
 	if (!e || !atomic_load_explicit(&e->by_exit_event, memory_order_relaxed) ||
 	    mcache_lookup(method, &m) < 0 || !m.conns[MC_RETURN])
 		return;
-	method_event(jni, thread, &m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, popped, &value);
+	method_event(jni, thread, &m, MC_RETURN, WIRE_EV_METHOD_EXIT, popped, &value);
 }
 
 void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size,
@@ -79,6 +80,7 @@ void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_s
 		return;
 	emission_init(&em, s, true);
 	em.want.conns = m.conns[MC_COMPILE];
+	em.want.fire = m.fire[MC_COMPILE];
 	em.want.gen = m.gen;
 	s->ev.code = WIRE_EV_METHOD_COMPILE;
 	s->ev.name.ptr = m.e->name;

@@ -26,7 +26,8 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	if (!em.want.conns)
 		goto out;
 	memset(&info, 0, sizeof(info));
-	if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE) {
+	bool have_info = (*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE;
+	if (have_info) {
 		/* ThreadName first, so a bridge always knows the name of a thread it hears of */
 		s->ev.code = WIRE_EV_THREAD_NAME;
 		s->ev.thread = em.tid;
@@ -34,15 +35,13 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 		s->ev.name.len = info.name ? (uint32_t)strlen(info.name) : 0;
 		if (s->ev.name.len > WIRE_MAX_STRING)
 			s->ev.name.len = WIRE_MAX_STRING;
+		/* in-thread markers have the name themselves */
+		em.thread_name = s->ev.name.ptr;
+		em.thread_name_len = s->ev.name.len;
 		bool wait = em.may_wait;
 		em.may_wait = false;  /* one Ack wait per Java event: on the event itself */
 		emit(&em);
 		em.may_wait = wait;
-		(*jv)->Deallocate(jv, (unsigned char *)info.name);
-		if (info.thread_group)
-			(*jni)->DeleteLocalRef(jni, info.thread_group);
-		if (info.context_class_loader)
-			(*jni)->DeleteLocalRef(jni, info.context_class_loader);
 	}
 	s->ev.code = code;
 	s->ev.thread = em.tid;
@@ -50,6 +49,13 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	s->ev.name.len = 0;
 	emission_capture_stack(&em, s, thread);
 	emit(&em);
+	if (have_info) {
+		(*jv)->Deallocate(jv, (unsigned char *)info.name);
+		if (info.thread_group)
+			(*jni)->DeleteLocalRef(jni, info.thread_group);
+		if (info.context_class_loader)
+			(*jni)->DeleteLocalRef(jni, info.context_class_loader);
+	}
 out:
 	scratch_leave();
 }

@@ -58,13 +58,13 @@ static int hello(struct conn *c, const struct wire_command *cmd)
 	return 0;
 }
 
-static int reg(struct conn *c, uint8_t kind, uint8_t events, const struct wire_str *pat,
-	       const char *what)
+static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int slot,
+			    const struct wire_str *pat, const char *what)
 {
 	char err[200];
 
 	pthread_mutex_lock(&c->lock);
-	int rc = conn_add_reg(c, kind, events, pat->ptr, pat->len, err, sizeof(err));
+	int rc = conn_add_reg(c, kind, events, slot, pat->ptr, pat->len, err, sizeof(err));
 	pthread_mutex_unlock(&c->lock);
 	if (rc) {
 		sj_warn("conn#%u: %s pattern \"%.*s\": %s; disconnecting", c->serial, what,
@@ -89,11 +89,20 @@ static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
 	case WIRE_CMD_REGISTER_EXCEPTION: {
 		uint8_t kind = (uint8_t)(cmd->code - WIRE_CMD_REGISTER_METHOD + WIRE_KIND_METHOD);
 		*changed = true;
-		return reg(c, kind, all_events[kind], &cmd->pattern, name);
+		return add_registration(c, kind, all_events[kind], -1, &cmd->pattern, name);
 	}
 	case WIRE_CMD_REGISTER:
 		*changed = true;
-		return reg(c, cmd->kind, cmd->events, &cmd->pattern, name);
+		return add_registration(c, cmd->kind, cmd->events, -1, &cmd->pattern, name);
+	case WIRE_CMD_REGISTER_SLOT:
+		*changed = true;
+		return add_registration(c, cmd->kind, cmd->events, cmd->slot, &cmd->pattern, name);
+	case WIRE_CMD_FIRE_IN_THREAD:
+		pthread_mutex_lock(&c->lock);
+		__atomic_store_n(&c->session, cmd->session, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->in_thread, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&c->lock);
+		return 0;
 	case WIRE_CMD_UNREGISTER:
 		pthread_mutex_lock(&c->lock);
 		conn_remove_regs(c, cmd->kind, cmd->pattern.ptr, cmd->pattern.len);
@@ -168,6 +177,14 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 	case WIRE_CMD_REGISTER:
 		sj_info("conn#%u: %s %s 0x%x \"%.*s\"", c->serial, name, kind_name(cmd->kind),
 			cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
+		return;
+	case WIRE_CMD_REGISTER_SLOT:
+		sj_info("conn#%u: %s %u %s 0x%x \"%.*s\"", c->serial, name, cmd->slot,
+			kind_name(cmd->kind), cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
+		return;
+	case WIRE_CMD_FIRE_IN_THREAD:
+		sj_info("conn#%u: %s: its markers fire in the Java threads, session %u", c->serial, name,
+			cmd->session);
 		return;
 	case WIRE_CMD_UNREGISTER:
 		sj_info("conn#%u: %s %s \"%.*s\"", c->serial, name, kind_name(cmd->kind),

@@ -28,12 +28,17 @@ void conn_table_init(void)
 	pthread_condattr_destroy(&ca);
 }
 
+static void reg_free(struct reg *r)
+{
+	inthread_id_give(r->fire_id);
+	free(r->text);
+	free(r);
+}
+
 static void regs_free(struct conn *c)
 {
-	for (size_t i = 0; i < c->nregs; i++) {
-		free(c->regs[i]->text);
-		free(c->regs[i]);
-	}
+	for (size_t i = 0; i < c->nregs; i++)
+		reg_free(c->regs[i]);
 	free(c->regs);
 	c->regs = NULL;
 	c->nregs = c->regcap = 0;
@@ -88,6 +93,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->gc = c->threads = c->monitors = c->vm = false;
 		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 		c->sync = false;
+		__atomic_store_n(&c->in_thread, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->session, 0, __ATOMIC_RELAXED);
 		c->sync_stalled = false;
 		c->last_sync_seq = 0;
 		c->timeout_us = 0;
@@ -111,6 +118,7 @@ void conn_close(struct conn *c, const char *why)
 {
 	pthread_mutex_lock(&c->lock);
 	c->active = false;
+	__atomic_store_n(&c->in_thread, false, __ATOMIC_RELEASE);
 	regs_free(c);
 	free(c->out);
 	c->out = NULL;
@@ -138,8 +146,8 @@ static void recompute_bits(struct conn *c)
 		c->ev_bits[c->regs[i]->kind] |= c->regs[i]->events;
 }
 
-int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text, uint32_t len,
-		 char *err, size_t errlen)
+int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, int slot, const char *text,
+		 uint32_t len, char *err, size_t errlen)
 {
 	struct reg *r = malloc(sizeof(*r));
 	char *copy = malloc(len + 1);
@@ -147,6 +155,7 @@ int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text,
 
 	if (!r || !copy)
 		goto fail;
+	r->fire_id = -1;
 	rc = pattern_compile(&r->pat, kind == WIRE_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
 			     text, len, err, errlen);
 	if (rc)
@@ -159,6 +168,15 @@ int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text,
 			goto fail;
 		c->regs = n;
 		c->regcap = cap;
+	}
+	if (slot >= 0) {
+		rc = inthread_id_take((unsigned)(c - conns), (unsigned)slot);
+		if (rc < 0) {
+			snprintf(err, errlen, "more than %u slot registrations of in-thread sessions in this JVM",
+				 INTHREAD_MAX_IDS);
+			goto fail;
+		}
+		r->fire_id = (int16_t)rc;
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
@@ -185,8 +203,7 @@ int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t le
 	for (size_t i = 0; i < c->nregs; i++) {
 		struct reg *r = c->regs[i];
 		if (r->kind == kind && r->text_len == len && memcmp(r->text, text, len) == 0) {
-			free(r->text);
-			free(r);
+			reg_free(r);
 			removed++;
 		} else {
 			c->regs[kept++] = r;
@@ -270,4 +287,27 @@ uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, si
 			bits |= r->events;
 	}
 	return bits;
+}
+
+void conn_fire_method(const struct conn *c, const char *name, size_t len, struct fire_set fire[3])
+{
+	for (size_t i = 0; i < c->nregs; i++) {
+		const struct reg *r = c->regs[i];
+		if (r->fire_id < 0 || r->kind != WIRE_KIND_METHOD || !pattern_match_method(&r->pat, name, len))
+			continue;
+		for (unsigned b = 0; b < 3; b++)
+			if (r->events & (1u << b))
+				fire_set_add(&fire[b], (unsigned)r->fire_id);
+	}
+}
+
+void conn_fire_class(const struct conn *c, uint8_t kind, uint8_t bit, const char *sig, size_t len,
+		     struct fire_set *fire)
+{
+	for (size_t i = 0; i < c->nregs; i++) {
+		const struct reg *r = c->regs[i];
+		if (r->fire_id >= 0 && r->kind == kind && (r->events & bit) &&
+		    pattern_match_class(&r->pat, sig, len))
+			fire_set_add(fire, (unsigned)r->fire_id);
+	}
 }

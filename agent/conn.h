@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "inthread.h"
 #include "pattern.h"
 #include "wire.h"
 
@@ -26,6 +27,7 @@ struct reg {
 	uint8_t events;          /* enum wire_event_bits of that kind */
 	uint32_t text_len;
 	char *text;              /* as the peer sent it, for Unregister */
+	int16_t fire_id;         /* RegisterSlot: its fire id (inthread.h); -1: none */
 	struct pattern pat;
 };
 
@@ -51,6 +53,10 @@ struct conn {
 	uint32_t opt;            /* WIRE_OPT_*; written under lock with __atomic_store_n, read without it */
 	bool sync;
 	uint32_t timeout_us;
+	/* FireInThread: its markers fire in the event's thread (inthread.h);
+	 * written under lock with __atomic_store_n, read without it */
+	bool in_thread;
+	uint32_t session;
 	/* A wait timed out: a stalled bridge must not make every event wait the
 	 * whole timeout, so events go without TF_SYNC until the peer has acked
 	 * the last synchronous one (last_sync_seq). */
@@ -99,14 +105,22 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize);
 /* I/O thread: close C, drop its registrations, wake its waiters. */
 void conn_close(struct conn *c, const char *why);
 
-/* Under c->lock. Registration changes; return 0 or -errno (err filled). */
-int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, const char *text, uint32_t len,
-		 char *err, size_t errlen);
+/* Under c->lock. Registration changes; return 0 or -errno (err filled).
+ * SLOT >= 0: a RegisterSlot, fired in-thread as that slot's marker. */
+int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, int slot, const char *text,
+		 uint32_t len, char *err, size_t errlen);
 int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t len);
 void conn_reset(struct conn *c);
 /* Under c->lock: the events of KIND that registrations matching NAME want. */
 uint8_t conn_match_method(const struct conn *c, const char *name, size_t len);
 uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len);
+/* Under c->lock: add to FIRE[i] the fire ids of C's slot registrations
+ * that select method NAME for event bit 1 << i (i < 3). */
+void conn_fire_method(const struct conn *c, const char *name, size_t len, struct fire_set fire[3]);
+/* Under c->lock: add to *FIRE the fire ids of C's slot registrations of
+ * KIND with event BIT that select class signature SIG. */
+void conn_fire_class(const struct conn *c, uint8_t kind, uint8_t bit, const char *sig, size_t len,
+		     struct fire_set *fire);
 /* Under c->lock: might a method registration for any of EVENTS select a method
  * of class DOTTED (Java form)? False only when none can (pattern prefix test). */
 bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len);

@@ -23,6 +23,7 @@ void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only)
 {
 	w->conns = 0;
 	w->opt = 0;
+	memset(&w->fire, 0, sizeof(w->fire));
 	w->gen = atomic_load(&conn_generation);
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
@@ -164,11 +165,27 @@ void emit(struct emission *em)
 
 	if (atomic_load(&agent.dying) && ev->code != WIRE_EV_VM_DEATH)
 		return;
+	uint32_t in_thread = 0, queued_to = em->want.conns & ((1u << AGENT_MAX_CONNS) - 1);
+	for (uint32_t m = queued_to; m; m &= m - 1) {
+		const struct conn *c = &conns[__builtin_ctz(m)];
+		if (__atomic_load_n(&c->in_thread, __ATOMIC_ACQUIRE) &&
+		    __atomic_load_n(&c->active, __ATOMIC_RELAXED) &&
+		    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) <= em->want.gen)
+			in_thread |= m & -m;
+	}
+	if (in_thread) {
+		inthread_fire(em, in_thread);
+		/* VmDeath still ends the stream: the bridge tells a JVM's end from a dead agent by it */
+		if (ev->code != WIRE_EV_VM_DEATH)
+			queued_to &= ~in_thread;
+		if (!queued_to)
+			return;
+	}
 	ev->has_trailer = true;
 	ev->trailer.timestamp_ns = em->ts;
 	ev->trailer.os_tid = em->tid;
 	/* the wanting connections only: usually one */
-	for (uint32_t m = em->want.conns & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
+	for (uint32_t m = queued_to; m; m &= m - 1) {
 		struct conn *c = &conns[__builtin_ctz(m)];
 		pthread_mutex_lock(&c->lock);
 		if (!c->active || c->opened_gen > em->want.gen || (ext_code && !conn_ext(c))) {

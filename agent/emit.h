@@ -7,7 +7,10 @@
  * bounded buffer, under the connection's lock and without any JNI/JVMTI call;
  * a full buffer drops the event and counts it (the total reaches the peer as
  * a Lost event). In synchronous mode a Java thread then waits for the Acks,
- * never longer than the agent's timeout_us in total. Never allocates.
+ * never longer than the agent's timeout_us in total. A connection in
+ * in-thread dispatch is not sent the event: its markers fire here, in the
+ * calling thread (inthread.h), without its lock. Never allocates (but a
+ * thread's first in-thread event makes its string buffer).
  */
 #ifndef STAPJAVA_AGENT_EMIT_H
 #define STAPJAVA_AGENT_EMIT_H
@@ -16,12 +19,14 @@
 #include <stdint.h>
 
 #include "conn.h"
+#include "inthread.h"
 #include "wire.h"
 
 struct want {
 	uint32_t conns;   /* bit i: conns[i] wants the event */
 	uint32_t opt;     /* union of their WIRE_OPT_* masks */
 	uint64_t gen;     /* conn_generation when computed */
+	struct fire_set fire;  /* the in-thread slots it selects (inthread.h) */
 };
 
 /* Which connections want an event: PRED is called under each active
@@ -34,8 +39,11 @@ void emit_want_opt(struct want *w);
 /* Cheap check before doing any work: is any connection open at all? */
 bool emit_any_conn(void);
 
+struct scratch;
+
 struct emission {
-	struct wire_event *ev;  /* body; for MethodEnter ev->nvalues arguments when captured */
+	struct scratch *scratch; /* the calling thread's */
+	struct wire_event *ev;  /* body (in the scratch); for MethodEnter ev->nvalues arguments when captured */
 	struct want want;
 	bool args_captured;     /* MethodEnter: ev->values hold the arguments */
 	bool ret_captured;      /* MethodExit: ev->retval holds the return value */
@@ -45,6 +53,8 @@ struct emission {
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
 	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
 	uint64_t ts;            /* CLOCK_MONOTONIC ns */
+	const char *thread_name; /* ThreadStart/End: the name, for in-thread markers */
+	size_t thread_name_len;
 };
 
 void emit(struct emission *em);

@@ -24,6 +24,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/commands.c agent/commands.h \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \
+	agent/inthread.c agent/inthread.h \
 	agent/mcache.c agent/mcache.h \
 	agent/fallback.c agent/fallback.h \
 	agent/sites.c agent/sites.h \
@@ -38,7 +39,7 @@ agent_libstapjava_la_SOURCES = \
 agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared
 # JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
 agent_libstapjava_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
-agent_libstapjava_la_LIBADD = agent/libsjrewrite.la runtime/libsjruntime.la -lpthread
+agent_libstapjava_la_LIBADD = agent/libsjrewrite.la runtime/libsjmarkers.la runtime/libsjruntime.la -lpthread -lm
 EXTRA_DIST += agent/README.md
 
 # Tests and the bridge find the agent at a stable path in the build tree.

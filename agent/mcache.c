@@ -172,6 +172,9 @@ const struct mentry *mcache_entry(jmethodID id)
 static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 {
 	uint32_t want[3] = { 0, 0, 0 };
+	struct fire_set fire[3];
+
+	memset(fire, 0, sizeof(fire));
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
 		if (!__atomic_load_n(&c->active, __ATOMIC_RELAXED))
@@ -179,6 +182,8 @@ static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 		pthread_mutex_lock(&c->lock);
 		uint8_t bits = c->active && c->ev_bits[WIRE_KIND_METHOD]
 			? conn_match_method(c, e->name, e->name_len) : 0;
+		if (bits)
+			conn_fire_method(c, e->name, e->name_len, fire);
 		pthread_mutex_unlock(&c->lock);
 		if (bits & WIRE_METHOD_ENTER)
 			want[MC_ENTER] |= 1u << i;
@@ -191,12 +196,23 @@ static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 	/* a newer generation may have been stored meanwhile; never go back */
 	if (e->gen <= gen) {
 		memcpy(e->conns, want, sizeof(want));
+		for (unsigned ev = 0; ev < 3; ev++)
+			for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++)
+				__atomic_store_n(&e->fire[ev].w[w], fire[ev].w[w], __ATOMIC_RELAXED);
 		e->gen = gen;
 	}
 	pthread_rwlock_unlock(&cache_lock);
 	m->e = e;
 	memcpy(m->conns, want, sizeof(want));
+	memcpy(m->fire, fire, sizeof(fire));
 	m->gen = gen;
+}
+
+void mcache_fire_sets(const struct mentry *e, struct mmatch *m)
+{
+	for (unsigned ev = MC_ENTER; ev <= MC_RETURN; ev++)
+		for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++)
+			m->fire[ev].w[w] = __atomic_load_n(&e->fire[ev].w[w], __ATOMIC_RELAXED);
 }
 
 /* E's answer when it is of generation GEN already. */
@@ -206,6 +222,7 @@ static bool cached_locked(const struct mentry *e, uint64_t gen, struct mmatch *m
 		return false;
 	m->e = e;
 	memcpy(m->conns, e->conns, sizeof(m->conns));
+	memcpy(m->fire, e->fire, sizeof(m->fire));
 	m->gen = gen;
 	return true;
 }

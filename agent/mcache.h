@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "inthread.h"
+
 struct mentry {
 	jmethodID id;
 	const char *name;        /* wire name, NUL-terminated */
@@ -33,11 +35,13 @@ struct mentry {
 	/* under the cache lock: */
 	uint64_t gen;
 	uint32_t conns[3];       /* per event (0 enter, 1 return, 2 compile): bit i = conns[i] wants it */
+	struct fire_set fire[3]; /* per event: the in-thread slots that select it */
 };
 
 struct mmatch {
 	const struct mentry *e;  /* NULL: the method's name could not be read */
 	uint32_t conns[3];
+	struct fire_set fire[3];
 	uint64_t gen;
 };
 
@@ -56,6 +60,10 @@ const struct mentry *mcache_find(jmethodID method);
  * may be of a version a later retransformation made obsolete). NULL: out of
  * memory or no descriptor. */
 const struct mentry *mcache_named(const char *wire, size_t len);
+/* Copy E's in-thread fire sets of enter and return into M, without the
+ * cache's lock (word by word: a set being rewritten for a newer generation
+ * gives ids inthread_fire() skips). */
+void mcache_fire_sets(const struct mentry *e, struct mmatch *m);
 /* Fill *M for an entry of either kind. Returns 0. */
 int mcache_match(const struct mentry *e, struct mmatch *m);
 

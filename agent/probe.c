@@ -26,8 +26,8 @@ static bool site_wanted(jint site, int ev, struct mmatch *m)
 	return inject_active() && sites_match(site, m) == 0 && m->conns[ev];
 }
 
-/* Start an event of M for the connections in WANT. */
-static struct scratch *begin(const struct mmatch *m, uint32_t want, unsigned code, struct emission *em)
+/* Start event EV (MC_ENTER or MC_RETURN) of M for the connections that want it. */
+static struct scratch *begin(const struct mmatch *m, int ev, unsigned code, struct emission *em)
 {
 	struct scratch *s = scratch_enter();
 
@@ -35,7 +35,8 @@ static struct scratch *begin(const struct mmatch *m, uint32_t want, unsigned cod
 		return NULL;
 	emission_init(em, s, true);
 	em->depth = 1;  /* the Probe native's caller is the method */
-	em->want.conns = want;
+	em->want.conns = m->conns[ev];
+	em->want.fire = m->fire[ev];
 	em->want.gen = m->gen;
 	emit_want_opt(&em->want);
 	s->ev.code = code;
@@ -58,7 +59,7 @@ static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (site_wanted(site, MC_ENTER, &m) && (s = begin(&m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, &em)))
+	if (site_wanted(site, MC_ENTER, &m) && (s = begin(&m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
 		finish(&em, s);
 }
 
@@ -70,7 +71,7 @@ static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(&m, m.conns[MC_ENTER], WIRE_EV_METHOD_ENTER, &em)))
+	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(&m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
 		return JNI_FALSE;
 	if (!(em.want.opt & WIRE_OPT_ARGUMENTS)) {
 		finish(&em, s);
@@ -145,7 +146,7 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, &em)))
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
 		return;
 	if (em.want.opt & WIRE_OPT_RETURN_VALUE) {
 		const char *close = strchr(m.e->name + m.e->desc_off, ')');
@@ -169,7 +170,7 @@ static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, m.conns[MC_RETURN], WIRE_EV_METHOD_EXIT, &em)))
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
 		return;
 	s->ev.popped = true;
 	capture_object(jni, s, t, &s->ev.retval);

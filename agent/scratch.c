@@ -14,7 +14,10 @@ static AGENT_TLS bool in_callback;
 
 static void scratch_free(void *p)
 {
-	free(p);
+	struct scratch *s = p;
+
+	free(s->strings);
+	free(s);
 }
 
 void scratch_init(void)
@@ -30,6 +33,7 @@ struct scratch *scratch_enter(void)
 		my_scratch = malloc(sizeof(*my_scratch));
 		if (!my_scratch)
 			return NULL;
+		my_scratch->strings = NULL;
 		pthread_setspecific(scratch_key, my_scratch);
 	}
 	in_callback = true;
@@ -65,4 +69,12 @@ void *scratch_alloc(struct scratch *s, size_t n)
 	void *p = s->mem + s->used;
 	s->used += n;
 	return p;
+}
+
+char *scratch_strings(struct scratch *s)
+{
+	/* once per thread, like the scratch itself */
+	if (!s->strings)
+		s->strings = malloc(SCRATCH_STRINGS);
+	return s->strings;
 }

@@ -33,7 +33,11 @@ struct scratch {
 	jvmtiFrameInfo frames[WIRE_MAX_STACK_DEPTH];
 	size_t used;                 /* of mem */
 	char mem[SCRATCH_ARENA];
+	char *strings;               /* in-thread markers' strings (SCRATCH_STRINGS), made on first use */
 };
+
+/* The strings of one in-thread event: a bigger event's are "" (markers.h). */
+#define SCRATCH_STRINGS (256u * 1024u)
 
 void scratch_init(void);
 /* The calling thread's scratch, cleared for a new event; NULL if nested or out of memory. */
@@ -44,5 +48,7 @@ void scratch_leave(void);
 struct scratch *scratch_resume(void);
 /* N bytes from the arena, or NULL when it is used up. */
 void *scratch_alloc(struct scratch *s, size_t n);
+/* S's SCRATCH_STRINGS bytes for marker strings; NULL out of memory. */
+char *scratch_strings(struct scratch *s);
 
 #endif

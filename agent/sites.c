@@ -73,6 +73,9 @@ int sites_match(jint site, struct mmatch *m)
 		m->conns[MC_ENTER] = (uint32_t)(v & 0xffff);
 		m->conns[MC_RETURN] = (uint32_t)(v >> 16 & 0xffff);
 		m->gen = gen;
+		/* stored with the match of this generation or a later one (whose
+		 * new ids inthread_fire() skips for this generation) */
+		mcache_fire_sets(e, m);
 		return 0;
 	}
 	int rc = mcache_match(e, m);

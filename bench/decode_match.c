@@ -264,7 +264,7 @@ static int record(const char *sock, const char *file, unsigned seconds,
 			    wire_peer_accept_hello(&c.peer, &ev->hello, CONN_OUR_CAPS) < 0)
 				die("the agent did not answer with a Hello");
 			c.hello_done = true;
-			rc = conn_send_registrations(&c, &o->reg);
+			rc = conn_send_registrations(&c, &o->reg, NULL);
 			if (rc < 0)
 				die("sending the registrations: %s", strerror(-rc));
 		}

@@ -23,7 +23,7 @@
 #     build/bench/bench-decode-match
 #     # then SIGINT bpftrace: @c = RESULT decode_match_fires * (1 + 1/loops),
 #     # the untimed counting pass included.
-#   The markers have no semaphores (stpd-bridge/markers.c): the marker
+#   The markers have no semaphores (runtime/markers.c): the marker
 #   strings are formatted whenever a marker fires, probed or not, so the
 #   two runs do the same work and differ by the trap alone.
 # bench-sync-rtt: synchronous round trip (send -> Ack) through a real
@@ -44,7 +44,7 @@ noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt
 
 bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
 bench_bench_decode_match_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
-bench_bench_decode_match_LDADD = stpd-bridge/libbridge.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+bench_bench_decode_match_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
 
 bench_bench_sync_rtt_SOURCES = bench/sync_rtt.c bench/evstream.c bench/evstream.h
 bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la

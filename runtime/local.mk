@@ -8,4 +8,10 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/fdio.c runtime/fdio.h \
 	runtime/wire.h runtime/wire_bytes.h runtime/wire_codes.c \
 	runtime/wire_encode.c runtime/wire_decode.c runtime/wire_reader.c \
-	runtime/pattern.c runtime/pattern.h
+	runtime/pattern.c runtime/pattern.h \
+	runtime/print.c runtime/print.h
+
+# The SDT marker sites (doc/markers.md) and their arguments, apart: only the
+# bridge and the agent carry them, each as the binary that scripts probe.
+noinst_LTLIBRARIES += runtime/libsjmarkers.la
+runtime_libsjmarkers_la_SOURCES = runtime/markers.c runtime/markers.h

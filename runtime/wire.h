@@ -80,6 +80,8 @@ enum wire_command_code {
 	WIRE_CMD_DISPATCH_MODE      = 0x54, /* u8 mode (WIRE_DISPATCH_*), u32 timeout_us */
 	WIRE_CMD_ACK                = 0x55, /* u64 seq */
 	WIRE_CMD_START              = 0x56, /* (nothing): this connection's registrations are complete */
+	WIRE_CMD_FIRE_IN_THREAD     = 0x57, /* u32 session: the agent fires this connection's markers itself */
+	WIRE_CMD_REGISTER_SLOT      = 0x58, /* u8 kind, u8 events, u16 slot, string pattern */
 	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
 	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
 	 * it for a pattern that matches no method. Decoders report it with this
@@ -113,8 +115,12 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_SYNC       = 1u << 3, /* 0x54, 0x55, WIRE_TF_SYNC */
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
 	WIRE_CAP_NOTICE     = 1u << 5, /* 0x98 */
+	WIRE_CAP_IN_THREAD  = 1u << 6, /* 0x57, 0x58: markers fired in the Java thread */
 };
-#define WIRE_CAP_ALL 0x3Fu
+#define WIRE_CAP_ALL 0x7Fu
+
+/* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
+#define WIRE_MAX_SLOTS 256u
 
 enum wire_optional_bits {              /* OPTIONAL_DATA mask; other bits are ignored */
 	WIRE_OPT_ARGUMENTS    = 1u << 0,
@@ -201,11 +207,13 @@ struct wire_event {
 
 struct wire_command {
 	unsigned code;           /* enum wire_command_code */
-	uint8_t kind;            /* REGISTER, UNREGISTER: enum wire_kind */
-	uint8_t events;          /* REGISTER: enum wire_event_bits */
-	struct wire_str pattern; /* REGISTER_*, REGISTER, UNREGISTER */
+	uint8_t kind;            /* REGISTER, REGISTER_SLOT, UNREGISTER: enum wire_kind */
+	uint8_t events;          /* REGISTER, REGISTER_SLOT: enum wire_event_bits */
+	struct wire_str pattern; /* REGISTER_*, REGISTER, REGISTER_SLOT, UNREGISTER */
 	bool enable;             /* *_EVENTS */
 	uint32_t mask;           /* OPTIONAL_DATA */
+	uint16_t slot;           /* REGISTER_SLOT: < WIRE_MAX_SLOTS */
+	uint32_t session;        /* FIRE_IN_THREAD */
 	uint8_t mode;            /* DISPATCH_MODE */
 	uint32_t timeout_us;     /* DISPATCH_MODE */
 	uint64_t seq;            /* ACK */

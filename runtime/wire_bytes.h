@@ -40,6 +40,8 @@ static inline uint32_t wire_command_needs_cap(unsigned code)
 		return WIRE_CAP_EXT_CMDS;
 	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
 		return WIRE_CAP_SYNC;
+	if (code == WIRE_CMD_FIRE_IN_THREAD || code == WIRE_CMD_REGISTER_SLOT)
+		return WIRE_CAP_IN_THREAD;
 	return 0;
 }
 

@@ -49,6 +49,8 @@ static const char *const extension_command_names[] = {
 	[WIRE_CMD_DISPATCH_MODE - 0x50] = "DispatchMode",
 	[WIRE_CMD_ACK - 0x50]           = "Ack",
 	[WIRE_CMD_START - 0x50]         = "Start",
+	[WIRE_CMD_FIRE_IN_THREAD - 0x50] = "FireInThread",
+	[WIRE_CMD_REGISTER_SLOT - 0x50] = "RegisterSlot",
 };
 
 #define TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
@@ -88,5 +90,5 @@ bool wire_event_is_extension(unsigned code)
 
 bool wire_command_is_extension(unsigned code)
 {
-	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_START) || code == WIRE_CMD_HELLO;
+	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_REGISTER_SLOT) || code == WIRE_CMD_HELLO;
 }

@@ -591,6 +591,12 @@ static int wire_read_register(struct wire_cursor *c, struct wire_command *cmd)
 	if (cmd->events == 0 || (cmd->events & ~allowed))
 		return wire_fail(c, "events", at, "0x%02x is not a non-empty subset of 0x%02x",
 				 cmd->events, allowed);
+	if (cmd->code == WIRE_CMD_REGISTER_SLOT) {
+		at = c->pos;
+		TRY(wire_read_u16(c, "slot", &cmd->slot));
+		if (cmd->slot >= WIRE_MAX_SLOTS)
+			return wire_fail(c, "slot", at, "%u is not below %u", cmd->slot, WIRE_MAX_SLOTS);
+	}
 	return READ_STRING(c, "pattern", &cmd->pattern);
 }
 
@@ -621,7 +627,10 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 	case WIRE_CMD_OPTIONAL_DATA:
 		return wire_read_u32(c, "options mask", &cmd->mask);
 	case WIRE_CMD_REGISTER:
+	case WIRE_CMD_REGISTER_SLOT:
 		return wire_read_register(c, cmd);
+	case WIRE_CMD_FIRE_IN_THREAD:
+		return wire_read_u32(c, "session", &cmd->session);
 	case WIRE_CMD_UNREGISTER:
 		TRY(wire_read_kind(c, &cmd->kind));
 		return READ_STRING(c, "pattern", &cmd->pattern);

@@ -441,6 +441,19 @@ static void wire_put_command_body(struct wire_writer *w, const struct wire_comma
 		wire_put_u8(w, cmd->events);
 		wire_put_string(w, &cmd->pattern);
 		break;
+	case WIRE_CMD_REGISTER_SLOT:
+		if (!wire_register_ok(cmd->kind, cmd->events) || cmd->slot >= WIRE_MAX_SLOTS)
+			w->invalid = true;
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u8(w, cmd->kind);
+		wire_put_u8(w, cmd->events);
+		wire_put_u16(w, cmd->slot);
+		wire_put_string(w, &cmd->pattern);
+		break;
+	case WIRE_CMD_FIRE_IN_THREAD:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_u32(w, cmd->session);
+		break;
 	case WIRE_CMD_UNREGISTER:
 		if (cmd->kind < WIRE_KIND_METHOD || cmd->kind > WIRE_KIND_EXCEPTION)
 			w->invalid = true;

@@ -201,24 +201,58 @@ static int batch_patterns(struct command_batch *b, const struct conn *c, const s
 	return 0;
 }
 
-/* The order matters. The optional-data mask and the dispatch mode come
- * first: a pattern switches its events on as soon as the agent applies it,
- * and events sent before the mask or the mode arrived would lack their
+/* In-thread: one RegisterSlot per slot, so the agent knows which marker
+ * each registration fires. */
+static int batch_slots(struct command_batch *b, const struct registry *reg,
+		       const struct slot_table *slots)
+{
+	for (unsigned n = 0; n < MARKERS_SLOTS; n++) {
+		if (slots->entry[n] < 0)
+			continue;
+		const struct registry_entry *e = &reg->entries[slots->entry[n]];
+		struct wire_command cmd = { .code = WIRE_CMD_REGISTER_SLOT, .kind = e->kind,
+					    .events = e->events, .slot = (uint16_t)n };
+		size_t len;
+
+		cmd.pattern.ptr = pattern_text(&e->pat, &len);
+		cmd.pattern.len = (uint32_t)len;
+		int rc = batch_add(b, &cmd);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The order matters. In-thread dispatch, the optional-data mask and the
+ * dispatch mode come first: a pattern switches its events on as soon as the
+ * agent applies it, and events sent before would come to us, lack their
  * arguments or not wait for us. Then VmEvents (always, with extension
  * commands: VmDeath tells a JVM's normal end from an agent that died; the
  * registry keeps the lines out unless --vm), and last Start, which tells the
  * agent the registration is complete (its wait_ms wait ends on it). */
-int conn_send_registrations(struct conn *c, const struct registry *reg)
+int conn_send_registrations(struct conn *c, const struct registry *reg,
+			    const struct conn_in_thread *it)
 {
 	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
 	struct command_batch b = { 0 };
 	int rc = 0;
 
+	if (it && !have(c, WIRE_CAP_IN_THREAD)) {
+		sj_warn("pid %d: the agent cannot fire markers in the Java thread (%s): no event of this "
+			"JVM reaches the script; update its agent, or run stap-java with --java-async",
+			(int)c->jvm.pid, c->peer.hello ? "an older agent" : "an Appendix-only agent");
+		return -EPROTONOSUPPORT;
+	}
+	if (it) {
+		struct wire_command fire = { .code = WIRE_CMD_FIRE_IN_THREAD, .session = it->session };
+
+		rc = batch_add(&b, &fire);
+	}
 	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
 		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
 		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
 	}
-	if (opt.mask)
+	if (rc == 0 && opt.mask)
 		rc = batch_add(&b, &opt);
 	if (rc == 0 && reg->sync) {
 		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
@@ -231,7 +265,7 @@ int conn_send_registrations(struct conn *c, const struct registry *reg)
 				(int)c->jvm.pid);
 	}
 	if (rc == 0)
-		rc = batch_patterns(&b, c, reg);
+		rc = it ? batch_slots(&b, reg, it->slots) : batch_patterns(&b, c, reg);
 	if (rc == 0)
 		rc = batch_switch(&b, WIRE_CMD_GC_EVENTS, reg->gc);
 	if (rc == 0)

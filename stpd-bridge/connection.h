@@ -21,6 +21,7 @@
 
 #include "procfs.h"
 #include "registry.h"
+#include "slots.h"
 #include "wire.h"
 
 /* What we offer in our Hello. */
@@ -48,7 +49,15 @@ int conn_open(struct conn *c, const struct jvm_id *jvm, int dirfd, const char *s
 void conn_close(struct conn *c);
 
 int conn_send_hello(struct conn *c);
-int conn_send_registrations(struct conn *c, const struct registry *reg);
+/* In-thread dispatch (--in-thread): the agent fires the slots' markers. */
+struct conn_in_thread {
+	const struct slot_table *slots;
+	uint32_t session;
+};
+/* IT NULL: the agent sends us the events. With IT, an agent that cannot
+ * fire in-thread is refused (-EPROTONOSUPPORT, after a warning). */
+int conn_send_registrations(struct conn *c, const struct registry *reg,
+			    const struct conn_in_thread *it);
 int conn_send_reset(struct conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
 /* Acks go in batches: conn_queue_ack() encodes one (sending the queue
  * when it is full), conn_flush_acks() sends what is queued with one send.

@@ -16,18 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "markers.h"
 #include "registry.h"
 #include "slots.h"
 #include "wire.h"
 
-/* What an event's markers say besides its body, resolved by the caller. */
-struct dispatch_meta {
-	uint32_t pid;             /* the JVM's, as the bridge sees it */
-	uint64_t tid;             /* host OS thread id, 0: none */
-	uint64_t ts_ns;           /* CLOCK_MONOTONIC */
-	const char *thread_name;  /* thread events: the name, NULL if unknown */
-	size_t thread_name_len;
-};
 
 struct dispatch {
 	const struct registry *reg;
@@ -40,6 +33,7 @@ struct dispatch {
 int dispatch_init(struct dispatch *d, const struct registry *reg, const struct slot_table *slots);
 void dispatch_free(struct dispatch *d);
 
-void dispatch_event(struct dispatch *d, const struct dispatch_meta *m, const struct wire_event *ev);
+/* M: the pid as the bridge sees it, the host's tid, session 0. */
+void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struct wire_event *ev);
 
 #endif

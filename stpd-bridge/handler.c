@@ -28,7 +28,8 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		if (!h->line)
 			return -ENOMEM;
 	}
-	if (opts->fire) {
+	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
+	if (opts->fire && !opts->in_thread) {
 		rc = dispatch_init(&h->disp, &opts->reg, &opts->slots);
 		if (rc < 0)
 			return rc;
@@ -60,7 +61,7 @@ static uint64_t monotonic_ns(void)
  * time, or for an Appendix-only agent the body's thread and our clock; the
  * thread as the host knows it (a JVM in a container reports its namespace's
  * tids); the name of a thread that starts or ends. */
-static void event_meta(struct handler *h, const struct wire_event *ev, struct dispatch_meta *m)
+static void event_meta(struct handler *h, const struct wire_event *ev, struct marker_meta *m)
 {
 	const struct threadname *tn = NULL;
 	uint64_t tid;
@@ -94,7 +95,7 @@ int handler_flush(struct handler *h)
 /* Format the line at the end of the batch: there is always room for one
  * whole line of PRINT_LINE_MAX bytes after less than HANDLER_BATCH. */
 static int print_event(struct handler *h, const struct wire_event *ev,
-		       const struct dispatch_meta *dm)
+		       const struct marker_meta *dm)
 {
 	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
 				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len };
@@ -112,7 +113,7 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 
 int handler_event(struct handler *h, const struct wire_event *ev)
 {
-	struct dispatch_meta meta;
+	struct marker_meta meta;
 	bool have_meta = false;
 	int rc = 0;
 

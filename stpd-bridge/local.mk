@@ -13,8 +13,6 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/privsep.c stpd-bridge/privsep.h \
 	stpd-bridge/connection.c stpd-bridge/connection.h \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h \
-	stpd-bridge/print.c stpd-bridge/print.h \
-	stpd-bridge/markers.c stpd-bridge/markers.h \
 	stpd-bridge/slots.c stpd-bridge/slots.h \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
@@ -25,14 +23,13 @@ stpd_bridge_libbridge_la_SOURCES = \
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c
-stpd_bridge_stpd_bridge_LDADD = stpd-bridge/libbridge.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+stpd_bridge_stpd_bridge_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
 EXTRA_DIST += stpd-bridge/README.md
 
 # Unit test of the --print formatter (cmocka).
 check_PROGRAMS += testsuite/unit/test_print
-testsuite_unit_test_print_SOURCES = testsuite/unit/test_print.c \
-	stpd-bridge/print.c stpd-bridge/print.h
-testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_print_SOURCES = testsuite/unit/test_print.c
+testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_print_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_print
 

@@ -51,6 +51,12 @@ static const char usage_text[] =
 	"  -p, --print              print one line per event\n"
 	"      --fire               fire the SDT markers of matching slots and of the\n"
 	"                           families switched on (doc/markers.md)\n"
+	"      --in-thread          with --fire: each agent fires the markers itself, in\n"
+	"                           the Java thread, at the event (its libstapjava.so's\n"
+	"                           markers; slots and families only)\n"
+	"      --session N          in-thread markers carry N in $arg1 >> 16 (default:\n"
+	"                           the --parent PID): a script's handlers skip the\n"
+	"                           events of other sessions\n"
 	"  -o, --output FILE        print to FILE (appended) instead of stdout\n"
 	"      --parent PID         exit (unregistering first) when PID exits\n"
 	"      --log-level LEVEL    error, warn (default), info or debug\n"
@@ -64,6 +70,7 @@ enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
+	OPT_IN_THREAD, OPT_SESSION,
 };
 
 static const struct option long_options[] = {
@@ -95,6 +102,8 @@ static const struct option long_options[] = {
 	{ "agent", required_argument, NULL, OPT_AGENT },
 	{ "agent-options", required_argument, NULL, OPT_AGENT_OPTIONS },
 	{ "no-attach", no_argument, NULL, OPT_NO_ATTACH },
+	{ "in-thread", no_argument, NULL, OPT_IN_THREAD },
+	{ "session", required_argument, NULL, OPT_SESSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -315,6 +324,13 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 		return 0;
 	case OPT_AGENT_OPTIONS: o->agent_options = arg; return 0;
 	case OPT_NO_ATTACH: o->no_attach = true; return 0;
+	case OPT_IN_THREAD: o->in_thread = true; return 0;
+	case OPT_SESSION:
+		if (parse_uint("--session", arg, UINT32_MAX, &v) < 0)
+			return -EINVAL;
+		o->session = (uint32_t)v;
+		o->session_given = true;
+		return 0;
 	}
 	sj_error("unknown option (try --help)");
 	return -EINVAL;
@@ -364,6 +380,15 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 			 o->sockdir);
 		return -EINVAL;
 	}
+	if (o->in_thread && (!o->fire || o->print || o->reg.sync || o->reg.n != o->slots.n)) {
+		sj_error("--in-thread: %s", !o->fire ? "needs --fire"
+			 : o->print ? "the agents fire the markers, nothing reaches the bridge to print: no --print"
+			 : o->reg.sync ? "already ordered with the Java thread: no --sync"
+			 : "only --slot patterns fire in the Java thread: no -m, -c or -e");
+		return -EINVAL;
+	}
+	if (!o->session_given)
+		o->session = (uint32_t)o->parent;
 	if (!o->list && registry_is_empty(&o->reg)) {
 		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
 		return -EINVAL;

@@ -27,6 +27,9 @@ struct bridge_options {
 	struct registry reg;       /* -m -c -e --gc --threads --monitors --vm --args --return --stack --sync */
 	struct slot_table slots;   /* --slot N:KIND.EVENT:PATTERN (their patterns are in reg too) */
 	bool fire;                 /* --fire: fire the SDT markers (doc/markers.md) */
+	bool in_thread;            /* --in-thread: the agents fire them, in the Java threads */
+	uint32_t session;          /* --session, default --parent: $arg1 >> 16 of in-thread markers */
+	bool session_given;
 	bool print;                /* --print */
 	bool list;                 /* --list */
 	pid_t parent;              /* --parent, 0: none */

@@ -54,7 +54,12 @@ static enum step registrations(struct worker *w)
 	int rc;
 
 	w->conn.hello_done = true;
-	rc = conn_send_registrations(&w->conn, &w->cfg->opts->reg);
+	const struct bridge_options *o = w->cfg->opts;
+	const struct conn_in_thread it = { &o->slots, o->session };
+
+	rc = conn_send_registrations(&w->conn, &o->reg, o->in_thread ? &it : NULL);
+	if (rc == -EPROTONOSUPPORT)
+		return STEP_STOP;
 	if (rc < 0) {
 		sj_warn("pid %d: sending the registrations failed: %s", w->pid, strerror(-rc));
 		return STEP_STOP;

@@ -1,10 +1,11 @@
 # tapset/: the java.* probe aliases and functions (included from the top Makefile.am).
 #
-# stapjava.stp names the bridge binary (process("PATH").mark(...)), so it is
-# generated from stapjava.stp.in twice:
-#  - in the build tree, with the build tree's bridge, for the tests
+# stapjava.stp names the bridge binary and the agent library
+# (process("PATH").mark(...)), so it is generated from stapjava.stp.in twice:
+#  - in the build tree, with the build tree's bridge and agent, for the tests
 #    (they set STAPJAVA_TAPSET=$(abs_top_builddir)/tapset);
-#  - at `make install`, with the installed bridge $(bindir)/stpd-bridge, into
+#  - at `make install`, with the installed bridge $(bindir)/stpd-bridge and
+#    agent $(libdir)/libstapjava.so, into
 #    $(tapsetdir), where stap-java looks by default (SJ_TAPSET_DIR).
 # DESTDIR is only where the files go, never part of the path written inside.
 tapsetdir = $(pkgdatadir)/tapset
@@ -12,17 +13,17 @@ EXTRA_DIST += tapset/stapjava.stp.in
 noinst_DATA = tapset/stapjava.stp
 CLEANFILES += tapset/stapjava.stp
 
-SJ_TAPSET_SED = sed -e 's|@STPD_BRIDGE@|$(1)|g'
+SJ_TAPSET_SED = sed -e 's|@STPD_BRIDGE@|$(1)|g' -e 's|@STAPJAVA_AGENT@|$(2)|g'
 
 tapset/stapjava.stp: $(srcdir)/tapset/stapjava.stp.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tapset && \
-	  $(call SJ_TAPSET_SED,$(abs_top_builddir)/stpd-bridge/stpd-bridge) \
+	  $(call SJ_TAPSET_SED,$(abs_top_builddir)/stpd-bridge/stpd-bridge,$(abs_top_builddir)/agent/.libs/libstapjava.so) \
 	    $(srcdir)/tapset/stapjava.stp.in >$@.tmp && mv $@.tmp $@
 
 install-data-local: install-sj-tapset
 install-sj-tapset: $(srcdir)/tapset/stapjava.stp.in
 	$(MKDIR_P) '$(DESTDIR)$(tapsetdir)'
-	$(call SJ_TAPSET_SED,$(bindir)/stpd-bridge) $(srcdir)/tapset/stapjava.stp.in \
+	$(call SJ_TAPSET_SED,$(bindir)/stpd-bridge,$(libdir)/libstapjava.so) $(srcdir)/tapset/stapjava.stp.in \
 	  >'$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
 	  chmod 644 '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
 	  mv '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' '$(DESTDIR)$(tapsetdir)/stapjava.stp'

@@ -1851,3 +1851,53 @@ check_asan() {
 
 @test "sanitizers: the agent and the bridge under ASan + UBSan, every family, no report (JDK 17)" { check_asan "$JDK17"; }
 @test "sanitizers: the agent and the bridge under ASan + UBSan, every family, no report (JDK 25)" { check_asan "$JDK25"; }
+
+@test "in-thread: the agent fires each session's own slots in the Java thread (two bridges, both with a slot 0)" {
+	# bpftrace stands in for stap on the host: it probes the agent's markers
+	# (uprobes work here), printing what the guest tests check through stap
+	local lib bt
+	lib=$(readlink -f "$AGENT")
+	bt="usdt:$lib:stapjava:slot0, usdt:$lib:stapjava:slot1 {"
+	bt+=' printf("%s session=%d code=0x%x java_tid==tid:%d java_pid==pid:%d %s\n", probe, arg0 >> 16, arg0 & 0xff, arg2 == tid, arg1 == pid, str(arg4)); }'
+	bt+=' BEGIN { printf("attached\n"); }'
+	bpftrace -e "$bt" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
+	local btpid=$!
+	BPIDS+=("$btpid")
+	wait_until 120 grep -q attached "$T/bt.out"
+	start_jvm "$JDK17" "" -- Families methods "$T/go"
+	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 11 \
+		--slot 0:method.enter:Demo.add --slot 1:method.return:Demo.retJ \
+		--log-file "$T/a.log" --log-level info 3>&- &
+	BPIDS+=($!)
+	wait_until 30 log_has 'conn#1: Start'
+	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 22 \
+		--slot 0:method.enter:Demo.retZ --log-file "$T/b.log" --log-level info 3>&- &
+	BPIDS+=($!)
+	wait_until 30 log_has 'conn#2: Start'
+	touch "$T/go"
+	wait_exit "$JPID"
+	kill -INT "$btpid"
+	wait_exit "$btpid" 60 || true
+	run grep '^usdt' "$T/bt.out"
+	local p="usdt:$lib:stapjava"
+	[ "$output" = "$(printf '%s\n' \
+		"$p:slot0 session=11 code=0x80 java_tid==tid:1 java_pid==pid:1 Demo.add(II)I" \
+		"$p:slot0 session=22 code=0x80 java_tid==tid:1 java_pid==pid:1 Demo.retZ()Z" \
+		"$p:slot1 session=11 code=0x81 java_tid==tid:1 java_pid==pid:1 Demo.retJ()J")" ] || { cat "$T/bt.out" "$T/bt.err" >&2; false; }
+	# nothing went through the bridges, and neither warned
+	! grep -E ': (warn|error): ' "$T/a.log" "$T/b.log"
+	log_has 'conn#1: FireInThread: its markers fire in the Java threads, session 11'
+	log_has 'conn#2: RegisterSlot 0 method 0x1 "Demo.retZ"'
+}
+
+@test "in-thread: a bridge refuses a malformed --in-thread command line" {
+	run "$BRIDGE" --in-thread --slot 0:method.enter:A.b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--in-thread: needs --fire" ]]
+	run "$BRIDGE" --fire --in-thread --print --slot 0:method.enter:A.b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--in-thread: the agents fire the markers, nothing reaches the bridge to print: no --print" ]]
+	run "$BRIDGE" --fire --in-thread -m A.b --slot 0:method.enter:A.b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--in-thread: only --slot patterns fire in the Java thread: no -m, -c or -e" ]]
+}

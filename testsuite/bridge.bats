@@ -210,7 +210,7 @@ thread.end pid=PID tid=4251 ts=21000000 thread="worker-1"
 vm.death pid=PID tid=4250 ts=22000000' ]
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3f
+Hello version=1 caps=0x7f
 RequestForOptionalData mask=0x7
 Register kind=1 events=0x7 pattern=Demo.*
 Register kind=2 events=0x7 pattern=*
@@ -237,7 +237,7 @@ exception.catch pid=PID tid=4250 ts=TS exception=java.lang.IllegalStateException
 thread.end pid=PID tid=4251 ts=TS' ]
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3f
+Hello version=1 caps=0x7f
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -376,7 +376,7 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3f
+Hello version=1 caps=0x7f
 DispatchMode mode=1 timeout_us=5000
 Register kind=1 events=0x3 pattern=Demo.*
 VmEvents enable=1
@@ -497,7 +497,7 @@ markers_of() {
 	wait_for "$T/out" '^lost '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3f
+Hello version=1 caps=0x7f
 RequestForOptionalData mask=0x3
 Register kind=1 events=0x7 pattern=Demo.add
 Register kind=1 events=0x1 pattern=Demo.*

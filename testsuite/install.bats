@@ -64,21 +64,25 @@ dirs() {
 	done
 }
 
-@test "the installed tapset names the installed bridge and nothing of the build tree" {
+@test "the installed tapset names the installed bridge and agent and nothing of the build tree" {
 	dirs
 	local tapset=$DEST$pkgdatadir/tapset/stapjava.stp
 	run grep -c "process(\"$bindir/stpd-bridge\").mark(" "$tapset"
 	[ "$output" = 11 ]
+	# every family but lost fires in the agent too (in-thread dispatch)
+	run grep -c "process(\"$libdir/libstapjava.so\").mark(" "$tapset"
+	[ "$output" = 10 ]
 	run grep -o 'process("[^"]*")' "$tapset"
-	[ "$(sort -u <<<"$output")" = "process(\"$bindir/stpd-bridge\")" ]
-	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ "$tapset"
+	[ "$(sort -u <<<"$output")" = "$(printf '%s\n' "process(\"$bindir/stpd-bridge\")" "process(\"$libdir/libstapjava.so\")")" ]
+	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ -e @STAPJAVA_AGENT@ "$tapset"
 	[ "$status" -eq 1 ]
 }
 
-@test "the build tree's tapset names the build tree's bridge" {
-	local tapset=$STAPJAVA_BUILDDIR/tapset/stapjava.stp
+@test "the build tree's tapset names the build tree's bridge and agent" {
+	local tapset=$STAPJAVA_BUILDDIR/tapset/stapjava.stp b
+	b=$(cd "$STAPJAVA_BUILDDIR" && pwd)
 	run grep -o 'process("[^"]*")' "$tapset"
-	[ "$(sort -u <<<"$output")" = "process(\"$(cd "$STAPJAVA_BUILDDIR" && pwd)/stpd-bridge/stpd-bridge\")" ]
+	[ "$(sort -u <<<"$output")" = "$(printf '%s\n' "process(\"$b/agent/.libs/libstapjava.so\")" "process(\"$b/stpd-bridge/stpd-bridge\")")" ]
 }
 
 @test "the installed tapset is valid SystemTap: stap -p2 and stap -L with it" {
@@ -86,7 +90,8 @@ dirs() {
 	# The installed bridge path exists only under DESTDIR: point a copy there.
 	local t=$DEST.tapset
 	mkdir -p "$t"
-	sed "s|process(\"$bindir/stpd-bridge\")|process(\"$DEST$bindir/stpd-bridge\")|" \
+	sed -e "s|process(\"$bindir/stpd-bridge\")|process(\"$DEST$bindir/stpd-bridge\")|" \
+		-e "s|process(\"$libdir/libstapjava.so\")|process(\"$DEST$libdir/libstapjava.so\")|" \
 		"$DEST$pkgdatadir/tapset/stapjava.stp" >"$t/stapjava.stp"
 	krel=$(ls /lib/modules | sort -V | tail -n1)
 	run --separate-stderr stap -r "$krel" -p2 -I "$t" -e '

@@ -10,6 +10,7 @@ setup_file() {
 	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
 	export SJ=$BUILD/translator-patches/stap-java
 	export FAKE_BRIDGE=$BUILD/testsuite/translator/fake-bridge
+	export REAL_AGENT=$(readlink -f "$BUILD/agent/libstapjava.so")
 	[ -x "$SJ" ] || { echo "no $SJ: build first" >&2; return 1; }
 	[ -x "$FAKE_BRIDGE" ] || { echo "no $FAKE_BRIDGE: make build-tests builds it" >&2; return 1; }
 	# the kernel stap elaborates for: one whose headers are installed
@@ -151,28 +152,36 @@ probe process("/opt/stapjava/bin/stpd-bridge").end { if (execname() == "stpd-bri
 	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script> -- first 'Demo.add(II)I'" ]
 }
 
-@test "dispatch: kernel and process probes force --sync; --java-sync/--java-async override" {
+@test "dispatch: kernel and process probes force --in-thread; --java-sync/--java-async override" {
 	run "$SJ" --dump -p2 -e 'probe java.class("A"), kernel.function("vfs_read") {}'
-	[[ "$(section bridge)" == *" '--sync'" ]]
+	[[ "$(section bridge)" == *" '--in-thread'" ]]
 	run "$SJ" --dump -p2 -e 'probe java.class("A") {} probe process("/bin/ls").function("main") {}'
-	[[ "$(section bridge)" == *" '--sync'" ]]
+	[[ "$(section bridge)" == *" '--in-thread'" ]]
 	run "$SJ" --dump -p2 -e 'probe java.class("A") {} probe begin, end, error, never, timer.ms(100) {}'
-	[[ "$(section bridge)" != *"--sync"* ]]
+	[[ "$(section bridge)" != *"--in-thread"* ]]
 	# an alias the script defines counts by what it stands for
 	run "$SJ" --dump -p2 -e 'probe a = java.class("A") {} probe a {} probe b = timer.s(1) {} probe b {}'
-	[[ "$(section bridge)" != *"--sync"* ]]
+	[[ "$(section bridge)" != *"--in-thread"* ]]
 	run "$SJ" --dump -p2 -e 'probe k = syscall.read {} probe java.class("A") {}'
-	[[ "$(section bridge)" == *" '--sync'" ]]
+	[[ "$(section bridge)" == *" '--in-thread'" ]]
 	run "$SJ" --dump -p2 --java-sync -e 'probe java.class("A") {}'
-	[[ "$(section bridge)" == *" '--sync'" ]]
+	[[ "$(section bridge)" == *" '--in-thread'" ]]
 	run "$SJ" --dump -p2 --java-async -e 'probe java.class("A"), syscall.read {}'
-	[[ "$(section bridge)" != *"--sync"* ]]
+	[[ "$(section bridge)" != *"--in-thread"* ]]
+	# in-thread, the slot's alias is on the agent's marker, skips other sessions,
+	# and -x goes to stap too (target(), and the JVM's tree for uprobes)
+	run "$SJ" --dump -p2 -x 1234 -e 'probe java.class("A"), syscall.read {}'
+	[ "$(section stap)" = "stap -p 2 -x 1234 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
+	[[ "$(section "tapset <tmpdir>/stapjava_slots.stp")" == *'probe __stapjava_s0 = process("/opt/stapjava/lib/libstapjava.so").mark("slot0") {'$'\n''	if (($arg1 >> 16) != stp_pid()) next; java_event_name = "class.load";'* ]]
+	run "$SJ" --dump -p2 -x 1234 -e 'probe java.class("A") {}'
+	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
+	[[ "$(section "tapset <tmpdir>/stapjava_slots.stp")" == *'probe __stapjava_s0 = process("/opt/stapjava/bin/stpd-bridge").mark("slot0") {'$'\n''	java_event_name = "class.load";'* ]]
 }
 
 @test "conditionals: stap's pass 1 decides with the run's own options and arguments (-g, --unprivileged, \$#)" {
 	run "$SJ" --dump -p2 -g -r "$KREL" conditionals.stp 1 2 3 4 5 6
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:macro.Used.run' '--slot' '2:class.load:args.Two' '--slot' '3:class.load:args.Other' '--slot' '4:class.load:args.Any' '--slot' '6:method.enter:kernel.New' '--slot' '8:method.enter:A.b' '--slot' '10:exception.thrown:runtime.Kernel' '--slot' '12:class.load:config.Modules' '--slot' '13:method.enter:stap.Four' '--slot' '15:method.enter:priv.Dev' '--slot' '18:method.enter:guru.On' '--slot' '19:class.load:nested.Many' '--slot' '22:method.return:A.b' '--gc' '--args' '--sync'" ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:macro.Used.run' '--slot' '2:class.load:args.Two' '--slot' '3:class.load:args.Other' '--slot' '4:class.load:args.Any' '--slot' '6:method.enter:kernel.New' '--slot' '8:method.enter:A.b' '--slot' '10:exception.thrown:runtime.Kernel' '--slot' '12:class.load:config.Modules' '--slot' '13:method.enter:stap.Four' '--slot' '15:method.enter:priv.Dev' '--slot' '18:method.enter:guru.On' '--slot' '19:class.load:nested.Many' '--slot' '22:method.return:A.b' '--gc' '--args' '--in-thread'" ]
 	run "$SJ" --dump -p2 --unprivileged -r "$KREL" conditionals.stp 1 two
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.enter:macro.Used.run' '--slot' '2:class.load:args.Two' '--slot' '4:class.load:args.Any' '--slot' '6:method.enter:kernel.New' '--slot' '8:method.enter:A.b' '--slot' '10:exception.thrown:runtime.Kernel' '--slot' '12:class.load:config.Modules' '--slot' '13:method.enter:stap.Four' '--slot' '16:method.enter:priv.User' '--slot' '17:method.enter:guru.Off' '--slot' '20:class.load:nested.Few' '--slot' '22:method.return:A.b' '--return'" ]
@@ -211,9 +220,9 @@ stap -p 2 -r $KREL -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
 	run "$SJ" --dump -p2 -r "$KREL" -e '@define J %( java.class("A") %) probe @J {}'
 	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A'" ]
 	run "$SJ" --dump -p2 -r "$KREL" -e '@define K %( kernel.function("vfs_read") %) probe java.class("A") {} probe @K {}'
-	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--sync'" ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--in-thread'" ]
 	run "$SJ" --dump -p2 -r "$KREL" -e 'probe java.class("A") {} probe @LIB_KERNEL {}'
-	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--sync'" ]
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:class.load:A' '--in-thread'" ]
 	# a macro never used, or used in a branch stap leaves out, counts for nothing
 	run "$SJ" --dump -p2 -r "$KREL" -e '@define K %( syscall.read %) @define U %( java.class("U") %) probe java.class("A") {} %( arch == "nosuch" %? probe @K {} %)'
 	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '1:class.load:A'" ]
@@ -500,7 +509,7 @@ a b" ]
 
 stap_p2() {
 	mkdir -p "$T/tapset"
-	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_TAPSET=$T/tapset run "$SJ" -p2 -r "$KREL" "$@"
+	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$T/tapset run "$SJ" -p2 -r "$KREL" "$@"
 }
 
 @test "stap -p2 elaborates translated scripts (slots, lists, aliases, conditionals, macros)" {
@@ -520,7 +529,8 @@ stap_p2() {
 	EOF2
 	stap_p2 "$T/a.stp"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	[[ "$output" == *'process("'"$FAKE_BRIDGE"'").statement('* ]]
+	# mixed with a process probe: the slots are on the agent's markers
+	[[ "$output" == *'process("'"$REAL_AGENT"'").statement('* ]]
 	# no warnings about the variables a handler does not use
 	! grep '^WARNING:.*java_' <<<"$output" || return 1
 	# every kind of condition, decided by stap's pass 1 first

@@ -12,7 +12,7 @@
 /* The variables every slot probe sets; doc/markers.md's table ($arg1: the event
  * code in bits 0..7, the trailer flags in bits 8..15, as the tapset reads it). */
 static const char common_vars[] =
-	"java_event = $arg1 & 0xff; java_flags = $arg1 >> 8; java_sync = ($arg1 >> 8) & 1; "
+	"java_event = $arg1 & 0xff; java_flags = ($arg1 >> 8) & 0xff; java_sync = ($arg1 >> 8) & 1; "
 	"java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "
 	"java_name = user_string($arg5); java_method = user_string($arg6); "
 	"java_args = user_string($arg7); java_return = user_string($arg8); "
@@ -31,8 +31,11 @@ static const char *kind_vars(enum sj_kind kind, const char *event)
 	return " exception_name = java_name;";
 }
 
-int sj_emit_aliases(const struct sj_translation *t, const char *bridge, struct sj_buf *out)
+int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_thread,
+		    struct sj_buf *out)
 {
+	/* the agent of a JVM fires for every session that registered the slot */
+	const char *mine = in_thread ? "if (($arg1 >> 16) != stp_pid()) next; " : "";
 	int rc = 0;
 
 	if (t->nslots)
@@ -44,8 +47,8 @@ int sj_emit_aliases(const struct sj_translation *t, const char *bridge, struct s
 				    sl->used ? "" : " (not registered: stap's preprocessor leaves it out)");
 		rc |= sj_buf_printf(out,
 				    "probe " SJ_SLOT_PREFIX "%zu = process(\"%s\").mark(\"slot%zu\") {\n"
-				    "\tjava_event_name = \"%s.%s\"; %s%s\n}\n",
-				    i, bridge, i, sj_kind_name(sl->kind), sl->event, common_vars,
+				    "\t%sjava_event_name = \"%s.%s\"; %s%s\n}\n",
+				    i, binary, i, mine, sj_kind_name(sl->kind), sl->event, common_vars,
 				    kind_vars(sl->kind, sl->event));
 	}
 	return rc ? -ENOMEM : 0;
@@ -109,8 +112,8 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 	for (unsigned k = 0; k < 3; k++)
 		if (t->optional & (1u << k))
 			rc |= word(out, form, "%s", optional[k]);
-	if (o->sync)
-		rc |= word(out, form, "--sync");
+	if (o->in_thread)
+		rc |= word(out, form, "--in-thread");
 	if (o->target_pid) {
 		rc |= word(out, form, "-x");
 		rc |= word(out, form, "%s", o->target_pid);

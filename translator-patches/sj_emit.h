@@ -2,13 +2,15 @@
  *
  * Contract (doc/markers.md):
  *  - sj_emit_aliases(): one probe alias per slot,
- *        probe __stapjava_sN = process("BRIDGE").mark("slotN") { java_... = $argK; ... }
- *    setting the tapset's variables from the marker's twelve arguments.  It goes in
+ *        probe __stapjava_sN = process("BINARY").mark("slotN") { java_... = $argK; ... }
+ *    setting the tapset's variables from the marker's twelve arguments; BINARY is
+ *    the agent's library in-thread (and the alias skips other sessions' events:
+ *    $arg1 >> 16 is not stp_pid()), the bridge otherwise.  It goes in
  *    a generated tapset file, so stap elides the variables a handler does not use
  *    without warning about it.  Slots not used (t->slots[i].used) get their alias
  *    too, marked in its comment: a branch stap leaves out may still name it.
  *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
- *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --sync, -x PID, then
+ *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --in-thread, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
  *  - sj_emit_begin(): without -c, the `probe begin` that starts the bridge with
  *    system() (and notes stapio's process group for sj_emit_watch).  stapio runs
@@ -36,7 +38,7 @@
 #define SJ_SYSTEM_CMD_MAX 360
 
 struct sj_bridge_opts {
-	bool sync;
+	bool in_thread;		/* the agents fire the markers in the Java threads */
 	const char *target_pid;	/* -x, NULL: none */
 	const char *agent;	/* with -x: the agent the bridge loads into a JVM without one */
 	char *const *extra;	/* more words for the bridge */
@@ -58,7 +60,9 @@ struct sj_target_cmd {
 	bool exec;		/* a simple command (wordexp splits it): exec it */
 };
 
-int sj_emit_aliases(const struct sj_translation *t, const char *bridge, struct sj_buf *out);
+/* BINARY: the agent's library when IN_THREAD, else the bridge. */
+int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_thread,
+		    struct sj_buf *out);
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
 			enum sj_args_form form, struct sj_buf *out);
 /* ARGS_FILE NULL: the arguments go inline (-E2BIG if that is too long). */

@@ -75,6 +75,7 @@ struct job {
 	char *args_file;		/* set when the arguments do not fit in system() */
 	char **fix;			/* stap-runtime-fix's options */
 	bool uses_java;
+	bool in_thread;			/* the agents fire the markers (--in-thread) */
 	const char *main_name;		/* the main script as stap names it */
 	struct sj_buf source;		/* the main script as the user wrote it */
 	char dir[4096];			/* temporary directory, "" until made */
@@ -269,8 +270,9 @@ static int generate(struct job *j)
 	j->uses_java = sj_translation_uses_java(&j->tr);
 	if (!j->uses_java)
 		return 0;
-	bo.sync = j->cmd.sync == SJ_SYNC_ON ||
-		  (j->cmd.sync == SJ_SYNC_AUTO && sj_translation_wants_sync(&j->tr));
+	bo.in_thread = j->cmd.sync == SJ_SYNC_ON ||
+		       (j->cmd.sync == SJ_SYNC_AUTO && sj_translation_wants_sync(&j->tr));
+	j->in_thread = bo.in_thread;
 	if (j->cmd.target_pid && strspn(j->cmd.target_pid, "0123456789") != strlen(j->cmd.target_pid)) {
 		sj_error("-x '%s': not a process id", j->cmd.target_pid);
 		return -EINVAL;
@@ -283,7 +285,8 @@ static int generate(struct job *j)
 	bo.extra = j->opts;
 	bo.nextra = j->nopts;
 	if (rc == 0)
-		rc = sj_emit_aliases(&j->tr, j->paths.bridge, &j->aliases);
+		rc = sj_emit_aliases(&j->tr, bo.in_thread ? j->paths.agent : j->paths.bridge,
+				     bo.in_thread, &j->aliases);
 	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
@@ -301,7 +304,9 @@ static int generate(struct job *j)
 		if (rc == 0)
 			rc = sj_emit_begin(j->paths.bridge, NULL, j->args_file, &j->main_text);
 	}
-	if (rc == 0)
+	/* with -x in-thread, stap's process probes are the target's: the bridge's
+	 * end cannot be seen (and stap -x checks the pid at build time) */
+	if (rc == 0 && !(bo.in_thread && j->cmd.target_pid))
 		rc = sj_emit_watch(j->paths.bridge, false, j->cmd.target_pid, &j->main_text);
 	return rc;
 }
@@ -345,7 +350,9 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 	for (size_t i = 0; i < j->cmd.npass; i++) {
 		if (pass1 && sj_cmdline_pass1_drops(&j->cmd, i))
 			continue;
-		if (!pass1 && j->uses_java && i + 1 == j->cmd.x_at) {
+		/* asynchronous, -x is the bridge's only: its markers fire in the
+		 * bridge, outside the target's tree; in-thread, stap gets it too */
+		if (!pass1 && j->uses_java && !j->in_thread && i + 1 == j->cmd.x_at) {
 			i++;
 			continue;
 		}

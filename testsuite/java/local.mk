@@ -1,11 +1,10 @@
 # testsuite/java: Java programs and the C test client used by testsuite/agent.bats.
 # Most tests observe the agent through stpd-bridge --print; sjclient is for what
 # the bridge cannot do on purpose (raw bytes, another uid, Appendix-only,
-# never acking). It prints with the bridge's own formatter (stpd-bridge/print.c).
+# never acking). It prints with the bridge's own formatter (runtime/print.c).
 # The Java classes land in $(builddir)/testsuite/java/classes.
 check_PROGRAMS += testsuite/java/sjclient
 testsuite_java_sjclient_SOURCES = testsuite/java/sjclient.c \
-	stpd-bridge/print.c stpd-bridge/print.h \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h
 testsuite_java_sjclient_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_java_sjclient_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm

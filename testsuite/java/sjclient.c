@@ -3,7 +3,7 @@
  * Appendix B only, never acknowledge, or send arbitrary command sequences.
  * Connects, optionally says Hello, sends the commands named on the command
  * line, and prints every event with the bridge's own formatter
- * (stpd-bridge/print.c), so there is one --print format.
+ * (runtime/print.c), so there is one --print format.
  *
  *   sjclient [OPTIONS] SOCKET [COMMAND...]
  *

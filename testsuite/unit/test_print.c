@@ -1,4 +1,4 @@
-/* Unit tests for stpd-bridge/print.c: the exact --print text of every value
+/* Unit tests for runtime/print.c: the exact --print text of every value
  * type and every event (doc/agent-bridge.md), escaping, and buffer bounds. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -307,7 +307,7 @@ static void test_invalid_hellos(void **state)
 
 static void test_invalid_commands(void **state)
 {
-	static const unsigned bad_codes[] = { 0, 0x3F, 0x47, 0x4F, 0x57, 0x80, 0x90, 0xFF, 0x100, 0x141 };
+	static const unsigned bad_codes[] = { 0, 0x3F, 0x47, 0x4F, 0x59, 0x80, 0x90, 0xFF, 0x100, 0x141 };
 	static const uint8_t bad_register[][2] = {
 		{ 0, 1 }, { 4, 1 }, { 0xFF, 1 },          /* kind */
 		{ 1, 0 }, { 1, 0x08 }, { 2, 0 }, { 2, 0x10 }, { 3, 0 }, { 3, 0x04 }, { 3, 0x07 },

@@ -154,7 +154,7 @@ static bool event_known(unsigned c)
 
 static bool command_known(unsigned c)
 {
-	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x56);
+	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x58);
 }
 
 static void test_unknown_codes(void **state)
@@ -197,7 +197,8 @@ static void test_extensions_not_negotiated(void **state)
 		const char *name = wire_sample_command(i, cmd_in, &peer);
 		uint32_t need = cmd_in->code >= 0x54 && cmd_in->code <= 0x55 ? WIRE_CAP_SYNC
 			      : (cmd_in->code >= 0x50 && cmd_in->code <= 0x53) || cmd_in->code == 0x56
-				? WIRE_CAP_EXT_CMDS : 0;
+				? WIRE_CAP_EXT_CMDS
+			      : cmd_in->code == 0x57 || cmd_in->code == 0x58 ? WIRE_CAP_IN_THREAD : 0;
 
 		if (!need)
 			continue;
@@ -479,9 +480,28 @@ static void test_message_too_big(void **state)
 	expect_bad("deep big stack", false, &peer, msg, at + 4, "length", at);
 }
 
+/* RegisterSlot names a marker slot0..slot255: 256 is refused at its offset. */
+static void test_register_slot_bounds(void **state)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_REGISTER_SLOT, .kind = WIRE_KIND_METHOD,
+				    .events = WIRE_METHOD_ENTER, .slot = 256,
+				    .pattern = { "a.B", 3 } };
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_ALL };
+	size_t len;
+
+	(void)state;
+	len = wire_ref_encode_command(&cmd, wire_host_is_big_endian(), msg, BUF_CAP);
+	assert_int_equal(len, 1 + 1 + 1 + 2 + 4 + 3);
+	expect_bad("RegisterSlot 256", true, &peer, msg, len, "slot", 3);
+	/* and our encoder will not write it */
+	struct wire_buf b = { msg, BUF_CAP, 0 };
+	assert_int_equal(wire_encode_command(&b, &cmd), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_register_slot_bounds),
 		cmocka_unit_test(test_truncated_events),
 		cmocka_unit_test(test_truncated_commands),
 		cmocka_unit_test(test_unknown_codes),

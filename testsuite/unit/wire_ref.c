@@ -235,6 +235,15 @@ static size_t ref_command(struct out *o0, const struct wire_command *c)
 		put_u8(&o, c->kind);
 		put_str(&o, c->pattern);
 		break;
+	case 0x57: put_u32(&o, c->session); break;
+	case 0x58:
+		mark(&o, WIRE_REF_KIND, 1, "kind");
+		put_u8(&o, c->kind);
+		mark(&o, WIRE_REF_EVENTS, 1, "events");
+		put_u8(&o, c->events);
+		put_u16(&o, c->slot);
+		put_str(&o, c->pattern);
+		break;
 	case 0x54:
 		mark(&o, WIRE_REF_MODE, 1, "mode");
 		put_u8(&o, c->mode);
@@ -381,9 +390,11 @@ bool wire_command_equal(const struct wire_command *a, const struct wire_command 
 	unsigned c = a->code;
 
 	DIFF(a->code != b->code, "code 0x%x != 0x%x", a->code, b->code);
-	DIFF((c == 0x50 || c == 0x51) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
-	DIFF(c == 0x50 && a->events != b->events, "events 0x%x != 0x%x", a->events, b->events);
-	DIFF((c == 0x40 || c == 0x41 || c == 0x42 || c == 0x50 || c == 0x51) &&
+	DIFF((c == 0x50 || c == 0x51 || c == 0x58) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
+	DIFF((c == 0x50 || c == 0x58) && a->events != b->events, "events 0x%x != 0x%x", a->events, b->events);
+	DIFF(c == 0x58 && a->slot != b->slot, "slot %u != %u", a->slot, b->slot);
+	DIFF(c == 0x57 && a->session != b->session, "session %u != %u", a->session, b->session);
+	DIFF((c == 0x40 || c == 0x41 || c == 0x42 || c == 0x50 || c == 0x51 || c == 0x58) &&
 	     !str_eq(a->pattern, b->pattern), "pattern differs");
 	DIFF((c == 0x43 || c == 0x44 || c == 0x45 || c == 0x53) && a->enable != b->enable,
 	     "enable differs");

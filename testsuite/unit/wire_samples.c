@@ -256,7 +256,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 }
 
 /* ------------------------------------------------------------ commands */
-#define N_COMMANDS 27
+#define N_COMMANDS 30
 
 size_t wire_sample_command_count(void)
 {
@@ -345,6 +345,17 @@ static const char *base_command(size_t i, struct wire_command *c, struct wire_pe
 	case 26: c->code = 0x56;
 		peer->caps = WIRE_CAP_EXT_CMDS;
 		return "cmd56-start";
+	case 27: c->code = 0x57; c->session = 0xFEDCBA98u;
+		peer->caps = WIRE_CAP_IN_THREAD;
+		return "cmd57-fire-in-thread";
+	case 28: c->code = 0x58; c->kind = WIRE_KIND_METHOD; c->events = WIRE_METHOD_RETURN;
+		c->slot = 255; c->pattern = S("java.io.BufferedWriter.*");
+		peer->caps = WIRE_CAP_IN_THREAD;
+		return "cmd58-register-slot-255";
+	case 29: c->code = 0x58; c->kind = WIRE_KIND_EXCEPTION; c->events = 0x3;
+		c->slot = 0; c->pattern = S("");
+		peer->caps = WIRE_CAP_IN_THREAD;
+		return "cmd58-register-slot-0";
 	default: c->code = 0x40; c->pattern = S("\0STP not a hello");
 		return "cmd40-register-method-nul";
 	}

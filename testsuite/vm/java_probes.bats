@@ -75,7 +75,7 @@ one_session_log() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
 	[ "$output" = "$(sed 's/^\t*//' <<-EOF
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x3f; negotiated 0x3f
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x7f; negotiated 0x7f
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
 		stapjava-agent[N]: info: conn#1: RequestForOptionalData $2
@@ -133,7 +133,7 @@ mask_tour() {
 		     END { for (i = 1; i <= k; i++) { g = order[i]; print "== " g; for (j = 1; j <= n[g]; j++) print line[g, j] } }'
 }
 
-@test "stap-java --dump: a Java-only script runs asynchronously; with kernel probes, synchronously" {
+@test "stap-java --dump: a Java-only script runs asynchronously; with kernel probes, in the Java thread" {
 	run --separate-stderr "$B/translator-patches/stap-java" --dump "$S/examples/tour.stp"
 	[ "$status" -eq 0 ]
 	run grep -- "^$STAPJAVA_BRIDGE --parent" <<<"$output"
@@ -141,7 +141,7 @@ mask_tour() {
 	run --separate-stderr "$B/translator-patches/stap-java" --dump "$S/examples/bufferedwriter.stp"
 	[ "$status" -eq 0 ]
 	run grep -- "^$STAPJAVA_BRIDGE --parent" <<<"$output"
-	[ "$output" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:java.io.BufferedWriter.*' '--slot' '1:method.return:java.io.BufferedWriter.*' '--args' '--sync'" ]
+	[ "$output" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:java.io.BufferedWriter.*' '--slot' '1:method.return:java.io.BufferedWriter.*' '--args' '--in-thread'" ]
 }
 
 @test "stap-java -x PID: -x goes to the bridge only (it serves that JVM alone), not to stap" {
@@ -246,6 +246,93 @@ mask_tour() {
 	# the program itself ran normally
 	run grep -v -e '^pid ' -e '^tid ' "$D/tour.java.out"
 	[ "$output" = "$(printf 'caught: on purpose\nlazy: 7\ndone')" ]
+}
+
+# Ctx.step(i) makes exactly one write(2) (an unbuffered FileOutputStream),
+# COUNT times, once the file GO exists; used by the in-thread tests below.
+ctx_java() {
+	cat >"$D/Ctx.java" <<-'EOF'
+		public class Ctx {
+			static java.io.FileOutputStream out;
+			static void step(int i) throws Exception { out.write(i); }
+			public static void main(String[] args) throws Exception {
+				out = new java.io.FileOutputStream(args[0]);
+				java.io.File go = new java.io.File(args[1]);
+				for (int i = 0; i < 2400 && !go.exists(); i++)
+					Thread.sleep(50);
+				for (int i = 0; i < 3; i++)
+					step(65 + i);
+				out.close();
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Ctx.java"
+}
+
+# The script of the in-thread tests: the Java handlers print their context
+# as numbers compared in the handler and as values, and count the write(2)s
+# the Java thread makes inside each call (the agent makes none of its own).
+ctx_script() {
+	cat >"$D/ctx.stp" <<-'EOF'
+		global inside, writes
+		probe java.method("Ctx.step").enter {
+			inside[tid()] = 1
+			printf("enter %s tid==java_tid:%d pid==java_pid:%d pid==target:%d exec=%s pid=%d\n",
+			       java_args, tid() == java_tid, pid() == java_pid, pid() == target(), execname(), pid())
+		}
+		probe java.method("Ctx.step").return {
+			delete inside[tid()]
+			printf("return writes=%d\n", writes)
+			writes = 0
+		}
+		probe syscall.write { if (tid() in inside) writes++ }
+	EOF
+}
+
+@test "in-thread, -c: the Java handler runs in the Java thread (tid, pid, execname, target) and sees exactly the call's one write(2)" {
+	ctx_java
+	ctx_script
+	local tcmd
+	rm -f "$D/ctx.go" "$D/ctx.bin"
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxc.agent.log
+	# a simple command is exec'ed by the target shell: target() is the JVM's pid
+	tcmd=$("$B/translator-patches/stap-java" --target-command "$JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go" "$D/ctx.stp")
+	# the JVM waits for ctx.go: made once the bridge has registered
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--before "(i=0; until grep -q 'Start: registrations complete' $D/ctxc.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &" \
+		-c "$tcmd" "$D/ctx.stp" >"$D/ctxc.out" 2>"$D/ctxc.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show ctxc; false; }
+	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67)" ] || { show ctxc; false; }
+	[ -z "$(clean_err "$D/ctxc.err")" ] || { show ctxc; false; }
+	[ "$(cat "$D/ctx.bin")" = ABC ]
+	run grep -c 'FireInThread: its markers fire in the Java threads, session' "$D/ctxc.agent.log"
+	[ "$output" = 1 ] || { show ctxc; false; }
+}
+
+@test "in-thread, -x PID: target() is the JVM, and the handlers run in its thread" {
+	ctx_java
+	ctx_script
+	rm -f "$D/ctx.go" "$D/ctx.bin"
+	local before after
+	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err & echo \$! >$D/ctxx.pid"
+	# the JVM goes on once the bridge has registered; staprun ends when it does (exit at its end)
+	before+="; (i=0; until grep -q 'Start: registrations complete' $D/ctxx.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &"
+	cat >>"$D/ctx.stp" <<-'EOF'
+		probe java.method("Ctx.step").return { if (java_args == "" && ++done == 3) exit() }
+		global done
+	EOF
+	status=0
+	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--stap-opt -x --stap-opt 5000 --before "$before" \
+		"$D/ctx.stp" >"$D/ctxx.out" 2>"$D/ctxx.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show ctxx; false; }
+	[ "$(cat "$D/ctxx.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/ctxx.pid"), not 5000" >&2; false; }
+	[ "$(cat "$D/ctxx.out")" = "$(printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=5000\nreturn writes=1\n' 65 66 67)" ] || { show ctxx; false; }
+	[ -z "$(clean_err "$D/ctxx.err")" ] || { show ctxx; false; }
+	[ "$(cat "$D/ctx.bin")" = ABC ]
 }
 
 @test "the seed's example 6.1 (GC time): time = N per collection, total time = N" {

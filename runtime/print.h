@@ -1,4 +1,6 @@
-/* print.h: the `stpd-bridge --print` line format (doc/agent-bridge.md).
+/* print.h: the `stpd-bridge --print` line format (doc/agent-bridge.md), and
+ * the text of the SDT markers' string arguments (markers.h) in the bridge and
+ * the agent alike.
  *
  * Contract: pure functions. They format one decoded event, or one value,
  * into a caller-owned buffer and never allocate, log or fail for bad peer
@@ -11,8 +13,8 @@
  * The pieces below (a name, a class, values, a stack) are the fields of a
  * line on their own, for the SDT marker arguments (doc/markers.md).
  */
-#ifndef STPD_BRIDGE_PRINT_H
-#define STPD_BRIDGE_PRINT_H
+#ifndef STAPJAVA_PRINT_H
+#define STAPJAVA_PRINT_H
 
 #include <stddef.h>
 #include <stdint.h>

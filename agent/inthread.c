@@ -1,0 +1,111 @@
+/* inthread.c: see inthread.h. */
+#include "inthread.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "agent.h"
+#include "conn.h"
+#include "emit.h"
+#include "markers.h"
+#include "scratch.h"
+
+/* One fire id: which connection's slot it fires. gen is 0 while the id is
+ * free; a Java thread reads gen first (acquire), the I/O thread writes it
+ * last (release). */
+struct fire_id {
+	uint8_t conn;
+	uint16_t slot;
+	uint64_t gen;
+};
+
+static struct fire_id ids[INTHREAD_MAX_IDS];
+
+int inthread_id_take(unsigned conn, unsigned slot)
+{
+	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++) {
+		if (__atomic_load_n(&ids[i].gen, __ATOMIC_RELAXED))
+			continue;
+		ids[i].conn = (uint8_t)conn;
+		ids[i].slot = (uint16_t)slot;
+		/* newer than every match made so far: none of them fires it */
+		__atomic_store_n(&ids[i].gen, atomic_fetch_add(&conn_generation, 1) + 1, __ATOMIC_RELEASE);
+		return (int)i;
+	}
+	return -ENOSPC;
+}
+
+void inthread_id_give(int id)
+{
+	if (id >= 0 && (unsigned)id < INTHREAD_MAX_IDS)
+		__atomic_store_n(&ids[id].gen, 0, __ATOMIC_RELEASE);
+}
+
+/* The event as the markers show it to every in-thread connection: the
+ * optional data that was captured (in-thread sessions of one JVM share it). */
+static void fill(const struct emission *em, struct marker_args *a)
+{
+	struct scratch *s = em->scratch;
+	struct wire_event *ev = em->ev;
+	const struct marker_meta meta = {
+		.pid = (uint32_t)agent.pid, .tid = em->tid, .ts_ns = em->ts,
+		.thread_name = em->thread_name, .thread_name_len = em->thread_name_len,
+	};
+	const uint8_t nvalues = ev->nvalues;
+	const uint8_t ret_type = ev->retval.type;
+	char *buf = scratch_strings(s);
+
+	ev->has_trailer = true;
+	ev->trailer.flags = em->tflags | (em->stack_captured ? WIRE_TF_STACK : 0);
+	if (!em->args_captured)
+		ev->nvalues = 0;
+	if (!em->ret_captured)
+		ev->retval.type = WIRE_T_NONE;
+	if (buf) {
+		markers_fill_args(buf, SCRATCH_STRINGS, &meta, ev, a);
+	} else {
+		/* no memory for the strings: the numbers still go, every string "" */
+		static const char none[1];
+		struct wire_event bare = { .code = ev->code, .has_trailer = true };
+		bare.trailer.flags = ev->trailer.flags & ~WIRE_TF_STACK;
+		markers_fill_args((char *)none, 0, &meta, &bare, a);
+	}
+	ev->nvalues = nvalues;
+	ev->retval.type = ret_type;
+}
+
+void inthread_fire(const struct emission *em, uint32_t want)
+{
+	const unsigned code = em->ev->code;
+	const bool family = markers_has_family(code) && code != WIRE_EV_LOST;
+	struct marker_args a;
+	bool filled = false;
+	int64_t base = 0;
+
+	if (!family && fire_set_empty(&em->want.fire))
+		return;
+	for (uint32_t m = want; m; m &= m - 1) {
+		unsigned ci = (unsigned)__builtin_ctz(m);
+		uint32_t session = __atomic_load_n(&conns[ci].session, __ATOMIC_RELAXED);
+
+		if (!filled) {
+			fill(em, &a);
+			base = a.event;
+			filled = true;
+		}
+		a.event = base | (int64_t)session << MARKERS_SESSION_SHIFT;
+		if (family) {
+			markers_fire_family(code, &a);
+			continue;
+		}
+		for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++) {
+			for (uint64_t bits = em->want.fire.w[w]; bits; bits &= bits - 1) {
+				const struct fire_id *f = &ids[w * 64 + (unsigned)__builtin_ctzll(bits)];
+				uint64_t gen = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
+
+				if (gen && gen <= em->want.gen && f->conn == ci)
+					markers_fire_slot(f->slot, &a);
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+/* inthread.h: in-thread dispatch -- the agent fires a connection's SDT
+ * markers itself, in the thread that reports the event, at the event.
+ *
+ * Contract: a connection that sent FireInThread (PROTOCOL.md) is not sent
+ * its events (but VmDeath, which ends its stream): emit() hands them here.
+ * Each of its RegisterSlot registrations holds a fire id, an index below
+ * INTHREAD_MAX_IDS shared by all connections (two sessions may both use
+ * slot 0): the method cache and the class and exception callbacks collect
+ * the ids an event selects in a fire_set, and inthread_fire() fires each
+ * id's slot marker, and the family marker of a family event, with the
+ * connection's session in $arg1 (so a session's handlers skip the others').
+ * Ids are taken and given back by the I/O thread only; an id taken again
+ * carries a newer generation, so a match made before is never fired for its
+ * new owner. The firing path takes no lock, makes no system call and
+ * allocates only each thread's string buffer, once (scratch.h).
+ */
+#ifndef STAPJAVA_AGENT_INTHREAD_H
+#define STAPJAVA_AGENT_INTHREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define INTHREAD_MAX_IDS 256u
+
+struct fire_set {
+	uint64_t w[INTHREAD_MAX_IDS / 64];
+};
+
+static inline void fire_set_add(struct fire_set *s, unsigned id)
+{
+	s->w[id / 64] |= 1ull << (id % 64);
+}
+
+static inline bool fire_set_empty(const struct fire_set *s)
+{
+	for (unsigned i = 0; i < INTHREAD_MAX_IDS / 64; i++)
+		if (s->w[i])
+			return false;
+	return true;
+}
+
+/* I/O thread, under the connection's lock: a fire id for slot SLOT of the
+ * connection at index CONN, or -ENOSPC when every id is taken. */
+int inthread_id_take(unsigned conn, unsigned slot);
+/* I/O thread: ID (>= 0) is free again. */
+void inthread_id_give(int id);
+
+struct emission;
+/* Fire EM's markers for the in-thread connections in CONNS (bit i:
+ * conns[i]). */
+void inthread_fire(const struct emission *em, uint32_t conns);
+
+#endif

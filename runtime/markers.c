@@ -1,0 +1,170 @@
+/* markers.c: see markers.h. The only file with SDT marker sites. */
+#include "markers.h"
+
+#include <string.h>
+#include <sys/sdt.h>
+
+#include "print.h"
+
+/* Every marker takes the same twelve arguments (doc/markers.md), so one
+ * macro makes each site. Numbers are int64_t ("-8@" in the note), strings
+ * pointers ("8@"). */
+#define MARK(NAME, a)                                                                          \
+	STAP_PROBE12(stapjava, NAME, (a)->event, (a)->pid, (a)->tid, (a)->timestamp_ns,        \
+		     (a)->name, (a)->method, (a)->args, (a)->ret, (a)->num1, (a)->num2,        \
+		     (a)->thread_name, (a)->stack)
+
+/* 256 slot markers, one small function each, without writing them out: an
+ * SDT marker's name is a literal in its note, so each needs its own site.
+ * SLOTS_ALL(F) expands F(0) ... F(255). */
+#define SLOTS_TEN(F, p) F(p##0) F(p##1) F(p##2) F(p##3) F(p##4) F(p##5) F(p##6) F(p##7) F(p##8) F(p##9)
+#define SLOTS_ALL(F)                                                                           \
+	SLOTS_TEN(F, ) SLOTS_TEN(F, 1) SLOTS_TEN(F, 2) SLOTS_TEN(F, 3) SLOTS_TEN(F, 4)         \
+	SLOTS_TEN(F, 5) SLOTS_TEN(F, 6) SLOTS_TEN(F, 7) SLOTS_TEN(F, 8) SLOTS_TEN(F, 9)        \
+	SLOTS_TEN(F, 10) SLOTS_TEN(F, 11) SLOTS_TEN(F, 12) SLOTS_TEN(F, 13) SLOTS_TEN(F, 14)   \
+	SLOTS_TEN(F, 15) SLOTS_TEN(F, 16) SLOTS_TEN(F, 17) SLOTS_TEN(F, 18) SLOTS_TEN(F, 19)   \
+	SLOTS_TEN(F, 20) SLOTS_TEN(F, 21) SLOTS_TEN(F, 22) SLOTS_TEN(F, 23) SLOTS_TEN(F, 24)   \
+	F(250) F(251) F(252) F(253) F(254) F(255)
+
+#define SLOT_FUNCTION(n) \
+	static void fire_slot##n(const struct marker_args *a) { MARK(slot##n, a); }
+SLOTS_ALL(SLOT_FUNCTION)
+
+#define SLOT_ENTRY(n) [n] = fire_slot##n,
+static void (*const slot_functions[MARKERS_SLOTS])(const struct marker_args *) = {
+	SLOTS_ALL(SLOT_ENTRY)
+};
+
+void markers_fire_slot(unsigned slot, const struct marker_args *a)
+{
+	if (slot < MARKERS_SLOTS)
+		slot_functions[slot](a);
+}
+
+bool markers_has_family(unsigned code)
+{
+	switch (code) {
+	case WIRE_EV_GC_START: case WIRE_EV_GC_FINISH: case WIRE_EV_VM_INIT: case WIRE_EV_VM_DEATH:
+	case WIRE_EV_THREAD_START: case WIRE_EV_THREAD_END: case WIRE_EV_MONITOR_ENTER:
+	case WIRE_EV_MONITOR_ENTERED: case WIRE_EV_MONITOR_WAIT: case WIRE_EV_MONITOR_WAITED:
+	case WIRE_EV_LOST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void markers_fire_family(unsigned code, const struct marker_args *a)
+{
+	switch (code) {
+	case WIRE_EV_GC_START: MARK(gc_start, a); break;
+	case WIRE_EV_GC_FINISH: MARK(gc_finish, a); break;
+	case WIRE_EV_VM_INIT: MARK(vm_init, a); break;
+	case WIRE_EV_VM_DEATH: MARK(vm_death, a); break;
+	case WIRE_EV_THREAD_START: MARK(thread_start, a); break;
+	case WIRE_EV_THREAD_END: MARK(thread_end, a); break;
+	case WIRE_EV_MONITOR_ENTER: MARK(monitor_contended_enter, a); break;
+	case WIRE_EV_MONITOR_ENTERED: MARK(monitor_contended_entered, a); break;
+	case WIRE_EV_MONITOR_WAIT: MARK(monitor_wait, a); break;
+	case WIRE_EV_MONITOR_WAITED: MARK(monitor_waited, a); break;
+	case WIRE_EV_LOST: MARK(lost, a); break;
+	default: break;
+	}
+}
+
+/* Strings go one after the other into the buffer; each write touches its
+ * pages just before the markers read them. */
+struct strings {
+	char *buf;
+	size_t cap, pos;
+};
+
+/* Take the string just formatted at s->pos (N bytes, or a failure: ""). */
+static const char *take(struct strings *s, ssize_t n)
+{
+	/* A full buffer yields "" in its last byte instead of a write past the
+	 * end: no string's contents reach that byte, and writing it touches the
+	 * page the handler will read. */
+	if (s->pos >= s->cap) {
+		s->buf[s->cap - 1] = '\0';
+		return s->buf + s->cap - 1;
+	}
+	char *p = s->buf + s->pos;
+
+	if (n < 0 || (size_t)n >= s->cap - s->pos) {
+		p[0] = '\0';
+		n = 0;
+	}
+	s->pos += (size_t)n + 1;
+	return p;
+}
+
+static const char *empty(struct strings *s)
+{
+	return take(s, -1);
+}
+
+/* Room for the next string: what is left, less one byte so that empty()
+ * always has its NUL. */
+#define ROOM(s) ((s)->pos + 1 < (s)->cap ? (s)->cap - (s)->pos - 1 : 0)
+
+void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
+		       const struct wire_event *ev, struct marker_args *a)
+{
+	struct strings strs = { buf, cap, 0 }, *s = &strs;
+	unsigned code = ev->code;
+	bool method = code == WIRE_EV_METHOD_ENTER || code == WIRE_EV_METHOD_EXIT ||
+		      code == WIRE_EV_METHOD_COMPILE;
+	bool klass = code == WIRE_EV_CLASS_LOAD || code == WIRE_EV_CLASS_PREPARE ||
+		     code == WIRE_EV_CLASS_UNLOAD || code == WIRE_EV_EXCEPTION_THROWN ||
+		     code == WIRE_EV_EXCEPTION_CATCH;
+	bool exception = code == WIRE_EV_EXCEPTION_THROWN || code == WIRE_EV_EXCEPTION_CATCH;
+
+	memset(a, 0, sizeof *a);
+	a->event = (int64_t)(code & MARKERS_EVENT_MASK) | (int64_t)m->session << MARKERS_SESSION_SHIFT;
+	if (ev->has_trailer)
+		a->event |= (int64_t)ev->trailer.flags << MARKERS_FLAGS_SHIFT;
+	a->pid = m->pid;
+	a->tid = (int64_t)m->tid;
+	a->timestamp_ns = (int64_t)m->ts_ns;
+	if (method)
+		a->name = take(s, print_name(s->buf + s->pos, ROOM(s), &ev->name));
+	else if (klass)
+		a->name = take(s, print_class(s->buf + s->pos, ROOM(s), &ev->name));
+	else
+		a->name = empty(s);
+	a->method = exception ? take(s, print_name(s->buf + s->pos, ROOM(s), &ev->method)) : empty(s);
+	a->args = code == WIRE_EV_METHOD_ENTER
+		? take(s, print_values(s->buf + s->pos, ROOM(s), ev->values, ev->nvalues)) : empty(s);
+	a->ret = code == WIRE_EV_METHOD_EXIT
+		? take(s, print_value(s->buf + s->pos, ROOM(s), &ev->retval)) : empty(s);
+	a->thread_name = m->thread_name
+		? take(s, print_text(s->buf + s->pos, ROOM(s), m->thread_name, m->thread_name_len))
+		: empty(s);
+	a->stack = ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK)
+		? take(s, print_stack(s->buf + s->pos, ROOM(s), &ev->trailer)) : empty(s);
+	switch (code) {
+	case WIRE_EV_METHOD_EXIT:
+		a->num1 = ev->popped;
+		break;
+	case WIRE_EV_METHOD_COMPILE:
+		a->num1 = ev->u32;
+		if (ev->nvalues > 0 && ev->values[0].type == WIRE_T_LONG)
+			a->num2 = ev->values[0].v.i;
+		break;
+	case WIRE_EV_MONITOR_ENTER:
+	case WIRE_EV_MONITOR_ENTERED:
+		a->num1 = (int64_t)ev->object;
+		break;
+	case WIRE_EV_MONITOR_WAIT:
+	case WIRE_EV_MONITOR_WAITED:
+		a->num1 = (int64_t)ev->object;
+		a->num2 = ev->u32;
+		break;
+	case WIRE_EV_LOST:
+		a->num1 = (int64_t)ev->lost;
+		break;
+	default:
+		break;
+	}
+}
