@@ -173,8 +173,14 @@ probe process("/opt/stapjava/bin/stpd-bridge").end { if (execname() == "stpd-bri
 	run "$SJ" --dump -p2 -x 1234 -e 'probe java.class("A"), syscall.read {}'
 	[ "$(section stap)" = "stap -p 2 -x 1234 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
 	[[ "$(section "tapset <tmpdir>/stapjava_slots.stp")" == *'probe __stapjava_s0 = process("/opt/stapjava/lib/libstapjava.so").mark("slot0") {'$'\n''	if (($arg1 >> 16) != stp_pid()) next; java_event_name = "class.load";'* ]]
+	# (stap -x checks the pid at build time, and the bridge is not in the
+	# target's tree: no probe on the bridge's end, no process group noted)
+	[[ "$(section "script <input>")" == *'probe begin { system("exec '* ]]
+	[[ "$(section "script <input>")" != *'stpd-bridge").end'* ]]
 	run "$SJ" --dump -p2 -x 1234 -e 'probe java.class("A") {}'
 	[ "$(section stap)" = "stap -p 2 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
+	[[ "$(section "script <input>")" == *'probe begin { __stapjava_pgrp = pgrp(); system("exec '* ]]
+	[[ "$(section "script <input>")" == *'stpd-bridge").end'* ]]
 	[[ "$(section "tapset <tmpdir>/stapjava_slots.stp")" == *'probe __stapjava_s0 = process("/opt/stapjava/bin/stpd-bridge").mark("slot0") {'$'\n''	java_event_name = "class.load";'* ]]
 }
 

@@ -138,7 +138,7 @@ static int stap_string_n(struct sj_buf *out, const char *text, size_t n)
 	return rc;
 }
 
-int sj_emit_begin(const char *bridge, const char *args, const char *args_file,
+int sj_emit_begin(const char *bridge, const char *args, const char *args_file, bool watched,
 		  struct sj_buf *out)
 {
 	struct sj_buf cmd_head = { 0 }, cmd_tail = { 0 };
@@ -155,7 +155,8 @@ int sj_emit_begin(const char *bridge, const char *args, const char *args_file,
 	if (!rc && cmd_head.len + cmd_tail.len + 10 > SJ_SYSTEM_CMD_MAX)
 		rc = -E2BIG;
 	if (!rc) {
-		rc |= sj_buf_puts(out, "\nprobe begin { __stapjava_pgrp = pgrp(); system(\"");
+		rc |= sj_buf_puts(out, watched ? "\nprobe begin { __stapjava_pgrp = pgrp(); system(\""
+					    : "\nprobe begin { system(\"");
 		rc |= stap_string_n(out, sj_buf_str(&cmd_head), SIZE_MAX);
 		rc |= sj_buf_puts(out, "\" . sprint(stp_pid()) . \"");
 		rc |= stap_string_n(out, sj_buf_str(&cmd_tail), SIZE_MAX);

@@ -66,7 +66,8 @@ int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
 			enum sj_args_form form, struct sj_buf *out);
 /* ARGS_FILE NULL: the arguments go inline (-E2BIG if that is too long). */
-int sj_emit_begin(const char *bridge, const char *args, const char *args_file,
+/* WATCHED: sj_emit_watch() follows (the begin probe notes stapio's process group). */
+int sj_emit_begin(const char *bridge, const char *args, const char *args_file, bool watched,
 		  struct sj_buf *out);
 int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out);
 /* TARGET_PID: -x's, named in the message (the bridge ends with that JVM). */

@@ -295,18 +295,19 @@ static int generate(struct job *j)
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
 		return rc;
 	}
+	/* with -x in-thread, stap's process probes are the target's: the bridge's
+	 * end cannot be seen (and stap -x checks the pid at build time) */
+	const bool watched = !(bo.in_thread && j->cmd.target_pid);
 	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_LINES, &j->bridge_words);
 	if (rc == 0)
-		rc = sj_emit_begin(j->paths.bridge, sj_buf_str(&j->bridge_args), NULL, &j->main_text);
+		rc = sj_emit_begin(j->paths.bridge, sj_buf_str(&j->bridge_args), NULL, watched, &j->main_text);
 	if (rc == -E2BIG) {
 		rc = args_file_path(j);
 		if (rc == 0)
-			rc = sj_emit_begin(j->paths.bridge, NULL, j->args_file, &j->main_text);
+			rc = sj_emit_begin(j->paths.bridge, NULL, j->args_file, watched, &j->main_text);
 	}
-	/* with -x in-thread, stap's process probes are the target's: the bridge's
-	 * end cannot be seen (and stap -x checks the pid at build time) */
-	if (rc == 0 && !(bo.in_thread && j->cmd.target_pid))
+	if (rc == 0 && watched)
 		rc = sj_emit_watch(j->paths.bridge, false, j->cmd.target_pid, &j->main_text);
 	return rc;
 }

@@ -272,18 +272,22 @@ ctx_java() {
 # The script of the in-thread tests: the Java handlers print their context
 # as numbers compared in the handler and as values, and count the write(2)s
 # the Java thread makes inside each call (the agent makes none of its own).
+# With "exit", the script ends itself after the third call.
 ctx_script() {
-	cat >"$D/ctx.stp" <<-'EOF'
-		global inside, writes
+	local end=
+	[ "${1:-}" = exit ] && end='if (++calls == 3) exit()'
+	cat >"$D/ctx.stp" <<-EOF
+		global inside, writes, calls
 		probe java.method("Ctx.step").enter {
 			inside[tid()] = 1
-			printf("enter %s tid==java_tid:%d pid==java_pid:%d pid==target:%d exec=%s pid=%d\n",
+			printf("enter %s tid==java_tid:%d pid==java_pid:%d pid==target:%d exec=%s pid=%d\\n",
 			       java_args, tid() == java_tid, pid() == java_pid, pid() == target(), execname(), pid())
 		}
 		probe java.method("Ctx.step").return {
 			delete inside[tid()]
-			printf("return writes=%d\n", writes)
+			printf("return writes=%d\\n", writes)
 			writes = 0
+			$end
 		}
 		probe syscall.write { if (tid() in inside) writes++ }
 	EOF
@@ -312,21 +316,19 @@ ctx_script() {
 }
 
 @test "in-thread, -x PID: target() is the JVM, and the handlers run in its thread" {
+	# stap-vm builds on the host and loads in the guest: -x goes to both,
+	# as `stap -x` passes it to staprun
 	ctx_java
-	ctx_script
+	ctx_script exit
 	rm -f "$D/ctx.go" "$D/ctx.bin"
 	local before after
 	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
 	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err & echo \$! >$D/ctxx.pid"
 	# the JVM goes on once the bridge has registered; staprun ends when it does (exit at its end)
 	before+="; (i=0; until grep -q 'Start: registrations complete' $D/ctxx.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &"
-	cat >>"$D/ctx.stp" <<-'EOF'
-		probe java.method("Ctx.step").return { if (java_args == "" && ++done == 3) exit() }
-		global done
-	EOF
 	status=0
 	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
-		--stap-opt -x --stap-opt 5000 --before "$before" \
+		--stap-opt -x --stap-opt 5000 --staprun-opt -x --staprun-opt 5000 --before "$before" \
 		"$D/ctx.stp" >"$D/ctxx.out" 2>"$D/ctxx.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show ctxx; false; }
 	[ "$(cat "$D/ctxx.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/ctxx.pid"), not 5000" >&2; false; }
