@@ -82,19 +82,22 @@ void inthread_fire(const struct emission *em, uint32_t want)
 	bool filled = false;
 	int64_t base = 0;
 
-	if (!family && fire_set_empty(&em->want.fire))
+	/* a marker nobody probes is skipped before its strings are made: its
+	 * semaphore is 0 (markers.h) */
+	if (family ? !markers_family_probed(code) : fire_set_empty(&em->want.fire))
 		return;
 	for (uint32_t m = want; m; m &= m - 1) {
 		unsigned ci = (unsigned)__builtin_ctz(m);
-		uint32_t session = __atomic_load_n(&conns[ci].session, __ATOMIC_RELAXED);
+		int64_t session = (int64_t)__atomic_load_n(&conns[ci].session, __ATOMIC_RELAXED)
+				  << MARKERS_SESSION_SHIFT;
 
-		if (!filled) {
-			fill(em, &a);
-			base = a.event;
-			filled = true;
-		}
-		a.event = base | (int64_t)session << MARKERS_SESSION_SHIFT;
 		if (family) {
+			if (!filled) {
+				fill(em, &a);
+				base = a.event;
+				filled = true;
+			}
+			a.event = base | session;
 			markers_fire_family(code, &a);
 			continue;
 		}
@@ -103,8 +106,15 @@ void inthread_fire(const struct emission *em, uint32_t want)
 				const struct fire_id *f = &ids[w * 64 + (unsigned)__builtin_ctzll(bits)];
 				uint64_t gen = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 
-				if (gen && gen <= em->want.gen && f->conn == ci)
-					markers_fire_slot(f->slot, &a);
+				if (!gen || gen > em->want.gen || f->conn != ci || !markers_slot_probed(f->slot))
+					continue;
+				if (!filled) {
+					fill(em, &a);
+					base = a.event;
+					filled = true;
+				}
+				a.event = base | session;
+				markers_fire_slot(f->slot, &a);
 			}
 		}
 	}

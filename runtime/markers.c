@@ -2,9 +2,19 @@
 #include "markers.h"
 
 #include <string.h>
+
+#include "events.h"
+#include "print.h"
+
+/* Semaphores: each marker's counter, which a tracer (stap, bpftrace)
+ * raises while a uprobe is on the marker, so a caller can skip formatting
+ * the strings of a marker nobody probes (markers_slot_probed). */
+#define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
 
-#include "print.h"
+#define SEMAPHORE(NAME) \
+	__extension__ unsigned short stapjava_##NAME##_semaphore \
+		__attribute__((unused, section(".probes"), visibility("hidden")));
 
 /* Every marker takes the same twelve arguments (doc/markers.md), so one
  * macro makes each site. Numbers are int64_t ("-8@" in the note), strings
@@ -26,6 +36,21 @@
 	SLOTS_TEN(F, 20) SLOTS_TEN(F, 21) SLOTS_TEN(F, 22) SLOTS_TEN(F, 23) SLOTS_TEN(F, 24)   \
 	F(250) F(251) F(252) F(253) F(254) F(255)
 
+/* The family markers, from the table of events: FAMILIES() expands
+ * FAMILY_EACH(code, marker), which each use defines, for each event that
+ * has one. */
+#define FAMILY_IF_EVENT_MARKER(F, code, marker) F(code, marker)
+#define FAMILY_IF_EVENT_NO_MARKER(F, code, marker)
+#define FAMILY_ROW(code, name, label, family, kind, bit, has, marker) \
+	FAMILY_IF_##has(FAMILY_EACH, code, marker)
+#define FAMILIES() STAPJAVA_EVENTS(FAMILY_ROW)
+
+#define SLOT_SEMAPHORE(n) SEMAPHORE(slot##n)
+SLOTS_ALL(SLOT_SEMAPHORE)
+#define FAMILY_EACH(code, name) SEMAPHORE(name)
+FAMILIES()
+#undef FAMILY_EACH
+
 #define SLOT_FUNCTION(n) \
 	static void fire_slot##n(const struct marker_args *a) { MARK(slot##n, a); }
 SLOTS_ALL(SLOT_FUNCTION)
@@ -35,41 +60,51 @@ static void (*const slot_functions[MARKERS_SLOTS])(const struct marker_args *) =
 	SLOTS_ALL(SLOT_ENTRY)
 };
 
+#define SLOT_SEMAPHORE_ENTRY(n) [n] = &stapjava_slot##n##_semaphore,
+static unsigned short *const slot_semaphores[MARKERS_SLOTS] = {
+	SLOTS_ALL(SLOT_SEMAPHORE_ENTRY)
+};
+
 void markers_fire_slot(unsigned slot, const struct marker_args *a)
 {
 	if (slot < MARKERS_SLOTS)
 		slot_functions[slot](a);
 }
 
+bool markers_slot_probed(unsigned slot)
+{
+	return slot < MARKERS_SLOTS && __atomic_load_n(slot_semaphores[slot], __ATOMIC_RELAXED) != 0;
+}
+
 bool markers_has_family(unsigned code)
 {
+	const struct event_desc *d = events_get(code);
+
+	return d && d->marker;
+}
+
+bool markers_family_probed(unsigned code)
+{
+#define FAMILY_EACH(c, name) \
+	case c: return __atomic_load_n(&stapjava_##name##_semaphore, __ATOMIC_RELAXED) != 0;
 	switch (code) {
-	case WIRE_EV_GC_START: case WIRE_EV_GC_FINISH: case WIRE_EV_VM_INIT: case WIRE_EV_VM_DEATH:
-	case WIRE_EV_THREAD_START: case WIRE_EV_THREAD_END: case WIRE_EV_MONITOR_ENTER:
-	case WIRE_EV_MONITOR_ENTERED: case WIRE_EV_MONITOR_WAIT: case WIRE_EV_MONITOR_WAITED:
-	case WIRE_EV_LOST:
-		return true;
+	FAMILIES()
 	default:
 		return false;
 	}
+#undef FAMILY_EACH
 }
 
 void markers_fire_family(unsigned code, const struct marker_args *a)
 {
+#define FAMILY_EACH(c, name) \
+	case c: MARK(name, a); break;
 	switch (code) {
-	case WIRE_EV_GC_START: MARK(gc_start, a); break;
-	case WIRE_EV_GC_FINISH: MARK(gc_finish, a); break;
-	case WIRE_EV_VM_INIT: MARK(vm_init, a); break;
-	case WIRE_EV_VM_DEATH: MARK(vm_death, a); break;
-	case WIRE_EV_THREAD_START: MARK(thread_start, a); break;
-	case WIRE_EV_THREAD_END: MARK(thread_end, a); break;
-	case WIRE_EV_MONITOR_ENTER: MARK(monitor_contended_enter, a); break;
-	case WIRE_EV_MONITOR_ENTERED: MARK(monitor_contended_entered, a); break;
-	case WIRE_EV_MONITOR_WAIT: MARK(monitor_wait, a); break;
-	case WIRE_EV_MONITOR_WAITED: MARK(monitor_waited, a); break;
-	case WIRE_EV_LOST: MARK(lost, a); break;
-	default: break;
+	FAMILIES()
+	default:
+		break;
 	}
+#undef FAMILY_EACH
 }
 
 /* Strings go one after the other into the buffer; each write touches its

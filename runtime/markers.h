@@ -51,6 +51,11 @@ void markers_fire_slot(unsigned slot, const struct marker_args *a);
 void markers_fire_family(unsigned code, const struct marker_args *a);
 /* Has CODE a family marker (gc_start ... lost)? */
 bool markers_has_family(unsigned code);
+/* Is a uprobe on slotN / on CODE's family marker now (its SDT semaphore is
+ * raised)? A tracer raises it when it attaches, so a caller that skips an
+ * unprobed marker's strings misses nothing a handler could see. */
+bool markers_slot_probed(unsigned slot);
+bool markers_family_probed(unsigned code);
 
 /* What an event's markers say besides its body, resolved by the caller. */
 struct marker_meta {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events.h"
 #include "pattern.h"
 #include "utf8.h"
 
@@ -323,37 +324,11 @@ ssize_t print_value(char *buf, size_t cap, const struct wire_value *v)
 	return out_finish(&o);
 }
 
-static const struct {
-	unsigned code;
-	const char *label;
-} event_labels[] = {
-	{ WIRE_EV_METHOD_ENTER, "method.enter" },
-	{ WIRE_EV_METHOD_EXIT, "method.return" },
-	{ WIRE_EV_METHOD_COMPILE, "method.compile" },
-	{ WIRE_EV_CLASS_LOAD, "class.load" },
-	{ WIRE_EV_CLASS_PREPARE, "class.prepare" },
-	{ WIRE_EV_CLASS_UNLOAD, "class.unload" },
-	{ WIRE_EV_EXCEPTION_THROWN, "exception.thrown" },
-	{ WIRE_EV_EXCEPTION_CATCH, "exception.catch" },
-	{ WIRE_EV_THREAD_START, "thread.start" },
-	{ WIRE_EV_THREAD_END, "thread.end" },
-	{ WIRE_EV_VM_INIT, "vm.init" },
-	{ WIRE_EV_VM_DEATH, "vm.death" },
-	{ WIRE_EV_GC_START, "gc.start" },
-	{ WIRE_EV_GC_FINISH, "gc.finish" },
-	{ WIRE_EV_MONITOR_ENTER, "monitor.contended_enter" },
-	{ WIRE_EV_MONITOR_ENTERED, "monitor.contended_entered" },
-	{ WIRE_EV_MONITOR_WAIT, "monitor.wait" },
-	{ WIRE_EV_MONITOR_WAITED, "monitor.waited" },
-	{ WIRE_EV_LOST, "lost" },
-};
-
 const char *print_event_label(unsigned code)
 {
-	for (size_t i = 0; i < sizeof event_labels / sizeof event_labels[0]; i++)
-		if (event_labels[i].code == code)
-			return event_labels[i].label;
-	return NULL;
+	const struct event_desc *d = events_get(code);
+
+	return d ? d->label : NULL;
 }
 
 static void out_values(struct out *o, const struct wire_value *v, size_t n)

@@ -1,35 +1,10 @@
-/* wire_codes.c: names of wire codes, as the seed spells them (CamelCase). */
+/* wire_codes.c: names of wire codes, as the seed spells them (CamelCase);
+ * the events' are in their table (events.h). */
 #include "wire.h"
 
+#include "events.h"
+
 #include <stddef.h>
-
-static const char *const appendix_event_names[] = {
-	[WIRE_EV_METHOD_ENTER - 0x80]     = "MethodEnter",
-	[WIRE_EV_METHOD_EXIT - 0x80]      = "MethodExit",
-	[WIRE_EV_METHOD_COMPILE - 0x80]   = "MethodCompile",
-	[WIRE_EV_CLASS_LOAD - 0x80]       = "ClassLoad",
-	[WIRE_EV_CLASS_PREPARE - 0x80]    = "ClassPrepare",
-	[WIRE_EV_EXCEPTION_THROWN - 0x80] = "ExceptionThrown",
-	[WIRE_EV_EXCEPTION_CATCH - 0x80]  = "ExceptionCatch",
-	[WIRE_EV_THREAD_START - 0x80]     = "ThreadStarted",
-	[WIRE_EV_THREAD_END - 0x80]       = "ThreadFinished",
-	[WIRE_EV_MONITOR_ENTER - 0x80]    = "MonitorContendedEnter",
-	[WIRE_EV_MONITOR_ENTERED - 0x80]  = "MonitorContendedEntered",
-	[WIRE_EV_MONITOR_WAIT - 0x80]     = "MonitorWait",
-	[WIRE_EV_MONITOR_WAITED - 0x80]   = "MonitorWaited",
-};
-
-static const char *const extension_event_names[] = {
-	[WIRE_EV_HELLO - 0x90]        = "Hello",
-	[WIRE_EV_GC_START - 0x90]     = "GcStart",
-	[WIRE_EV_GC_FINISH - 0x90]    = "GcFinish",
-	[WIRE_EV_VM_INIT - 0x90]      = "VmInit",
-	[WIRE_EV_VM_DEATH - 0x90]     = "VmDeath",
-	[WIRE_EV_CLASS_UNLOAD - 0x90] = "ClassUnload",
-	[WIRE_EV_THREAD_NAME - 0x90]  = "ThreadName",
-	[WIRE_EV_LOST - 0x90]         = "Lost",
-	[WIRE_EV_NOTICE - 0x90]       = "Notice",
-};
 
 static const char *const appendix_command_names[] = {
 	[WIRE_CMD_REGISTER_METHOD - 0x40]    = "RegisterMethod",
@@ -64,11 +39,9 @@ static const char *name_in(const char *const *table, size_t n, unsigned first, u
 
 const char *wire_event_name(unsigned code)
 {
-	const char *name = name_in(appendix_event_names, TABLE_LEN(appendix_event_names), 0x80, code);
+	const struct event_desc *d = events_get(code);
 
-	if (name)
-		return name;
-	return name_in(extension_event_names, TABLE_LEN(extension_event_names), 0x90, code);
+	return d ? d->name : NULL;
 }
 
 const char *wire_command_name(unsigned code)

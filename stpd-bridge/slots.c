@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
+
 /* The match cache: open addressing, a few probes, the home entry replaced
  * when they are all taken, so it stays bounded whatever names arrive. Long
  * names are matched each time instead of being copied. */
@@ -20,22 +22,6 @@ struct slot_cache_entry {
 	uint8_t kind;
 	struct slot_set matches; /* slots of KIND (any event type) whose pattern selects NAME */
 };
-
-static const struct {
-	const char *word;       /* KIND.EVENT as on the command line */
-	unsigned code;          /* the event it selects */
-	uint8_t kind, bit;
-} slot_types[] = {
-	{ "method.enter", WIRE_EV_METHOD_ENTER, WIRE_KIND_METHOD, WIRE_METHOD_ENTER },
-	{ "method.return", WIRE_EV_METHOD_EXIT, WIRE_KIND_METHOD, WIRE_METHOD_RETURN },
-	{ "method.compile", WIRE_EV_METHOD_COMPILE, WIRE_KIND_METHOD, WIRE_METHOD_COMPILE },
-	{ "class.load", WIRE_EV_CLASS_LOAD, WIRE_KIND_CLASS, WIRE_CLASS_LOAD },
-	{ "class.prepare", WIRE_EV_CLASS_PREPARE, WIRE_KIND_CLASS, WIRE_CLASS_PREPARE },
-	{ "class.unload", WIRE_EV_CLASS_UNLOAD, WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD },
-	{ "exception.thrown", WIRE_EV_EXCEPTION_THROWN, WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN },
-	{ "exception.catch", WIRE_EV_EXCEPTION_CATCH, WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_CATCH },
-};
-#define N_SLOT_TYPES (sizeof slot_types / sizeof slot_types[0])
 
 static void set_add(struct slot_set *s, unsigned slot)
 {
@@ -56,25 +42,13 @@ void slots_init(struct slot_table *t)
 
 bool slots_event_type(unsigned code, uint8_t *kind, uint8_t *bit)
 {
-	/* a switch, not a walk of slot_types: it runs for every event */
-	switch (code) {
-	case WIRE_EV_METHOD_ENTER: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_ENTER; return true;
-	case WIRE_EV_METHOD_EXIT: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_RETURN; return true;
-	case WIRE_EV_METHOD_COMPILE: *kind = WIRE_KIND_METHOD; *bit = WIRE_METHOD_COMPILE; return true;
-	case WIRE_EV_CLASS_LOAD: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_LOAD; return true;
-	case WIRE_EV_CLASS_PREPARE: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_PREPARE; return true;
-	case WIRE_EV_CLASS_UNLOAD: *kind = WIRE_KIND_CLASS; *bit = WIRE_CLASS_UNLOAD; return true;
-	case WIRE_EV_EXCEPTION_THROWN:
-		*kind = WIRE_KIND_EXCEPTION;
-		*bit = WIRE_EXCEPTION_THROWN;
-		return true;
-	case WIRE_EV_EXCEPTION_CATCH:
-		*kind = WIRE_KIND_EXCEPTION;
-		*bit = WIRE_EXCEPTION_CATCH;
-		return true;
-	default:
+	const struct event_desc *d = events_get(code);
+
+	if (!d || d->family != EVENT_BY_PATTERN)
 		return false;
-	}
+	*kind = d->kind;
+	*bit = d->bit;
+	return true;
 }
 
 /* "N:" -> N; -1 when not a number from 0 to MARKERS_SLOTS - 1. */
@@ -116,30 +90,26 @@ int slots_add(struct slot_table *t, struct registry *reg, const char *spec, char
 		return -EINVAL;
 	}
 	type_len = (size_t)(c2 - c1 - 1);
-	for (size_t i = 0; i < N_SLOT_TYPES; i++) {
-		const char *w = slot_types[i].word;
-
-		if (strlen(w) != type_len || strncmp(w, c1 + 1, type_len) != 0)
-			continue;
-		rc = registry_add(reg, slot_types[i].kind, slot_types[i].bit, c2 + 1, perr,
-				  sizeof perr);
-		if (rc == -ENOMEM)
-			return rc;
-		if (rc < 0) {
-			snprintf(err, errlen, "pattern '%s': %s", c2 + 1, perr);
-			return -EINVAL;
-		}
-		t->entry[slot] = (int)reg->n - 1;
-		set_add(&t->of_type[slot_types[i].kind][bit_index(slot_types[i].bit)], (unsigned)slot);
-		set_add(&t->of_kind[slot_types[i].kind], (unsigned)slot);
-		t->n++;
-		return 0;
+	const struct event_desc *d = events_by_label(c1 + 1, type_len);
+	if (!d || d->family != EVENT_BY_PATTERN) {
+		snprintf(err, errlen,
+			 "unknown probe type '%.*s' (method.enter, method.return, method.compile, class.load, "
+			 "class.prepare, class.unload, exception.thrown, exception.catch)",
+			 (int)type_len, c1 + 1);
+		return -EINVAL;
 	}
-	snprintf(err, errlen,
-		 "unknown probe type '%.*s' (method.enter, method.return, method.compile, class.load, "
-		 "class.prepare, class.unload, exception.thrown, exception.catch)",
-		 (int)type_len, c1 + 1);
-	return -EINVAL;
+	rc = registry_add(reg, d->kind, d->bit, c2 + 1, perr, sizeof perr);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		snprintf(err, errlen, "pattern '%s': %s", c2 + 1, perr);
+		return -EINVAL;
+	}
+	t->entry[slot] = (int)reg->n - 1;
+	set_add(&t->of_type[d->kind][bit_index(d->bit)], (unsigned)slot);
+	set_add(&t->of_kind[d->kind], (unsigned)slot);
+	t->n++;
+	return 0;
 }
 
 int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,

@@ -89,3 +89,10 @@ testsuite_unit_test_classfile_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
 testsuite_unit_test_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_classfile_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_classfile
+
+# The one table of events (runtime/events.c) against the codec, --print and the markers.
+check_PROGRAMS += testsuite/unit/test_events
+testsuite_unit_test_events_SOURCES = testsuite/unit/test_events.c
+testsuite_unit_test_events_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_events_LDADD = runtime/libsjmarkers.la runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
+UNIT_TESTS += testsuite/unit/test_events

@@ -1,0 +1,90 @@
+/* events.h: the one description of every event code the agent sends.
+ *
+ * Contract: STAPJAVA_EVENTS(X) lists each event once -- its wire code, its
+ * name as the seed spells it, the label --print lines and scripts use, how a
+ * bridge selects it (a family switch, or a registration kind and event bit),
+ * and its family marker -- and everything else reads it: wire_event_name(),
+ * print_event_label(), the bridge's registry and slots, markers.c's family
+ * marker sites (an X-macro, since an SDT marker's name is a literal in its
+ * note). events_get() is the table at run time: NULL for a code that is no
+ * event. Adding an event or a family touches this list and its own code.
+ */
+#ifndef STAPJAVA_EVENTS_H
+#define STAPJAVA_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+/* How a bridge selects an event. */
+enum event_family {
+	EVENT_BY_PATTERN = 0,  /* a registration of the event's kind and bit */
+	EVENT_FAMILY_GC,       /* --gc (GcEvents) */
+	EVENT_FAMILY_VM,       /* --vm (VmEvents) */
+	EVENT_FAMILY_THREADS,  /* --threads (ThreadEvents) */
+	EVENT_FAMILY_MONITORS, /* --monitors (MonitorEvents) */
+	EVENT_ALWAYS,          /* Lost: whatever is registered */
+	EVENT_BOOKKEEPING,     /* Hello, ThreadName, Notice: no line, no marker */
+};
+
+/* X(CODE, NAME, LABEL, FAMILY, KIND, BIT, HAS_MARKER, MARKER): HAS_MARKER is
+ * EVENT_MARKER (MARKER names the family marker) or EVENT_NO_MARKER. */
+#define STAPJAVA_EVENTS(X)                                                                          \
+	X(WIRE_EV_METHOD_ENTER, "MethodEnter", "method.enter", EVENT_BY_PATTERN,                    \
+	  WIRE_KIND_METHOD, WIRE_METHOD_ENTER, EVENT_NO_MARKER, _)                                  \
+	X(WIRE_EV_METHOD_EXIT, "MethodExit", "method.return", EVENT_BY_PATTERN,                     \
+	  WIRE_KIND_METHOD, WIRE_METHOD_RETURN, EVENT_NO_MARKER, _)                                 \
+	X(WIRE_EV_METHOD_COMPILE, "MethodCompile", "method.compile", EVENT_BY_PATTERN,              \
+	  WIRE_KIND_METHOD, WIRE_METHOD_COMPILE, EVENT_NO_MARKER, _)                                \
+	X(WIRE_EV_CLASS_LOAD, "ClassLoad", "class.load", EVENT_BY_PATTERN,                          \
+	  WIRE_KIND_CLASS, WIRE_CLASS_LOAD, EVENT_NO_MARKER, _)                                     \
+	X(WIRE_EV_CLASS_PREPARE, "ClassPrepare", "class.prepare", EVENT_BY_PATTERN,                 \
+	  WIRE_KIND_CLASS, WIRE_CLASS_PREPARE, EVENT_NO_MARKER, _)                                  \
+	X(WIRE_EV_EXCEPTION_THROWN, "ExceptionThrown", "exception.thrown", EVENT_BY_PATTERN,        \
+	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN, EVENT_NO_MARKER, _)                           \
+	X(WIRE_EV_EXCEPTION_CATCH, "ExceptionCatch", "exception.catch", EVENT_BY_PATTERN,           \
+	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_CATCH, EVENT_NO_MARKER, _)                            \
+	X(WIRE_EV_THREAD_START, "ThreadStarted", "thread.start", EVENT_FAMILY_THREADS,              \
+	  0, 0, EVENT_MARKER, thread_start)                                                         \
+	X(WIRE_EV_THREAD_END, "ThreadFinished", "thread.end", EVENT_FAMILY_THREADS,                 \
+	  0, 0, EVENT_MARKER, thread_end)                                                           \
+	X(WIRE_EV_MONITOR_ENTER, "MonitorContendedEnter", "monitor.contended_enter",                \
+	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_enter)                       \
+	X(WIRE_EV_MONITOR_ENTERED, "MonitorContendedEntered", "monitor.contended_entered",          \
+	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_entered)                     \
+	X(WIRE_EV_MONITOR_WAIT, "MonitorWait", "monitor.wait", EVENT_FAMILY_MONITORS,               \
+	  0, 0, EVENT_MARKER, monitor_wait)                                                         \
+	X(WIRE_EV_MONITOR_WAITED, "MonitorWaited", "monitor.waited", EVENT_FAMILY_MONITORS,         \
+	  0, 0, EVENT_MARKER, monitor_waited)                                                       \
+	X(WIRE_EV_HELLO, "Hello", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
+	X(WIRE_EV_GC_START, "GcStart", "gc.start", EVENT_FAMILY_GC, 0, 0, EVENT_MARKER, gc_start)   \
+	X(WIRE_EV_GC_FINISH, "GcFinish", "gc.finish", EVENT_FAMILY_GC, 0, 0, EVENT_MARKER,          \
+	  gc_finish)                                                                                \
+	X(WIRE_EV_VM_INIT, "VmInit", "vm.init", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_init)       \
+	X(WIRE_EV_VM_DEATH, "VmDeath", "vm.death", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_death)   \
+	X(WIRE_EV_CLASS_UNLOAD, "ClassUnload", "class.unload", EVENT_BY_PATTERN,                    \
+	  WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD, EVENT_NO_MARKER, _)                                   \
+	X(WIRE_EV_THREAD_NAME, "ThreadName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
+	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost)                     \
+	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
+
+struct event_desc {
+	unsigned code;            /* enum wire_event_code */
+	const char *name;         /* "MethodEnter" */
+	const char *label;        /* "method.enter"; NULL: bookkeeping, no line */
+	enum event_family family;
+	uint8_t kind;             /* EVENT_BY_PATTERN: enum wire_kind; else 0 */
+	uint8_t bit;              /* EVENT_BY_PATTERN: enum wire_event_bits; else 0 */
+	const char *marker;       /* the family marker's name, NULL: none (slots only) */
+};
+
+/* CODE's description, NULL when CODE is no event. */
+const struct event_desc *events_get(unsigned code);
+/* The event of a registration KIND and event BIT (one bit), NULL if none. */
+const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);
+/* The event labelled LABEL[0..LEN) ("class.load"), NULL if none. */
+const struct event_desc *events_by_label(const char *label, size_t len);
+
+#endif
