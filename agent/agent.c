@@ -71,11 +71,6 @@ int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, 
 	return rc;
 }
 
-static bool wants_vm(const struct conn *c, const void *arg)
-{
-	return c->vm;
-}
-
 static void vm_event(unsigned code)
 {
 	struct scratch *s = scratch_enter();
@@ -84,7 +79,7 @@ static void vm_event(unsigned code)
 	if (!s)
 		return;
 	emission_init(&em, s, true);
-	emit_want(&em.want, wants_vm, NULL, true);
+	emit_want_family(&em.want, EVENT_FAMILY_VM);
 	if (em.want.conns) {
 		s->ev.code = code;
 		s->ev.thread = em.tid;

@@ -45,26 +45,4 @@ void JNICALL cb_gc_finish(jvmtiEnv *jv);
 /* Class-unload tracking (cb_class.c), from the I/O thread after registrations change. */
 void unload_track_loaded(JNIEnv *jni);
 
-/* Start an emission for the calling thread. */
-static inline void emission_init(struct emission *em, struct scratch *s, bool java_thread)
-{
-	memset(em, 0, sizeof(*em));
-	em->scratch = s;
-	em->ev = &s->ev;
-	em->tid = (uint32_t)agent_gettid();
-	em->ts = agent_now_ns();
-	/* the I/O thread reads the Acks: it must never wait for one */
-	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
-}
-
-/* Capture the calling thread's Java stack into the event when a wanted
- * connection asked for stacks (OPT_STACK). THREAD may be NULL: the current one. */
-static inline void emission_capture_stack(struct emission *em, struct scratch *s, jthread thread)
-{
-	if (em->want.opt & WIRE_OPT_STACK) {
-		capture_stack(thread, em->depth, s);
-		em->stack_captured = true;
-	}
-}
-
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "emit.h"
 
 static jclass string_class;          /* global ref */
 static pthread_mutex_t tag_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -272,5 +273,13 @@ void capture_stack(jthread thread, jint depth, struct scratch *s)
 		f->method.ptr = m ? m->name : "?";
 		f->method.len = m ? m->name_len : 1;
 		f->line = m && m->is_native ? -2 : line_of(s->frames[i].method, s->frames[i].location);
+	}
+}
+
+void emission_capture_stack(struct emission *em, struct scratch *s, jthread thread)
+{
+	if (em->want.opt & WIRE_OPT_STACK) {
+		capture_stack(thread, em->depth, s);
+		em->stack_captured = true;
 	}
 }

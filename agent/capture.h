@@ -38,4 +38,10 @@ void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct sc
 /* Stack of the current thread from frame DEPTH on, innermost first, into ev->trailer. */
 void capture_stack(jthread thread, jint depth, struct scratch *s);
 
+/* Capture the calling thread's Java stack into EM's event when a wanted
+ * connection asked for stacks (OPT_STACK). THREAD may be NULL: the current
+ * one. */
+struct emission;
+void emission_capture_stack(struct emission *em, struct scratch *s, jthread thread);
+
 #endif

@@ -7,11 +7,6 @@
 #include "callbacks.h"
 #include "conn.h"
 
-static bool wants_gc(const struct conn *c, const void *arg)
-{
-	return c->gc;
-}
-
 static void gc_event(unsigned code)
 {
 	struct emission em;
@@ -22,7 +17,7 @@ static void gc_event(unsigned code)
 	if (!s)
 		return;
 	emission_init(&em, s, false);
-	emit_want(&em.want, wants_gc, NULL, true);
+	emit_want_family(&em.want, EVENT_FAMILY_GC);
 	if (em.want.conns) {
 		s->ev.code = code;
 		emit(&em);

@@ -7,11 +7,6 @@
  * waits on one object at a time, so one slot per thread is enough. */
 static __thread uint32_t last_wait_timeout;
 
-static bool wants_monitors(const struct conn *c, const void *arg)
-{
-	return c->monitors;
-}
-
 static void monitor_event(jthread thread, jobject object, unsigned code, uint32_t timeout,
 			  uint8_t tflags)
 {
@@ -23,7 +18,7 @@ static void monitor_event(jthread thread, jobject object, unsigned code, uint32_
 	if (!s)
 		return;
 	emission_init(&em, s, true);
-	emit_want(&em.want, wants_monitors, NULL, false);
+	emit_want_family(&em.want, EVENT_FAMILY_MONITORS);
 	if (em.want.conns) {
 		s->ev.code = code;
 		s->ev.thread = em.tid;

@@ -3,11 +3,6 @@
 #include "capture.h"
 #include "conn.h"
 
-static bool wants_threads(const struct conn *c, const void *arg)
-{
-	return c->threads;
-}
-
 static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 {
 	jvmtiEnv *jv = agent.jvmti;
@@ -22,7 +17,7 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	emission_init(&em, s, true);
 	if ((int)em.tid == atomic_load(&agent.io_tid))
 		goto out;   /* our own I/O thread is not the application's */
-	emit_want(&em.want, wants_threads, NULL, false);
+	emit_want_family(&em.want, EVENT_FAMILY_THREADS);
 	if (!em.want.conns)
 		goto out;
 	memset(&info, 0, sizeof(info));

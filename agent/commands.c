@@ -75,7 +75,7 @@ static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int sl
 }
 
 /* Apply one command; *changed says whether registrations or switches moved. */
-static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
+static int apply_command(struct conn *c, const struct wire_command *cmd, bool *changed)
 {
 	const char *name = wire_command_name(cmd->code);
 
@@ -139,12 +139,13 @@ static int apply(struct conn *c, const struct wire_command *cmd, bool *changed)
 	default:
 		break;
 	}
+	const struct family_desc *family = events_family_of_switch(cmd->code);
 	pthread_mutex_lock(&c->lock);
+	if (family && cmd->enable)
+		c->families |= (uint8_t)EVENT_FAMILY_BIT(family->family);
+	else if (family)
+		c->families &= (uint8_t)~EVENT_FAMILY_BIT(family->family);
 	switch (cmd->code) {
-	case WIRE_CMD_GC_EVENTS: c->gc = cmd->enable; break;
-	case WIRE_CMD_THREAD_EVENTS: c->threads = cmd->enable; break;
-	case WIRE_CMD_MONITOR_EVENTS: c->monitors = cmd->enable; break;
-	case WIRE_CMD_VM_EVENTS: c->vm = cmd->enable; break;
 	case WIRE_CMD_OPTIONAL_DATA:
 		__atomic_store_n(&c->opt, cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE | WIRE_OPT_STACK),
 				 __ATOMIC_RELAXED);
@@ -247,7 +248,7 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 			rc = -EBADMSG;
 			break;
 		}
-		rc = apply(c, &cmd, &changed);
+		rc = apply_command(c, &cmd, &changed);
 		if (rc < 0)
 			break;
 		changed_any |= changed;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "log.h"
 
 struct conn conns[AGENT_MAX_CONNS];
@@ -67,6 +68,50 @@ int conn_append_locked(struct conn *c, const struct wire_event *ev)
 	return rc;
 }
 
+/* A struct wire_event is ~19 KiB (stack frames, values): never on a
+ * thread's stack. Each connection's Lost is built under its lock in its
+ * own slot. */
+static struct wire_event lost_ev[AGENT_MAX_CONNS];
+
+/* Nothing after VmDeath: a callback that was already running when the VM
+ * began to die finds the connection ended (-ESHUTDOWN), so a bridge never
+ * sees an event, nor a Lost, follow the end of the stream. */
+static int queue_locked(struct conn *c, struct wire_event *ev)
+{
+	if (c->ended)
+		return -ESHUTDOWN;
+	ev->trailer.seq = c->seq + 1;
+	int rc = conn_append_locked(c, ev);
+	if (rc == 0) {
+		c->seq++;
+		c->ended = ev->code == WIRE_EV_VM_DEATH;
+	}
+	return rc;
+}
+
+void conn_queue_lost_locked(struct conn *c)
+{
+	if (c->dropped == c->lost_sent || !conn_ext(c) || c->ended)
+		return;
+	struct wire_event *ev = &lost_ev[c - conns];
+	memset(ev, 0, offsetof(struct wire_event, values));
+	ev->code = WIRE_EV_LOST;
+	ev->lost = c->dropped;
+	ev->has_trailer = true;
+	ev->trailer.timestamp_ns = agent_now_ns();
+	if (queue_locked(c, ev) == 0)
+		c->lost_sent = c->dropped;
+}
+
+int conn_queue_locked(struct conn *c, struct wire_event *ev)
+{
+	conn_queue_lost_locked(c);
+	int rc = queue_locked(c, ev);
+	if (rc == -ENOSPC)
+		c->dropped++;
+	return rc;
+}
+
 struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 {
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
@@ -90,7 +135,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->accepted_ms = 0;   /* set by io.c on accept */
 		c->partial_since_ms = 0;
 		c->started = false;
-		c->gc = c->threads = c->monitors = c->vm = false;
+		c->families = 0;
 		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 		c->sync = false;
 		__atomic_store_n(&c->in_thread, false, __ATOMIC_RELAXED);
@@ -217,7 +262,7 @@ int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t le
 void conn_reset(struct conn *c)
 {
 	regs_free(c);
-	c->gc = c->threads = c->monitors = c->vm = false;
+	c->families = 0;
 	__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 }
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "events.h"
 #include "inthread.h"
 #include "pattern.h"
 #include "wire.h"
@@ -49,7 +50,7 @@ struct conn {
 	struct reg **regs;
 	size_t nregs, regcap;
 	uint8_t ev_bits[4];      /* per wire_kind: union of registered events */
-	bool gc, threads, monitors, vm;
+	uint8_t families;        /* EVENT_FAMILY_BIT()s switched on (events.h) */
 	uint32_t opt;            /* WIRE_OPT_*; written under lock with __atomic_store_n, read without it */
 	bool sync;
 	uint32_t timeout_us;
@@ -90,6 +91,15 @@ extern struct conn conns[AGENT_MAX_CONNS];
 /* Under c->lock: append EV to C's queue. 0, -ENOSPC (full: nothing
  * written), -EINVAL (EV breaks a limit). */
 int conn_append_locked(struct conn *c, const struct wire_event *ev);
+/* Under c->lock: queue EV as C's next event (its sequence number; VmDeath
+ * ends the stream), after the Lost C owes its peer if events were dropped
+ * since the last one. 0, -ENOSPC (the queue is full: EV is dropped and
+ * counted, the total goes out in the next Lost), -ESHUTDOWN (after VmDeath),
+ * -EINVAL (EV breaks a limit). */
+int conn_queue_locked(struct conn *c, struct wire_event *ev);
+/* Under c->lock: queue a Lost if drops were not reported yet (extension
+ * peers), as the I/O thread does once there is room again. */
+void conn_queue_lost_locked(struct conn *c);
 /* Under c->lock, no send under way: move the queued bytes to the front. */
 void conn_compact_locked(struct conn *c);
 /* Under c->lock: the bytes queued. */
@@ -135,6 +145,15 @@ uint8_t conns_method_events(const char *name, size_t len);
 static inline bool conn_ext(const struct conn *c)
 {
 	return c->peer.caps & WIRE_CAP_EXT_EVENTS;
+}
+
+/* Under c->lock: is family F switched on for C, and may C be sent its
+ * events (an extension-only family needs an extension peer)? */
+static inline bool conn_wants_family(const struct conn *c, enum event_family f)
+{
+	const struct family_desc *d = events_family(f);
+
+	return d && (c->families & EVENT_FAMILY_BIT(f)) && (!d->ext_only || conn_ext(c));
 }
 
 #endif

@@ -10,6 +10,18 @@
 #include "agent.h"
 #include "io.h"
 #include "log.h"
+#include "scratch.h"
+
+void emission_init(struct emission *em, struct scratch *s, bool java_thread)
+{
+	memset(em, 0, sizeof(*em));
+	em->scratch = s;
+	em->ev = &s->ev;
+	em->tid = (uint32_t)agent_gettid();
+	em->ts = agent_now_ns();
+	/* the I/O thread reads the Acks: it must never wait for one */
+	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
+}
 
 bool emit_any_conn(void)
 {
@@ -38,6 +50,16 @@ void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only)
 	}
 }
 
+static bool wants_family(const struct conn *c, const void *arg)
+{
+	return conn_wants_family(c, *(const enum event_family *)arg);
+}
+
+void emit_want_family(struct want *w, enum event_family f)
+{
+	emit_want(w, wants_family, &f, false);
+}
+
 /* Without the connections' locks: this runs once per method event, and emit()
  * takes the lock anyway and skips a connection that closed meanwhile (an
  * option read one registration late captures a value nobody is sent). */
@@ -48,45 +70,11 @@ void emit_want_opt(struct want *w)
 		w->opt |= __atomic_load_n(&conns[__builtin_ctz(m)].opt, __ATOMIC_RELAXED);
 }
 
-/* Nothing after VmDeath: a callback that was already running when the VM
- * began to die finds the connection ended (-ESHUTDOWN), so a bridge never
- * sees an event, nor a Lost, follow the end of the stream. */
-static int encode_locked(struct conn *c, struct wire_event *ev)
-{
-	if (c->ended)
-		return -ESHUTDOWN;
-	ev->trailer.seq = c->seq + 1;
-	int rc = conn_append_locked(c, ev);
-	if (rc == 0) {
-		c->seq++;
-		c->ended = ev->code == WIRE_EV_VM_DEATH;
-	}
-	return rc;
-}
-
-/* A struct wire_event is ~19 KiB (stack frames, values): never on a Java
- * thread's stack, whose native part may be small. The Lost message of each
- * connection is built under its lock in its own slot; notices, rare, share
- * one under notice_lock (taken before any connection's lock). */
-static struct wire_event lost_ev[AGENT_MAX_CONNS];
+/* Notices, rare, share one message under notice_lock (taken before any
+ * connection's lock): a struct wire_event is ~19 KiB, never on a thread's
+ * stack. */
 static struct wire_event notice_ev;
 static pthread_mutex_t notice_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void emit_lost_locked(struct conn *c)
-{
-	if (c->dropped == c->lost_sent || !conn_ext(c) || c->ended)
-		return;
-	struct wire_event *ev = &lost_ev[c - conns];
-	memset(ev, 0, offsetof(struct wire_event, values));
-	ev->code = WIRE_EV_LOST;
-	ev->lost = c->dropped;
-	ev->has_trailer = true;
-	ev->trailer.timestamp_ns = agent_now_ns();
-	ev->trailer.os_tid = 0;
-	ev->trailer.flags = 0;
-	if (encode_locked(c, ev) == 0)
-		c->lost_sent = c->dropped;
-}
 
 void emit_notice(uint32_t want, const char *fmt, ...)
 {
@@ -111,10 +99,8 @@ void emit_notice(uint32_t want, const char *fmt, ...)
 		if (!(want & (1u << i)))
 			continue;
 		pthread_mutex_lock(&c->lock);
-		if (c->active && (c->peer.caps & WIRE_CAP_NOTICE)) {
-			emit_lost_locked(c);
-			queued |= encode_locked(c, ev) == 0;
-		}
+		if (c->active && (c->peer.caps & WIRE_CAP_NOTICE))
+			queued |= conn_queue_locked(c, ev) == 0;
 		pthread_mutex_unlock(&c->lock);
 	}
 	pthread_mutex_unlock(&notice_lock);
@@ -207,8 +193,7 @@ void emit(struct emission *em)
 		if (sync)
 			flags |= WIRE_TF_SYNC;
 		ev->trailer.flags = flags;
-		emit_lost_locked(c);
-		int rc = encode_locked(c, ev);
+		int rc = conn_queue_locked(c, ev);
 		if (rc == 0) {
 			queued = true;
 			filling |= conn_queued(c) > c->out_cap / 4;
@@ -216,8 +201,6 @@ void emit(struct emission *em)
 				c->last_sync_seq = c->seq;
 				waits[nwaits++] = (typeof(waits[0])){ c, c->serial, c->seq };
 			}
-		} else if (rc == -ENOSPC) {
-			c->dropped++;
 		}
 		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);

@@ -34,6 +34,9 @@ struct want {
  * peers are skipped. */
 typedef bool (*want_pred)(const struct conn *c, const void *arg);
 void emit_want(struct want *w, want_pred pred, const void *arg, bool ext_only);
+/* Which connections want the events of family F (events.h): switched on,
+ * and an extension peer where the family needs one. */
+void emit_want_family(struct want *w, enum event_family f);
 /* The opt union of the connections in W->conns (method events, whose conns come from the cache). */
 void emit_want_opt(struct want *w);
 /* Cheap check before doing any work: is any connection open at all? */
@@ -57,10 +60,11 @@ struct emission {
 	size_t thread_name_len;
 };
 
-void emit(struct emission *em);
+/* Start an emission of the calling thread, whose scratch is S (a Java
+ * thread may wait for an Ack; the I/O thread and GC threads never do). */
+void emission_init(struct emission *em, struct scratch *s, bool java_thread);
 
-/* Under c->lock: queue a Lost event if drops were not reported yet. */
-void emit_lost_locked(struct conn *c);
+void emit(struct emission *em);
 
 /* Tell the connections in CONNS (extension peers only) what the agent cannot
  * do for them (a Notice, PROTOCOL.md): one sentence, logged here too. Not

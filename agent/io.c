@@ -182,7 +182,7 @@ static long flush_conn(struct conn *c)
 
 	pthread_mutex_lock(&c->lock);
 	/* drops reported as soon as there is room for the report */
-	emit_lost_locked(c);
+	conn_queue_lost_locked(c);
 	size_t off = c->out_head, end = c->out_len;
 	c->sending = off < end;
 	c->out_blocked = false;
@@ -213,7 +213,7 @@ static long flush_conn(struct conn *c)
 		conn_compact_locked(c);
 	}
 	if (c->dropped != c->lost_sent)
-		emit_lost_locked(c);
+		conn_queue_lost_locked(c);
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }

@@ -13,7 +13,8 @@
 #include "inject.h"
 #include "log.h"
 
-enum need {
+/* The JVMTI events we turn on and off, as indices of events[]. */
+enum jvmti_index {
 	N_METHOD_ENTRY, N_METHOD_EXIT, N_COMPILED, N_CLASS_LOAD, N_CLASS_PREPARE, N_OBJECT_FREE,
 	N_EXCEPTION, N_EXCEPTION_CATCH, N_THREAD_START, N_THREAD_END, N_MON_ENTER, N_MON_ENTERED,
 	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_BREAKPOINT, N_COUNT
@@ -44,6 +45,19 @@ static const struct {
 	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint", "method.enter" },
 };
 _Static_assert(AGENT_MAX_CONNS <= 32, "a connection mask is 32 bits");
+
+/* What each switched family (events.h) needs while a connection has it on;
+ * VM events need nothing: VMInit and VMDeath are always on. Its callbacks
+ * are in its own file (cb_thread.c, cb_monitor.c, cb_gc.c). */
+static const struct {
+	enum event_family family;
+	enum jvmti_index events[4];
+	unsigned n;
+} family_events[] = {
+	{ EVENT_FAMILY_THREADS, { N_THREAD_START, N_THREAD_END }, 2 },
+	{ EVENT_FAMILY_MONITORS, { N_MON_ENTER, N_MON_ENTERED, N_MON_WAIT, N_MON_WAITED }, 4 },
+	{ EVENT_FAMILY_GC, { N_GC_START, N_GC_FINISH }, 2 },
+};
 
 static bool enabled[N_COUNT];
 static jvmtiError failed[N_COUNT];  /* why enabling failed, JVMTI_ERROR_NONE if it did not */
@@ -117,14 +131,9 @@ static void compute(bool need[N_COUNT], uint32_t by[N_COUNT])
 			need[N_OBJECT_FREE] |= unload;
 			need[N_EXCEPTION] |= e & WIRE_EXCEPTION_THROWN;
 			need[N_EXCEPTION_CATCH] |= e & WIRE_EXCEPTION_CATCH;
-			need[N_THREAD_START] |= c->threads;
-			need[N_THREAD_END] |= c->threads;
-			need[N_MON_ENTER] |= c->monitors;
-			need[N_MON_ENTERED] |= c->monitors;
-			need[N_MON_WAIT] |= c->monitors;
-			need[N_MON_WAITED] |= c->monitors;
-			need[N_GC_START] |= c->gc && conn_ext(c);
-			need[N_GC_FINISH] |= c->gc && conn_ext(c);
+			for (size_t f = 0; f < sizeof family_events / sizeof family_events[0]; f++)
+				for (unsigned j = 0; j < family_events[f].n; j++)
+					need[family_events[f].events[j]] |= conn_wants_family(c, family_events[f].family);
 		}
 		pthread_mutex_unlock(&c->lock);
 		for (int e = 0; e < N_COUNT; e++)
@@ -167,7 +176,7 @@ static void tell_failures(const uint32_t by[N_COUNT])
 	}
 }
 
-static void apply(const bool need[N_COUNT])
+static void set_enabled(const bool need[N_COUNT])
 {
 	jvmtiEnv *jv = agent.jvmti;
 
@@ -217,7 +226,7 @@ void events_update(JNIEnv *jni)
 		bool early[N_COUNT];
 		memcpy(early, enabled, sizeof(early));
 		early[N_CLASS_PREPARE] = true;
-		apply(early);
+		set_enabled(early);
 	}
 	inject_update(jni, by_calls);
 	struct fallback_need fb = fallback_update(jni, enter, ret, !by_calls);
@@ -229,7 +238,7 @@ void events_update(JNIEnv *jni)
 	need[N_BREAKPOINT] = fb.breakpoints;
 	need[N_CLASS_PREPARE] |= enter || ret;
 	bool track = need[N_OBJECT_FREE];
-	apply(need);
+	set_enabled(need);
 	tell_failures(by);
 	updating = false;
 	pthread_mutex_unlock(&update_lock);
@@ -246,7 +255,7 @@ void events_fallback_changed(void)
 	memcpy(need, enabled, sizeof(need));
 	need[N_METHOD_EXIT] = fb.method_exit;
 	need[N_BREAKPOINT] = fb.breakpoints;
-	apply(need);
+	set_enabled(need);
 	pthread_mutex_unlock(&update_lock);
 }
 
@@ -258,6 +267,6 @@ void events_disable_all(void)
 	pthread_mutex_lock(&update_lock);
 	fallback_update(NULL, false, false, false);
 	inject_update(NULL, false);   /* no JNI: nothing is retransformed */
-	apply(none);
+	set_enabled(none);
 	pthread_mutex_unlock(&update_lock);
 }

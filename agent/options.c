@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,63 +48,91 @@ static int copy_path(const char *v, size_t n, char *out, size_t outlen)
 	return 0;
 }
 
-static int parse_one(const char *key, size_t klen, const char *v, size_t vlen,
-		     struct agent_options *o, char *err, size_t errlen)
+/* The options, one row each: what a value must be and where it goes. The
+ * "unknown option" message lists the keys from here. */
+enum option_type { OPTION_PATH, OPTION_LOGLEVEL, OPTION_NUMBER, OPTION_METHODS };
+
+static const struct option_desc {
+	const char *key;
+	enum option_type type;
+	size_t offset;            /* in struct agent_options */
+	size_t size;              /* OPTION_PATH: the buffer's */
+	uint32_t lo, hi;          /* OPTION_NUMBER */
+	const char *unit;         /* OPTION_NUMBER: "bytes" ... */
+} option_table[] = {
+#define FIELD(f) offsetof(struct agent_options, f), sizeof(((struct agent_options *)0)->f)
+	{ "sockdir", OPTION_PATH, FIELD(sockdir), 0, 0, NULL },
+	{ "loglevel", OPTION_LOGLEVEL, FIELD(loglevel), 0, 0, NULL },
+	{ "logfile", OPTION_PATH, FIELD(logfile), 0, 0, NULL },
+	{ "bufsize", OPTION_NUMBER, FIELD(bufsize), OPT_BUFSIZE_MIN, OPT_BUFSIZE_MAX, "bytes" },
+	{ "timeout_us", OPTION_NUMBER, FIELD(timeout_us), 0, OPT_TIMEOUT_MAX, "microseconds" },
+	{ "strmax", OPTION_NUMBER, FIELD(strmax), 0, OPT_STRMAX_MAX, "bytes" },
+	{ "stackmax", OPTION_NUMBER, FIELD(stackmax), 1, 256, "frames" },
+	{ "wait_ms", OPTION_NUMBER, FIELD(wait_ms), 0, OPT_WAIT_MAX, "milliseconds" },
+	{ "methods", OPTION_METHODS, FIELD(methods), 0, 0, NULL },
+#undef FIELD
+};
+#define N_OPTIONS (sizeof option_table / sizeof option_table[0])
+
+static int parse_value(const struct option_desc *d, const char *v, size_t vlen, void *field,
+		       char *err, size_t errlen)
 {
-#define KEY(s) (klen == sizeof(s) - 1 && memcmp(key, s, klen) == 0)
-#define BAD(fmt, ...) (snprintf(err, errlen, fmt, __VA_ARGS__), -EINVAL)
-	if (KEY("sockdir")) {
-		if (copy_path(v, vlen, o->sockdir, sizeof(o->sockdir)))
-			return BAD("option sockdir='%.*s': needs an absolute path", (int)vlen, v);
-	} else if (KEY("logfile")) {
-		if (copy_path(v, vlen, o->logfile, sizeof(o->logfile)))
-			return BAD("option logfile='%.*s': needs an absolute path", (int)vlen, v);
-	} else if (KEY("loglevel")) {
-		char lv[8];
-		int lvl = -EINVAL;
+	static const char *const ways[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti" };
+	char lv[8];
+	int n = -1;
+
+	switch (d->type) {
+	case OPTION_PATH:
+		if (copy_path(v, vlen, field, d->size) == 0)
+			return 0;
+		snprintf(err, errlen, "option %s='%.*s': needs an absolute path", d->key, (int)vlen, v);
+		return -EINVAL;
+	case OPTION_LOGLEVEL:
 		if (vlen < sizeof(lv)) {
 			memcpy(lv, v, vlen);
 			lv[vlen] = '\0';
-			lvl = sj_log_parse_level(lv);
+			n = sj_log_parse_level(lv);
 		}
-		if (lvl < 0)
-			return BAD("option loglevel='%.*s': not one of error, warn, info, debug", (int)vlen, v);
-		o->loglevel = lvl;
-	} else if (KEY("bufsize")) {
-		if (parse_u32(v, vlen, OPT_BUFSIZE_MIN, OPT_BUFSIZE_MAX, &o->bufsize))
-			return BAD("option bufsize='%.*s': not a number of bytes from %u to %u",
-				   (int)vlen, v, OPT_BUFSIZE_MIN, OPT_BUFSIZE_MAX);
-	} else if (KEY("timeout_us")) {
-		if (parse_u32(v, vlen, 0, OPT_TIMEOUT_MAX, &o->timeout_us))
-			return BAD("option timeout_us='%.*s': not a number of microseconds from 0 to %u",
-				   (int)vlen, v, OPT_TIMEOUT_MAX);
-	} else if (KEY("strmax")) {
-		if (parse_u32(v, vlen, 0, OPT_STRMAX_MAX, &o->strmax))
-			return BAD("option strmax='%.*s': not a number of bytes from 0 to %u",
-				   (int)vlen, v, OPT_STRMAX_MAX);
-	} else if (KEY("stackmax")) {
-		if (parse_u32(v, vlen, 1, 256, &o->stackmax))
-			return BAD("option stackmax='%.*s': not a number of frames from 1 to 256", (int)vlen, v);
-	} else if (KEY("wait_ms")) {
-		if (parse_u32(v, vlen, 0, OPT_WAIT_MAX, &o->wait_ms))
-			return BAD("option wait_ms='%.*s': not a number of milliseconds from 0 to %u",
-				   (int)vlen, v, OPT_WAIT_MAX);
-	} else if (KEY("methods")) {
-		static const char *const ways[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti" };
-		int way = -1;
+		if (n >= 0) {
+			*(int *)field = n;
+			return 0;
+		}
+		snprintf(err, errlen, "option %s='%.*s': not one of error, warn, info, debug", d->key,
+			 (int)vlen, v);
+		return -EINVAL;
+	case OPTION_NUMBER:
+		if (parse_u32(v, vlen, d->lo, d->hi, field) == 0)
+			return 0;
+		snprintf(err, errlen, "option %s='%.*s': not a number of %s from %u to %u", d->key,
+			 (int)vlen, v, d->unit, d->lo, d->hi);
+		return -EINVAL;
+	case OPTION_METHODS:
 		for (int i = 0; i < 2; i++)
 			if (vlen == strlen(ways[i]) && memcmp(v, ways[i], vlen) == 0)
-				way = i;
-		if (way < 0)
-			return BAD("option methods='%.*s': not one of inject, jvmti", (int)vlen, v);
-		o->methods = way;
-	} else {
-		return BAD("unknown option '%.*s' (known: sockdir, loglevel, logfile, bufsize, "
-			   "timeout_us, strmax, stackmax, wait_ms, methods)", (int)klen, key);
+				n = i;
+		if (n >= 0) {
+			*(int *)field = n;
+			return 0;
+		}
+		snprintf(err, errlen, "option %s='%.*s': not one of inject, jvmti", d->key, (int)vlen, v);
+		return -EINVAL;
 	}
-	return 0;
-#undef KEY
-#undef BAD
+	return -EINVAL;
+}
+
+static int parse_one(const char *key, size_t klen, const char *v, size_t vlen,
+		     struct agent_options *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_desc *d = &option_table[i];
+		if (strlen(d->key) == klen && memcmp(d->key, key, klen) == 0)
+			return parse_value(d, v, vlen, (char *)o + d->offset, err, errlen);
+	}
+	int n = snprintf(err, errlen, "unknown option '%.*s' (known: ", (int)klen, key);
+	for (size_t i = 0; i < N_OPTIONS && n >= 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, "%s%s", option_table[i].key,
+			      i + 1 < N_OPTIONS ? ", " : ")");
+	return -EINVAL;
 }
 
 int options_parse(const char *text, struct agent_options *o, char *err, size_t errlen)

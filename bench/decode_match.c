@@ -31,7 +31,7 @@
  *                BEGIN { printf("attached\n"); }'
  * (started first; wait for "attached", which bpftrace prints once every
  * probe is in) traps every slot marker fire; bench/local.mk has the
- * recipe. The markers have no semaphores: the twelve arguments, strings
+ * recipe. The bridge ignores the markers' semaphores: the twelve arguments, strings
  * included, are formatted whether a probe is attached or not, so both runs
  * do the same work but the trap. RESULT decode_match_fires is the number
  * of slot markers the timed passes fired; bpftrace's @c also counts the
@@ -212,7 +212,7 @@ static int record(const char *sock, const char *file, unsigned seconds,
 		  const struct bridge_options *o)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	struct conn c;
+	struct agent_conn c;
 	struct wire_event *ev = malloc(sizeof *ev);
 	uint8_t *buf = malloc(1 << 16);
 	uint64_t end = now_ns() + (uint64_t)seconds * 1000000000u, total = 0;

@@ -23,7 +23,7 @@
 #     build/bench/bench-decode-match
 #     # then SIGINT bpftrace: @c = RESULT decode_match_fires * (1 + 1/loops),
 #     # the untimed counting pass included.
-#   The markers have no semaphores (runtime/markers.c): the marker
+#   The bridge ignores the markers' semaphores (runtime/markers.c): the marker
 #   strings are formatted whenever a marker fires, probed or not, so the
 #   two runs do the same work and differ by the trap alone.
 # bench-sync-rtt: synchronous round trip (send -> Ack) through a real

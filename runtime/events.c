@@ -32,10 +32,72 @@ const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit)
 	return NULL;
 }
 
+const char *events_word(const struct event_desc *d)
+{
+	const char *dot = d->label ? strchr(d->label, '.') : NULL;
+
+	return dot ? dot + 1 : "";
+}
+
+/* The list's order, not the codes': ClassUnload (an extension) comes after
+ * ClassLoad and ClassPrepare because the list says so. */
+size_t events_of_kind(uint8_t kind, const struct event_desc **out, size_t max)
+{
+#define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker)                   \
+	if ((family) == EVENT_BY_PATTERN && (k) == kind) {                               \
+		if (n < max)                                                             \
+			out[n] = events_get(code);                                       \
+		n++;                                                                     \
+	}
+	size_t n = 0;
+
+	STAPJAVA_EVENTS(EVENT_OF_KIND)
+	return n;
+#undef EVENT_OF_KIND
+}
+
+const struct event_desc *events_by_kind_word(uint8_t kind, const char *word, size_t len)
+{
+	for (size_t i = 0; i < N_ROWS; i++) {
+		const struct event_desc *d = &table[i];
+		if (d->name && d->family == EVENT_BY_PATTERN && d->kind == kind &&
+		    strlen(events_word(d)) == len && memcmp(events_word(d), word, len) == 0)
+			return d;
+	}
+	return NULL;
+}
+
 const struct event_desc *events_by_label(const char *label, size_t len)
 {
 	for (size_t i = 0; i < N_ROWS; i++)
 		if (table[i].label && strlen(table[i].label) == len && memcmp(table[i].label, label, len) == 0)
 			return &table[i];
+	return NULL;
+}
+
+#define FAMILY_ROW(family, name, probe, command, ext_only) { family, name, probe, command, ext_only },
+const struct family_desc event_families[N_SWITCHED_FAMILIES] = { STAPJAVA_FAMILIES(FAMILY_ROW) };
+
+const struct family_desc *events_family(enum event_family f)
+{
+	for (size_t i = 0; i < N_SWITCHED_FAMILIES; i++)
+		if (event_families[i].family == f)
+			return &event_families[i];
+	return NULL;
+}
+
+const struct family_desc *events_family_of_switch(unsigned command)
+{
+	for (size_t i = 0; i < N_SWITCHED_FAMILIES; i++)
+		if (event_families[i].switch_command == command)
+			return &event_families[i];
+	return NULL;
+}
+
+const struct family_desc *events_family_by_name(const char *name)
+{
+	for (size_t i = 0; i < N_SWITCHED_FAMILIES; i++)
+		if (strcmp(event_families[i].name, name) == 0)
+			return &event_families[i];
 	return NULL;
 }

@@ -70,6 +70,38 @@ enum event_family {
 	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost)                     \
 	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
 
+/* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
+ * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'
+ * second component (java.PROBE.*); EXT_ONLY, the agent reports them only to
+ * a peer that negotiated extension events (GC and VM events are ours, not
+ * the seed's). In the order the bridge sends the switches (VmEvents last). */
+#define STAPJAVA_FAMILIES(X)                                                                        \
+	X(EVENT_FAMILY_GC, "gc", "gc", WIRE_CMD_GC_EVENTS, true)                                    \
+	X(EVENT_FAMILY_THREADS, "threads", "thread", WIRE_CMD_THREAD_EVENTS, false)                 \
+	X(EVENT_FAMILY_MONITORS, "monitors", "monitor", WIRE_CMD_MONITOR_EVENTS, false)             \
+	X(EVENT_FAMILY_VM, "vm", "vm", WIRE_CMD_VM_EVENTS, true)
+
+struct family_desc {
+	enum event_family family;
+	const char *name;         /* "threads" */
+	const char *probe;        /* "thread" */
+	unsigned switch_command;  /* WIRE_CMD_THREAD_EVENTS */
+	bool ext_only;
+};
+
+/* A set of families: bit F is family F. */
+#define EVENT_FAMILY_BIT(f) (1u << (f))
+
+/* The switched families, in the list's order; N_SWITCHED_FAMILIES of them. */
+#define N_SWITCHED_FAMILIES 4u
+extern const struct family_desc event_families[N_SWITCHED_FAMILIES];
+/* Family F's description, NULL when F is no switched family. */
+const struct family_desc *events_family(enum event_family f);
+/* The family a switch command turns on and off, NULL for another command. */
+const struct family_desc *events_family_of_switch(unsigned command);
+/* The family named NAME ("gc"), NULL if none. */
+const struct family_desc *events_family_by_name(const char *name);
+
 struct event_desc {
 	unsigned code;            /* enum wire_event_code */
 	const char *name;         /* "MethodEnter" */
@@ -84,6 +116,13 @@ struct event_desc {
 const struct event_desc *events_get(unsigned code);
 /* The event of a registration KIND and event BIT (one bit), NULL if none. */
 const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);
+/* The word after the kind in D's label ("enter" of "method.enter"). */
+const char *events_word(const struct event_desc *d);
+/* KIND's events, in the list's order (enter, return, compile ...): at most
+ * MAX into OUT, and how many there are. */
+size_t events_of_kind(uint8_t kind, const struct event_desc **out, size_t max);
+/* The event of KIND whose word is WORD[0..LEN), NULL if none. */
+const struct event_desc *events_by_kind_word(uint8_t kind, const char *word, size_t len);
 /* The event labelled LABEL[0..LEN) ("class.load"), NULL if none. */
 const struct event_desc *events_by_label(const char *label, size_t len);
 

@@ -17,7 +17,7 @@
 
 #define SEND_TIMEOUT_MS 2000
 
-static int verify_listener(struct conn *c, char *why, size_t whylen)
+static int verify_listener(struct agent_conn *c, char *why, size_t whylen)
 {
 	struct ucred cred;
 	socklen_t len = sizeof cred;
@@ -39,7 +39,7 @@ static int verify_listener(struct conn *c, char *why, size_t whylen)
 	return 0;
 }
 
-int conn_open(struct conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
 	      char *why, size_t whylen)
 {
 	char dir[4200], name[128];
@@ -94,7 +94,7 @@ fail_kept:
 	return rc;
 }
 
-void conn_close(struct conn *c)
+void conn_close(struct agent_conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
@@ -102,7 +102,7 @@ void conn_close(struct conn *c)
 	wire_reader_free(&c->rd);
 }
 
-static int send_command(struct conn *c, const struct wire_command *cmd)
+static int send_command(struct agent_conn *c, const struct wire_command *cmd)
 {
 	uint8_t data[PATTERN_MAX_LEN + 64];
 	struct wire_buf b = { data, sizeof data, 0 };
@@ -140,7 +140,7 @@ static int batch_add(struct command_batch *b, const struct wire_command *cmd)
 	return rc;
 }
 
-int conn_send_hello(struct conn *c)
+int conn_send_hello(struct agent_conn *c)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_HELLO };
 
@@ -155,7 +155,7 @@ static int batch_switch(struct command_batch *b, unsigned code, bool on)
 	return on ? batch_add(b, &cmd) : 0;
 }
 
-static bool have(const struct conn *c, uint32_t cap)
+static bool have(const struct agent_conn *c, uint32_t cap)
 {
 	return (c->peer.caps & cap) != 0;
 }
@@ -165,7 +165,7 @@ static bool same_pattern(const struct registry_entry *a, const struct registry_e
 	return a->kind == b->kind && strcmp(pattern_text(&a->pat, NULL), pattern_text(&b->pat, NULL)) == 0;
 }
 
-static int batch_patterns(struct command_batch *b, const struct conn *c, const struct registry *reg)
+static int batch_patterns(struct command_batch *b, const struct agent_conn *c, const struct registry *reg)
 {
 	static const unsigned appendix_code[] = {
 		[WIRE_KIND_METHOD] = WIRE_CMD_REGISTER_METHOD,
@@ -230,7 +230,7 @@ static int batch_slots(struct command_batch *b, const struct registry *reg,
  * commands: VmDeath tells a JVM's normal end from an agent that died; the
  * registry keeps the lines out unless --vm), and last Start, which tells the
  * agent the registration is complete (its wait_ms wait ends on it). */
-int conn_send_registrations(struct conn *c, const struct registry *reg,
+int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it)
 {
 	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
@@ -266,15 +266,14 @@ int conn_send_registrations(struct conn *c, const struct registry *reg,
 	}
 	if (rc == 0)
 		rc = it ? batch_slots(&b, reg, it->slots) : batch_patterns(&b, c, reg);
-	if (rc == 0)
-		rc = batch_switch(&b, WIRE_CMD_GC_EVENTS, reg->gc);
-	if (rc == 0)
-		rc = batch_switch(&b, WIRE_CMD_THREAD_EVENTS, reg->threads);
-	if (rc == 0)
-		rc = batch_switch(&b, WIRE_CMD_MONITOR_EVENTS, reg->monitors);
+	/* VM events last, always (below) */
+	for (size_t f = 0; f < N_SWITCHED_FAMILIES && rc == 0; f++)
+		if (event_families[f].family != EVENT_FAMILY_VM)
+			rc = batch_switch(&b, event_families[f].switch_command,
+					  registry_family_on(reg, event_families[f].family));
 	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
 		rc = batch_switch(&b, WIRE_CMD_VM_EVENTS, true);
-	else if (rc == 0 && reg->vm)
+	else if (rc == 0 && registry_family_on(reg, EVENT_FAMILY_VM))
 		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
 	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS)) {
 		struct wire_command start = { .code = WIRE_CMD_START };
@@ -287,7 +286,7 @@ int conn_send_registrations(struct conn *c, const struct registry *reg,
 	return rc;
 }
 
-int conn_send_reset(struct conn *c)
+int conn_send_reset(struct agent_conn *c)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_RESET };
 
@@ -296,7 +295,7 @@ int conn_send_reset(struct conn *c)
 	return send_command(c, &cmd);
 }
 
-int conn_flush_acks(struct conn *c)
+int conn_flush_acks(struct agent_conn *c)
 {
 	size_t n = c->acks_len;
 
@@ -304,7 +303,7 @@ int conn_flush_acks(struct conn *c)
 	return n ? fd_send_all(c->fd, c->acks, n) : 0;
 }
 
-int conn_queue_ack(struct conn *c, uint64_t seq)
+int conn_queue_ack(struct agent_conn *c, uint64_t seq)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_ACK, .seq = seq };
 	struct wire_buf b = { c->acks, sizeof c->acks, c->acks_len };

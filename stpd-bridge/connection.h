@@ -31,7 +31,7 @@
  * at conn_flush_acks(). */
 #define CONN_ACK_BATCH 4096u
 
-struct conn {
+struct agent_conn {
 	int fd;
 	struct jvm_id jvm;
 	struct wire_peer peer;   /* the agent, as far as we know it */
@@ -44,11 +44,11 @@ struct conn {
 
 /* DIRFD: the socket directory (discovery_open_sockdir); SOCKDIR_TEMPLATE
  * only names the path in messages. */
-int conn_open(struct conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
 	      char *why, size_t whylen);
-void conn_close(struct conn *c);
+void conn_close(struct agent_conn *c);
 
-int conn_send_hello(struct conn *c);
+int conn_send_hello(struct agent_conn *c);
 /* In-thread dispatch (--in-thread): the agent fires the slots' markers. */
 struct conn_in_thread {
 	const struct slot_table *slots;
@@ -56,15 +56,15 @@ struct conn_in_thread {
 };
 /* IT NULL: the agent sends us the events. With IT, an agent that cannot
  * fire in-thread is refused (-EPROTONOSUPPORT, after a warning). */
-int conn_send_registrations(struct conn *c, const struct registry *reg,
+int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it);
-int conn_send_reset(struct conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
+int conn_send_reset(struct agent_conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
 /* Acks go in batches: conn_queue_ack() encodes one (sending the queue
  * when it is full), conn_flush_acks() sends what is queued with one send.
  * The agent gets every Ack, in order, as if each had been sent alone; the
  * worker flushes once per read, so an Ack waits at most for the events
  * that came in the same read (a send costs more than handling them). */
-int conn_queue_ack(struct conn *c, uint64_t seq);
-int conn_flush_acks(struct conn *c);
+int conn_queue_ack(struct agent_conn *c, uint64_t seq);
+int conn_flush_acks(struct agent_conn *c);
 
 #endif

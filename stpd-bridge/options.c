@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "events.h"
 #include "log.h"
 
 static const char usage_text[] =
@@ -107,12 +108,6 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Event words of each kind, in bit order (enum wire_event_bits). */
-static const char *const event_words[][3] = {
-	[WIRE_KIND_METHOD] = { "enter", "return", "compile" },
-	[WIRE_KIND_CLASS] = { "load", "prepare", "unload" },
-	[WIRE_KIND_EXCEPTION] = { "thrown", "catch", NULL },
-};
 static const uint8_t default_events[] = {
 	[WIRE_KIND_METHOD] = WIRE_METHOD_ENTER | WIRE_METHOD_RETURN,
 	[WIRE_KIND_CLASS] = WIRE_CLASS_LOAD | WIRE_CLASS_PREPARE | WIRE_CLASS_UNLOAD,
@@ -129,17 +124,11 @@ static uint8_t parse_event_list(uint8_t kind, const char *list)
 		return 0;
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		uint8_t bit = 0;
+		const struct event_desc *d = events_by_kind_word(kind, p, n);
 
-		for (unsigned i = 0; i < 3; i++) {
-			const char *w = event_words[kind][i];
-
-			if (w && strlen(w) == n && strncmp(p, w, n) == 0)
-				bit = (uint8_t)(1u << i);
-		}
-		if (!bit)
+		if (!d)
 			return 0;
-		bits |= bit;
+		bits |= d->bit;
 		p += n;
 		if (*p == ',' && *++p == '\0')
 			return 0;
@@ -170,10 +159,15 @@ static int add_pattern(struct registry *reg, uint8_t kind, const char *arg)
 			events = bits;
 			len = (size_t)(colon - arg);
 		} else if (strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz,") == strlen(colon + 1)) {
-			sj_error("%s '%s': unknown event list '%s' (events: %s,%s%s%s)", kind_option(kind),
-				 arg, colon + 1, event_words[kind][0], event_words[kind][1],
-				 event_words[kind][2] ? "," : "",
-				 event_words[kind][2] ? event_words[kind][2] : "");
+			const struct event_desc *ev[8];
+			size_t n = events_of_kind(kind, ev, 8);
+			char words[64] = "";
+
+			for (size_t i = 0; i < n && i < 8; i++)
+				snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s",
+					 i ? "," : "", events_word(ev[i]));
+			sj_error("%s '%s': unknown event list '%s' (events: %s)", kind_option(kind), arg,
+				 colon + 1, words);
 			return -EINVAL;
 		}
 	}
@@ -270,10 +264,10 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_FIRE: o->fire = true; return 0;
 	case OPT_SLOT: return add_slot(o, arg);
 	case 'o': o->output = arg; return 0;
-	case OPT_GC: o->reg.gc = true; return 0;
-	case OPT_THREADS: o->reg.threads = true; return 0;
-	case OPT_MONITORS: o->reg.monitors = true; return 0;
-	case OPT_VM: o->reg.vm = true; return 0;
+	case OPT_GC: o->reg.families |= EVENT_FAMILY_BIT(EVENT_FAMILY_GC); return 0;
+	case OPT_THREADS: o->reg.families |= EVENT_FAMILY_BIT(EVENT_FAMILY_THREADS); return 0;
+	case OPT_MONITORS: o->reg.families |= EVENT_FAMILY_BIT(EVENT_FAMILY_MONITORS); return 0;
+	case OPT_VM: o->reg.families |= EVENT_FAMILY_BIT(EVENT_FAMILY_VM); return 0;
 	case OPT_ARGS: o->reg.opt_mask |= WIRE_OPT_ARGUMENTS; return 0;
 	case OPT_RETURN: o->reg.opt_mask |= WIRE_OPT_RETURN_VALUE; return 0;
 	case OPT_STACK: o->reg.opt_mask |= WIRE_OPT_STACK; return 0;

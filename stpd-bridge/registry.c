@@ -51,14 +51,9 @@ int registry_family_wanted(const struct registry *r, unsigned code)
 {
 	const struct event_desc *d = events_get(code);
 
-	switch (d ? d->family : EVENT_BY_PATTERN) {
-	case EVENT_FAMILY_THREADS: return r->threads;
-	case EVENT_FAMILY_MONITORS: return r->monitors;
-	case EVENT_FAMILY_GC: return r->gc;
-	case EVENT_FAMILY_VM: return r->vm;
-	case EVENT_ALWAYS: return 1;
-	default: return -1;
-	}
+	if (!d || d->family == EVENT_BY_PATTERN || d->family == EVENT_BOOKKEEPING)
+		return -1;
+	return d->family == EVENT_ALWAYS || registry_family_on(r, d->family);
 }
 
 bool registry_wants(const struct registry *r, const struct wire_event *ev)
@@ -79,5 +74,5 @@ bool registry_wants(const struct registry *r, const struct wire_event *ev)
 
 bool registry_is_empty(const struct registry *r)
 {
-	return r->n == 0 && !r->gc && !r->threads && !r->monitors && !r->vm;
+	return r->n == 0 && !r->families;
 }

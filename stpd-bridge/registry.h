@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "pattern.h"
 #include "wire.h"
 
@@ -30,7 +31,7 @@ struct registry_entry {
 struct registry {
 	struct registry_entry *entries;
 	size_t n;
-	bool gc, threads, monitors, vm;
+	uint8_t families;     /* EVENT_FAMILY_BIT()s switched on (events.h) */
 	uint32_t opt_mask;    /* WIRE_OPT_* */
 	bool sync;            /* synchronous dispatch requested */
 	uint32_t sync_timeout_us;
@@ -51,6 +52,11 @@ bool registry_wants(const struct registry *r, const struct wire_event *ev);
 /* For an event code without a pattern (GC, VM, thread, monitor, Lost): 1 when
  * its switch is on, 0 when off; -1 for the codes patterns select. */
 int registry_family_wanted(const struct registry *r, unsigned code);
+
+static inline bool registry_family_on(const struct registry *r, enum event_family f)
+{
+	return r->families & EVENT_FAMILY_BIT(f);
+}
 
 /* True when nothing at all is registered. */
 bool registry_is_empty(const struct registry *r);

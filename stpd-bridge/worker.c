@@ -26,7 +26,7 @@
 
 struct worker {
 	const struct worker_config *cfg;
-	struct conn conn;
+	struct agent_conn conn;
 	struct handler h;        /* thread names, --print, --fire */
 	struct wire_event *ev;   /* large: one, reused */
 	int sigfd;

@@ -1852,6 +1852,23 @@ check_asan() {
 @test "sanitizers: the agent and the bridge under ASan + UBSan, every family, no report (JDK 17)" { check_asan "$JDK17"; }
 @test "sanitizers: the agent and the bridge under ASan + UBSan, every family, no report (JDK 25)" { check_asan "$JDK25"; }
 
+@test "load: every kind of bad option (the agent's option table) is named with what it must be" {
+	local opt want
+	while IFS='|' read -r opt want; do
+		run "$JDK17" "-agentpath:$AGENT=$opt" -cp "$CLASSES" Families hello
+		[ "$status" -eq 1 ] || { echo "$opt: status $status: $output"; false; }
+		[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\  ]] || { echo "$opt: ${lines[0]}"; false; }
+		[ "${lines[0]#*: error: }" = "$want; the agent is not loaded" ] || { echo "$opt: ${lines[0]}"; false; }
+	done <<-'EOF'
+		colour=red|unknown option 'colour' (known: sockdir, loglevel, logfile, bufsize, timeout_us, strmax, stackmax, wait_ms, methods)
+		stackmax=0|option stackmax='0': not a number of frames from 1 to 256
+		timeout_us=x|option timeout_us='x': not a number of microseconds from 0 to 10000000
+		methods=bytecode|option methods='bytecode': not one of inject, jvmti
+		loglevel=loud|option loglevel='loud': not one of error, warn, info, debug
+		logfile=rel/x|option logfile='rel/x': needs an absolute path
+	EOF
+}
+
 @test "in-thread: the agent fires each session's own slots in the Java thread (two bridges, both with a slot 0)" {
 	# bpftrace stands in for stap on the host: it probes the agent's markers
 	# (uprobes work here), printing what the guest tests check through stap

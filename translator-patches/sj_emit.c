@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events.h"
 #include "pattern.h"
 
 /* The variables every slot probe sets; doc/markers.md's table ($arg1: the event
@@ -95,7 +96,6 @@ static int word(struct sj_buf *out, enum sj_args_form form, const char *fmt, ...
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
 			enum sj_args_form form, struct sj_buf *out)
 {
-	static const char *const families[] = { "--gc", "--threads", "--monitors", "--vm" };
 	static const char *const optional[] = { "--args", "--return", "--stack" };
 	int rc = word(out, form, "--fire");
 
@@ -106,9 +106,9 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 		rc |= word(out, form, "%zu:%s.%s:%s", i, sj_kind_name(t->slots[i].kind),
 			   t->slots[i].event, t->slots[i].pattern);
 	}
-	for (unsigned f = 0; f < 4; f++)
-		if (t->families & (1u << f))
-			rc |= word(out, form, "%s", families[f]);
+	for (unsigned f = 0; f < N_SWITCHED_FAMILIES; f++)
+		if (t->families & EVENT_FAMILY_BIT(event_families[f].family))
+			rc |= word(out, form, "--%s", event_families[f].name);
 	for (unsigned k = 0; k < 3; k++)
 		if (t->optional & (1u << k))
 			rc |= word(out, form, "%s", optional[k]);

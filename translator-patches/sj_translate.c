@@ -18,21 +18,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "pattern.h"
 #include "sj_diag.h"
 #include "sj_lex.h"
 
+/* A kind of probe point; its event types are those of the table of events
+ * (events.h), the first the default. */
 struct kind_info {
 	const char *name;
-	const char *events[4];	/* the first is the default */
-	const char *expected;	/* for the error message */
+	uint8_t wire_kind;
+	const char *events[4];	/* words, filled from the table */
+	char expected[64];	/* "enter, return or compile", for the error message */
 };
 
-static const struct kind_info kinds[] = {
-	[SJ_KIND_METHOD] = { "method", { "enter", "return", "compile" }, "enter, return or compile" },
-	[SJ_KIND_CLASS] = { "class", { "load", "prepare", "unload" }, "load, prepare or unload" },
-	[SJ_KIND_EXCEPTION] = { "exception", { "thrown", "catch" }, "thrown or catch" },
+static struct kind_info kinds[] = {
+	[SJ_KIND_METHOD] = { "method", WIRE_KIND_METHOD, { NULL }, "" },
+	[SJ_KIND_CLASS] = { "class", WIRE_KIND_CLASS, { NULL }, "" },
+	[SJ_KIND_EXCEPTION] = { "exception", WIRE_KIND_EXCEPTION, { NULL }, "" },
 };
+
+static const struct kind_info *kind_info(enum sj_kind kind)
+{
+	struct kind_info *ki = &kinds[kind];
+
+	if (!ki->events[0]) {
+		const struct event_desc *ev[4];
+		size_t n = events_of_kind(ki->wire_kind, ev, 4);
+
+		for (size_t i = 0; i < n && i < 4; i++) {
+			ki->events[i] = events_word(ev[i]);
+			snprintf(ki->expected + strlen(ki->expected), sizeof ki->expected - strlen(ki->expected),
+				 "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", ki->events[i]);
+		}
+	}
+	return ki;
+}
 
 const char *sj_kind_name(enum sj_kind kind)
 {
@@ -197,7 +218,7 @@ static bool pattern_argument(struct scan *s, const struct sj_token *p, const cha
  * after the point (after an error: where scanning goes on). */
 static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 {
-	const struct kind_info *ki = &kinds[kind];
+	const struct kind_info *ki = kind_info(kind);
 	const char *event = ki->events[0];
 	size_t j = i + 3;
 	static char pattern[PATTERN_MAX_LEN + 1];
@@ -280,7 +301,6 @@ static size_t component(const struct scan *s, size_t i, char *out, size_t outlen
 
 static void classify_pending(struct scan *s)
 {
-	static const char *const families[] = { "gc", "thread", "monitor", "vm" };
 	static const char *const neutral[] = { "begin", "end", "error", "never", "timer" };
 	char first[128], second[128];
 	long i = s->pending;
@@ -299,9 +319,9 @@ static void classify_pending(struct scan *s)
 	}
 	if (strcmp(first, "java") == 0 && is_op(tok(s, (size_t)i + 1), ".")) {
 		component(s, (size_t)i + 2, second, sizeof second);
-		for (unsigned f = 0; f < 4; f++)
-			if (fnmatch(second, families[f], 0) == 0)
-				s->t->families |= 1u << f;
+		for (unsigned f = 0; f < N_SWITCHED_FAMILIES; f++)
+			if (fnmatch(second, event_families[f].probe, 0) == 0)
+				s->t->families |= EVENT_FAMILY_BIT(event_families[f].family);
 		return;
 	}
 	for (size_t k = 0; k < sizeof neutral / sizeof neutral[0]; k++)

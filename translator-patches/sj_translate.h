@@ -33,8 +33,6 @@
 
 enum sj_kind { SJ_KIND_METHOD, SJ_KIND_CLASS, SJ_KIND_EXCEPTION };
 
-enum sj_family { SJ_FAM_GC = 1, SJ_FAM_THREADS = 2, SJ_FAM_MONITORS = 4, SJ_FAM_VM = 8 };
-
 enum sj_optional { SJ_OPT_ARGS = 1, SJ_OPT_RETURN = 2, SJ_OPT_STACK = 4 };
 
 struct sj_slot {
@@ -47,7 +45,7 @@ struct sj_slot {
 struct sj_translation {
 	struct sj_slot slots[SJ_MAX_SLOTS];
 	size_t nslots;
-	unsigned families;	/* enum sj_family bits */
+	unsigned families;	/* EVENT_FAMILY_BIT()s of the java.gc/thread/monitor/vm points (events.h) */
 	unsigned optional;	/* enum sj_optional bits */
 	char **other_points;	/* first components of non-Java probe points */
 	size_t nother;

@@ -75,9 +75,62 @@ static void test_every_registration_bit_has_an_event(void **state)
 				assert_null(d);
 		}
 	}
+	/* each kind's words in the list's order, the first the default */
+	static const char *const words[][4] = {
+		[WIRE_KIND_METHOD] = { "enter", "return", "compile" },
+		[WIRE_KIND_CLASS] = { "load", "prepare", "unload" },
+		[WIRE_KIND_EXCEPTION] = { "thrown", "catch" },
+	};
+	for (uint8_t kind = WIRE_KIND_METHOD; kind <= WIRE_KIND_EXCEPTION; kind++) {
+		const struct event_desc *ev[4];
+		size_t n = events_of_kind(kind, ev, 4);
+		for (size_t i = 0; i < 4; i++) {
+			if (!words[kind][i]) {
+				assert_int_equal(n, i);
+				break;
+			}
+			assert_true(i < n);
+			assert_string_equal(events_word(ev[i]), words[kind][i]);
+			assert_ptr_equal(events_by_kind_word(kind, words[kind][i], strlen(words[kind][i])), ev[i]);
+		}
+	}
+	assert_null(events_by_kind_word(WIRE_KIND_EXCEPTION, "enter", 5));
 	assert_null(events_by_label("method", 6));
 	assert_null(events_by_label("method.enterx", 13));
 	assert_ptr_equal(events_by_label("method.enterx", 12), events_get(WIRE_EV_METHOD_ENTER));
+}
+
+/* Every switched family: its switch command and name find it; every event
+ * of a family is in one of them, and each family has events. */
+static void test_families(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_SWITCHED_FAMILIES; i++) {
+		const struct family_desc *f = &event_families[i];
+		unsigned n = 0;
+
+		assert_ptr_equal(events_family(f->family), f);
+		assert_ptr_equal(events_family_of_switch(f->switch_command), f);
+		assert_ptr_equal(events_family_by_name(f->name), f);
+		assert_string_equal(wire_command_name(f->switch_command),
+				    f->family == EVENT_FAMILY_GC ? "GcEvents" : f->family == EVENT_FAMILY_VM ? "VmEvents"
+				    : f->family == EVENT_FAMILY_THREADS ? "ThreadEvents" : "MonitorEvents");
+		for (unsigned code = 0x80; code <= 0x98; code++) {
+			const struct event_desc *d = events_get(code);
+			if (d && d->family == f->family) {
+				n++;
+				/* its label is java.PROBE.* */
+				assert_int_equal(strncmp(d->label, f->probe, strlen(f->probe)), 0);
+				assert_int_equal(d->label[strlen(f->probe)], '.');
+			}
+		}
+		assert_true(n >= 2);
+	}
+	assert_null(events_family(EVENT_BY_PATTERN));
+	assert_null(events_family(EVENT_ALWAYS));
+	assert_null(events_family_of_switch(WIRE_CMD_REGISTER));
+	/* the bridge sends VmEvents last */
+	assert_int_equal(event_families[N_SWITCHED_FAMILIES - 1].family, EVENT_FAMILY_VM);
 }
 
 int main(void)
@@ -85,6 +138,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_code_round_trips),
 		cmocka_unit_test(test_every_registration_bit_has_an_event),
+		cmocka_unit_test(test_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
