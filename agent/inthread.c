@@ -64,11 +64,10 @@ static void fill(const struct emission *em, struct marker_args *a)
 	if (buf) {
 		markers_fill_args(buf, SCRATCH_STRINGS, &meta, ev, a);
 	} else {
-		/* no memory for the strings: the numbers still go, every string "" */
-		static const char none[1];
-		struct wire_event bare = { .code = ev->code, .has_trailer = true };
-		bare.trailer.flags = ev->trailer.flags & ~WIRE_TF_STACK;
-		markers_fill_args((char *)none, 0, &meta, &bare, a);
+		/* no memory for the thread's buffer: the numbers still go, and
+		 * whatever string fits in this one (most are "") */
+		static AGENT_TLS char small[128];
+		markers_fill_args(small, sizeof(small), &meta, ev, a);
 	}
 	ev->nvalues = nvalues;
 	ev->retval.type = ret_type;
