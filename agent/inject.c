@@ -250,10 +250,30 @@ enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, cons
 
 static void log_count(void);
 
+static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh);
+static size_t retransform_chunk(JNIEnv *jni, jclass *v, size_t n, bool want);
+
 void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 {
-	if (!atomic_load(&active) || sig[0] == '[' || records_flags(sig, class_loader_hash(jni, klass), "") < 0)
+	if (!atomic_load(&active) || sig[0] == '[')
 		return;
+	uint32_t lh = class_loader_hash(jni, klass);
+	if (records_flags(sig, lh, "") < 0) {
+		/* most classes: no registration can name a method of theirs */
+		if (!conns_want_method_class(sig, METHOD_EVENTS))
+			return;
+		/* Its bytes went past the hook before the registration, and the
+		 * update's scan of the prepared classes came before its
+		 * preparation: retransform it now, before any of its code runs
+		 * (after an update under way, which may have done it). */
+		pthread_mutex_lock(&update_lock);
+		if (atomic_load(&active) && records_flags(sig, lh, "") < 0 && class_modifiable(klass) &&
+		    class_needs_calls(klass, sig, lh))
+			retransform_chunk(jni, &klass, 1, true);
+		pthread_mutex_unlock(&update_lock);
+		if (records_flags(sig, lh, "") < 0)
+			return;
+	}
 	module_reads(jni, klass);
 	log_count();
 }

@@ -50,7 +50,12 @@ enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, cons
  * the handler that reports an exceptional exit? Its Exception and
  * ExceptionCatch events are not the program's: cb_exception.c drops them. */
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow);
-/* From ClassPrepare: a class we changed in a named module must read Probe's. */
+/* From ClassPrepare, before fallback.h looks at the class: a class whose
+ * bytes went past the class-file hook before the registration (loaded
+ * before, prepared after the update that scanned the prepared classes) and
+ * that lacks calls a wanted method needs is retransformed now, before any
+ * of its code runs (waiting for an update under way); a class we changed
+ * in a named module must read Probe's. */
 void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);
 /* Capabilities injection needs (those the VM can give). */
 void inject_want_capabilities(jvmtiCapabilities *want, const jvmtiCapabilities *potential);

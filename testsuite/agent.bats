@@ -1869,6 +1869,31 @@ check_asan() {
 	EOF
 }
 
+# A class whose bytes went past the class-file hook before the registration
+# (loaded, not linked) and that is prepared after it must get its calls: the
+# ClassPrepare asks for an update that retransforms it (it had breakpoints
+# for enter and no return: seen as a lost return in a guest test).
+check_latelink() {
+	start_jvm "$1" "" -- Families latelink "$T/go"
+	wait_until 20 grep -q '^loaded$' "$T/java.out"
+	start_bridge b -m 'LateLink.step'
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	[ "$(grep -E '^method\.(enter|return) ' "$T/b.out" | mask | sed 's/ tid=T//')" = "$(printf '%s\n' \
+		'method.enter pid=P ts=X method=LateLink.step(I)I args=' \
+		'method.return pid=P ts=X method=LateLink.step(I)I popped=0 ret=?')" ] || { cat "$T/b.out" "$T/agent.log" >&2; false; }
+	[ "$(cat "$T/java.out")" = "$(printf 'loaded\nstep 21')" ]
+	! log_has 'by breakpoints' || { cat "$T/agent.log" >&2; false; }
+	! log_has 'cannot be reported' || { cat "$T/agent.log" >&2; false; }
+	log_has 'method calls injected in 1 class'
+	bridge_quiet b
+}
+@test "inject: a class loaded before the registration and prepared after it gets its calls (JDK 17)" { check_latelink "$JDK17"; }
+@test "inject: a class loaded before the registration and prepared after it gets its calls (JDK 25)" { check_latelink "$JDK25"; }
+
 @test "in-thread: the agent fires each session's own slots in the Java thread (two bridges, both with a slot 0)" {
 	# bpftrace stands in for stap on the host: it probes the agent's markers
 	# (uprobes work here), printing what the guest tests check through stap

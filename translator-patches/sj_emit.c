@@ -11,7 +11,8 @@
 #include "pattern.h"
 
 /* The variables every slot probe sets; doc/markers.md's table ($arg1: the event
- * code in bits 0..7, the trailer flags in bits 8..15, as the tapset reads it). */
+ * code in bits 0..7, the trailer flags in bits 8..15, in-thread the session
+ * from bit 16, as the tapset reads it). */
 static const char common_vars[] =
 	"java_event = $arg1 & 0xff; java_flags = ($arg1 >> 8) & 0xff; java_sync = ($arg1 >> 8) & 1; "
 	"java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "

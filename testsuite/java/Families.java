@@ -43,6 +43,11 @@ public class Families {
             Lambdas.prepare();
             System.out.println("prepared");
         }
+        if (scenario.equals("latelink")) {
+            // loaded (its bytes read) now, linked and prepared only once called
+            Families.class.getClassLoader().loadClass("LateLink");
+            System.out.println("loaded");
+        }
         if (!scenario.equals("exitrace"))
             waitFor(args[1]);
         switch (scenario) {
@@ -62,6 +67,7 @@ public class Families {
         case "hello": System.out.println("hello from Families"); break;
         case "entry": Entry.run(); break;
         case "lambdas": Lambdas.run(); break;
+        case "latelink": System.out.println("step " + LateLink.step(20)); break;
         case "vthreads": VThreads.run(); break;
         case "unwind": Unwind.run(); break;
         case "paced": Paced.run(args[2]); break;
@@ -452,4 +458,9 @@ class EntryLazy {
     // a branch while a new object is not yet initialised: its stack map frames
     // hold Uninitialized(offset of the new), which injection must move too
     static int later(int x) { return new StringBuilder(x >= 0 ? "a" : "bc").length() - 1 + x * 2; }
+}
+
+// LateLink: loaded before a bridge registers, prepared after (latelink).
+class LateLink {
+    static int step(int x) { return x + 1; }
 }

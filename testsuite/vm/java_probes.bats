@@ -274,8 +274,11 @@ ctx_java() {
 # the Java thread makes inside each call (the agent makes none of its own).
 # With "exit", the script ends itself after the third call.
 ctx_script() {
-	local end=
-	[ "${1:-}" = exit ] && end='if (++calls == 3) exit()'
+	local end= stop=
+	# with -x, staprun runs on after its target: the script ends itself after
+	# the third call, or when the JVM ends (a call missed: a short run, not a
+	# hang). The JVM's end comes in-thread too: the agent's vm_death marker.
+	[ "${1:-}" = exit ] && end='if (++calls == 3) exit()' && stop='exit()'
 	cat >"$D/ctx.stp" <<-EOF
 		global inside, writes, calls
 		probe java.method("Ctx.step").enter {
@@ -290,6 +293,10 @@ ctx_script() {
 			$end
 		}
 		probe syscall.write { if (tid() in inside) writes++ }
+		probe java.vm.death {
+			printf("vm.death tid==java_tid:%d pid==java_pid:%d\\n", tid() == java_tid, pid() == java_pid)
+			$stop
+		}
 	EOF
 }
 
@@ -308,7 +315,7 @@ ctx_script() {
 		--before "(i=0; until grep -q 'Start: registrations complete' $D/ctxc.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &" \
 		-c "$tcmd" "$D/ctx.stp" >"$D/ctxc.out" 2>"$D/ctxc.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show ctxc; false; }
-	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67)" ] || { show ctxc; false; }
+	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67; echo 'vm.death tid==java_tid:1 pid==java_pid:1')" ] || { show ctxc; false; }
 	[ -z "$(clean_err "$D/ctxc.err")" ] || { show ctxc; false; }
 	[ "$(cat "$D/ctx.bin")" = ABC ]
 	run grep -c 'FireInThread: its markers fire in the Java threads, session' "$D/ctxc.agent.log"
