@@ -171,7 +171,7 @@ probe process("/opt/stapjava/bin/stpd-bridge").end { if (execname() == "stpd-bri
 	# in-thread, the slot's alias is on the agent's marker, skips other sessions,
 	# and -x goes to stap too (target(), and the JVM's tree for uprobes)
 	run "$SJ" --dump -p2 -x 1234 -e 'probe java.class("A"), syscall.read {}'
-	[ "$(section stap)" = "stap -p 2 -x 1234 -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
+	[ "$(section stap)" = "stap -p 2 -x 1234 -d /opt/stapjava/lib/libstapjava.so -I /opt/stapjava/share/stapjava/tapset -I '<tmpdir>/tapset' -e <script>" ]
 	[[ "$(section "tapset <tmpdir>/stapjava_slots.stp")" == *'probe __stapjava_s0 = process("/opt/stapjava/lib/libstapjava.so").mark("slot0") {'$'\n''	if (($arg1 >> 16) != stp_pid()) next; java_event_name = "class.load";'* ]]
 	# (stap -x checks the pid at build time, and the bridge is not in the
 	# target's tree: no probe on the bridge's end, no process group noted)

@@ -366,6 +366,13 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 		rc |= sj_argv_push(&v, &n, "-p");
 		rc |= sj_argv_push(&v, &n, "1");
 	}
+	/* in-thread, the handlers run in the JVM's threads, on the agent's
+	 * markers: its symbols and unwind data make ubacktrace() and usymname()
+	 * name its frames */
+	if (!pass1 && j->uses_java && j->in_thread) {
+		rc |= sj_argv_push(&v, &n, "-d");
+		rc |= sj_argv_push(&v, &n, j->paths.agent);
+	}
 	rc |= sj_argv_push(&v, &n, "-I");
 	rc |= sj_argv_push(&v, &n, j->paths.tapset);
 	if (slots_dir && j->uses_java && j->tr.nslots) {
