@@ -652,3 +652,13 @@ got TERM at $T/x:1:1" ]
 	stap_p2 "$T/many.stp"
 	[ "$status" -eq 0 ] || { echo "$output" | tail; return 1; }
 }
+
+@test "stap's messages name a Java probe point as the user wrote it, never __stapjava_sN" {
+	printf 'probe java.method("A.c").return { }\nprobe java.class("B") { println(class_name) }\n' >"$T/el.stp"
+	stap_p2 "$T/el.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	grep -qxF "WARNING: Probe 'java' has been elided: identifier 'java.method(\"A.c\").return' at $T/el.stp:1:7" <<<"$output" ||
+		{ echo "$output"; return 1; }
+	# (the -p2 listing on stdout shows the generated code; the messages do not)
+	! grep -E '^(WARNING|[a-z]+ error)' <<<"$output" | grep -q '__stapjava' || { echo "$output"; return 1; }
+}

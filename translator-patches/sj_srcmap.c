@@ -4,7 +4,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "sj_translate.h"
 
 void sj_srcmap_init(struct sj_srcmap *m, const struct sj_srcmap_file *files, size_t nfiles)
 {
@@ -122,6 +126,44 @@ static int put_paths(const struct sj_srcmap *m, const char *s, size_t n, struct 
 	return rc ? -ENOMEM : 0;
 }
 
+/* LINE[0..N) with each '__stapjava_sN' of a known slot as its probe point, into
+ * OUT; false (OUT untouched) when there is none. */
+static bool name_slots(const struct sj_srcmap *m, const char *line, size_t n, struct sj_buf *out)
+{
+	static const char pfx[] = "'" SJ_SLOT_PREFIX;
+	const char *p = line, *end = line + n;
+	bool any = false;
+	int rc = 0;
+
+	for (const char *h; (h = memmem(p, (size_t)(end - p), pfx, sizeof pfx - 1));) {
+		const char *d = h + sizeof pfx - 1, *q = d;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		unsigned long slot = q > d ? strtoul(d, NULL, 10) : ULONG_MAX;
+		if (q == end || *q != '\'' || slot >= m->nslots) {
+			rc |= sj_buf_add(out, p, (size_t)(d - p));
+			p = d;
+			continue;
+		}
+		/* stap names the probe by its first component, the alias's process(...) */
+		const char *probe = "Probe 'process'";
+		const char *pp = !any ? memmem(p, (size_t)(h - p), probe, strlen(probe)) : NULL;
+		if (pp) {
+			rc |= sj_buf_add(out, p, (size_t)(pp - p));
+			rc |= sj_buf_puts(out, "Probe 'java'");
+			p = pp + strlen(probe);
+		}
+		rc |= sj_buf_add(out, p, (size_t)(h - p) + 1);
+		rc |= sj_buf_puts(out, m->slot_points[slot]);
+		p = q;
+		any = true;
+	}
+	if (!any)
+		return false;
+	rc |= sj_buf_add(out, p, (size_t)(end - p));
+	return rc == 0;
+}
+
 int sj_srcmap_line(struct sj_srcmap *m, const char *line, size_t len, struct sj_buf *out)
 {
 	size_t n = len > 0 && line[len - 1] == '\n' ? len - 1 : len;
@@ -154,7 +196,12 @@ int sj_srcmap_line(struct sj_srcmap *m, const char *line, size_t len, struct sj_
 		rc |= sj_buf_add(out, "^", 1);
 		rc |= sj_buf_add(out, line + n, len - n);
 	} else {
-		rc |= put_paths(m, line, len, out);
+		struct sj_buf named = { 0 };
+		if (m->nslots && name_slots(m, line, len, &named))
+			rc |= put_paths(m, sj_buf_str(&named), named.len, out);
+		else
+			rc |= put_paths(m, line, len, out);
+		sj_buf_free(&named);
 	}
 	if (prefix)
 		m->at = NULL;	/* each location is for one source line */

@@ -16,7 +16,9 @@
  * same column since translation keeps every column.  Lines come in order, one at a
  * time, with or without their newline; the map keeps what it needs between them.
  * After a line with an escape character (stap --color=always), only paths are
- * replaced.  Returns 0 or -ENOMEM.
+ * replaced.  The internal name of a slot probe ('__stapjava_sN', in a message about
+ * it) becomes the Java probe point the user wrote (SLOT_POINTS[N]), and the probe
+ * stap then calls 'process' is called 'java'.  Returns 0 or -ENOMEM.
  */
 #ifndef STAPJAVA_SJ_SRCMAP_H
 #define STAPJAVA_SJ_SRCMAP_H
@@ -39,6 +41,8 @@ struct sj_srcmap {
 	const struct sj_srcmap_file *last;	/* file of the last location; NULL: not ours */
 	const struct sj_srcmap_file *at;	/* the location a source line may follow */
 	unsigned line, col;
+	char *const *slot_points;	/* slot N's probe point as written, java.KIND("P").EVENT */
+	size_t nslots;
 	const char *caret_src;	/* the user's line just printed; NULL: no caret to redraw */
 	size_t caret_len, caret_indent;
 	bool colour;

@@ -182,6 +182,9 @@ static bool pattern_argument(struct scan *s, const struct sj_token *p, const cha
 		}
 		text = s->t->script_args[idx - 1];
 		len = strlen(text);
+	} else if (p->kind == SJ_TOK_STRING) {
+		error_at(s, p, "Could not find matching closing quote");   /* stap's words */
+		return false;
 	} else {
 		error_at(s, p, "expected a string literal as the pattern of java.%s", kname);
 		return false;

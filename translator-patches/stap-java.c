@@ -76,6 +76,7 @@ struct job {
 	char **fix;			/* stap-runtime-fix's options */
 	bool uses_java;
 	bool in_thread;			/* the agents fire the markers (--in-thread) */
+	char **slot_points;		/* slot N as the user wrote it, for stap's messages */
 	const char *main_name;		/* the main script as stap names it */
 	struct sj_buf source;		/* the main script as the user wrote it */
 	char dir[4096];			/* temporary directory, "" until made */
@@ -493,6 +494,8 @@ static int workdir(struct job *j)
 			return -ENOMEM;
 	}
 	sj_srcmap_init(&j->map, j->mapped, nmapped);
+	j->map.slot_points = j->slot_points;
+	j->map.nslots = j->slot_points ? j->tr.nslots : 0;
 	return 0;
 }
 
@@ -587,8 +590,30 @@ static int run_listing(const struct job *j)
 	return rc;
 }
 
+/* What stap's messages call __stapjava_sN is java.KIND("PATTERN").EVENT. */
+static int name_slot_points(struct job *j)
+{
+	if (!j->tr.nslots)
+		return 0;
+	j->slot_points = calloc(j->tr.nslots, sizeof *j->slot_points);
+	if (!j->slot_points)
+		return -ENOMEM;
+	for (size_t i = 0; i < j->tr.nslots; i++) {
+		const struct sj_slot *sl = &j->tr.slots[i];
+		if (asprintf(&j->slot_points[i], "java.%s(\"%s\").%s", sj_kind_name(sl->kind),
+			     sl->pattern, sl->event) < 0) {
+			j->slot_points[i] = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static void job_free(struct job *j)
 {
+	for (size_t i = 0; j->slot_points && i < j->tr.nslots; i++)
+		free(j->slot_points[i]);
+	free(j->slot_points);
 	for (size_t i = 0; j->extra && i < j->cmd.nextra; i++)
 		sj_buf_free(&j->extra[i]);
 	free(j->extra);
@@ -646,6 +671,8 @@ static int stap_java(struct job *j, int argc, char **argv)
 			return rc < 0 ? 1 : rc;
 	}
 	rc = generate(j);
+	if (rc == 0)
+		rc = name_slot_points(j);
 	if (rc == 0 && j->cmd.print_target) {
 		/* for a harness that runs staprun -c elsewhere (testsuite/vm/stap-vm) */
 		printf("%s\n", j->target_cmd.len ? sj_buf_str(&j->target_cmd) : j->cmd.command);
