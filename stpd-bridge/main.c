@@ -46,6 +46,11 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc < 0 ? 1 : 0;
 	}
+	if (o.check) {
+		rc = supervisor_check_named(&o);
+		options_free(&o);
+		return rc < 0 ? 1 : 0;
+	}
 	if (o.output) {
 		out_fd = open_append(o.output);
 		if (out_fd < 0) {

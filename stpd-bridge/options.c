@@ -22,6 +22,8 @@ static const char usage_text[] =
 	"  -x, --pid PID            serve this JVM (repeatable); default: every JVM,\n"
 	"                           including those that start later\n"
 	"  -l, --list               print the JVMs this user can see and exit\n"
+	"      --check              say whether each -x PID is a JVM this bridge may\n"
+	"                           serve, and exit (0: all are)\n"
 	"      --sockdir DIR        agents' socket directory, under /proc/PID/root;\n"
 	"                           %u stands for the JVM's uid (default /tmp/stapjava-%u)\n"
 	"      --rescan-ms N        look for new JVMs every N ms (default 500)\n"
@@ -71,7 +73,7 @@ enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
-	OPT_IN_THREAD, OPT_SESSION,
+	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK,
 };
 
 static const struct option long_options[] = {
@@ -105,6 +107,7 @@ static const struct option long_options[] = {
 	{ "no-attach", no_argument, NULL, OPT_NO_ATTACH },
 	{ "in-thread", no_argument, NULL, OPT_IN_THREAD },
 	{ "session", required_argument, NULL, OPT_SESSION },
+	{ "check", no_argument, NULL, OPT_CHECK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -319,6 +322,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_AGENT_OPTIONS: o->agent_options = arg; return 0;
 	case OPT_NO_ATTACH: o->no_attach = true; return 0;
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
+	case OPT_CHECK: o->check = true; return 0;
 	case OPT_SESSION:
 		if (parse_uint("--session", arg, UINT32_MAX, &v) < 0)
 			return -EINVAL;
@@ -383,7 +387,11 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	}
 	if (!o->session_given)
 		o->session = (uint32_t)o->parent;
-	if (!o->list && registry_is_empty(&o->reg)) {
+	if (o->check && !o->npids) {
+		sj_error("--check: give the JVMs to check with -x");
+		return -EINVAL;
+	}
+	if (!o->list && !o->check && registry_is_empty(&o->reg)) {
 		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
 		return -EINVAL;
 	}

@@ -32,6 +32,7 @@ struct bridge_options {
 	bool session_given;
 	bool print;                /* --print */
 	bool list;                 /* --list */
+	bool check;                /* --check: only say whether each -x pid can be served */
 	pid_t parent;              /* --parent, 0: none */
 	const char *sockdir;       /* --sockdir template ("%u": the JVM's uid), NULL: default */
 	const char *output;        /* -o FILE, NULL: stdout */

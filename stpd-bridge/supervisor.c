@@ -261,6 +261,11 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
  * up its signals yet: what it lacks is said only after. */
 #define SETTLE_MS 10000
 
+static void say_not_a_jvm(pid_t pid)
+{
+	sj_error("-x %d: not a JVM (no java executable, no libjvm.so mapped)", (int)pid);
+}
+
 /* True (and said once, the pid given up) when a named PID is not a JVM. */
 static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
 {
@@ -269,7 +274,7 @@ static bool not_a_jvm(struct supervisor *s, const struct jvm_id *id)
 	int64_t age = procfs_age_ms(id);
 	if (age >= 0 && age < BECOME_JVM_MS)
 		return true;       /* look again next scan */
-	sj_error("-x %d: not a JVM (no java executable, no libjvm.so mapped)", (int)id->pid);
+	say_not_a_jvm(id->pid);
 	mark_failed(s, id);
 	return true;
 }
@@ -396,34 +401,65 @@ static bool named_all_gone(const struct supervisor *s)
 	return s->o->npids > 0;
 }
 
+/* A named PID must exist and be this bridge's to serve: 0, or a negative
+ * errno after one line naming what is wrong. */
+static int named_pid_readable(pid_t pid, struct jvm_id *id)
+{
+	int rc = procfs_read_jvm(pid, id);
+
+	if (rc == -EACCES || rc == -EPERM) {
+		struct stat st;
+		char path[32];
+		snprintf(path, sizeof path, "/proc/%d", (int)pid);
+		if (stat(path, &st) == 0)
+			sj_error("-x %d: owned by uid %u; only root may serve other users' JVMs",
+				 (int)pid, (unsigned)st.st_uid);
+		else
+			sj_error("-x %d: %s", (int)pid, strerror(-rc));
+	} else if (rc < 0) {
+		sj_error("-x %d: %s", (int)pid, rc == -ENOENT || rc == -ESRCH ? "no such process"
+									       : strerror(-rc));
+	}
+	return rc;
+}
+
 /* With -x: each named pid must exist and be this bridge's to serve (whether
  * it is a JVM is known once it has had time to exec one: consider()). */
 static int check_named(struct supervisor *s)
 {
 	for (size_t i = 0; i < s->o->npids; i++) {
-		pid_t pid = s->o->pids[i];
 		struct jvm_id id;
-		int rc = procfs_read_jvm(pid, &id);
 
-		if (rc == -EACCES || rc == -EPERM) {
-			struct stat st;
-			char path[32];
-			snprintf(path, sizeof path, "/proc/%d", (int)pid);
-			if (stat(path, &st) == 0)
-				sj_error("-x %d: owned by uid %u; only root may serve other users' JVMs",
-					 (int)pid, (unsigned)st.st_uid);
-			else
-				sj_error("-x %d: %s", (int)pid, strerror(-rc));
-			id.pid = pid;
-			mark_failed(s, &id);
-		} else if (rc < 0) {
-			sj_error("-x %d: %s", (int)pid, rc == -ENOENT || rc == -ESRCH ? "no such process"
-										       : strerror(-rc));
-			id.pid = pid;
+		if (named_pid_readable(s->o->pids[i], &id) < 0) {
+			id.pid = s->o->pids[i];
 			mark_failed(s, &id);
 		}
 	}
 	return s->o->npids && s->failed.n == s->o->npids ? -ESRCH : 0;
+}
+
+int supervisor_check_named(const struct bridge_options *o)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < o->npids; i++) {
+		struct jvm_id id;
+
+		if (named_pid_readable(o->pids[i], &id) < 0) {
+			bad++;
+			continue;
+		}
+		/* a process just started may not have exec'd java yet */
+		for (int64_t age = procfs_age_ms(&id); procfs_is_jvm(id.pid) != 1; age = procfs_age_ms(&id)) {
+			if (age < 0 || age >= BECOME_JVM_MS) {
+				say_not_a_jvm(id.pid);
+				bad++;
+				break;
+			}
+			usleep(50000);
+		}
+	}
+	return bad ? -ESRCH : 0;
 }
 
 static void reap(struct supervisor *s)

@@ -17,5 +17,8 @@
 #include "options.h"
 
 int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd);
+/* --check: is each -x pid a process this bridge may serve, and a JVM (given
+ * a few seconds to exec one)? 0, or -ESRCH after a line for each that is not. */
+int supervisor_check_named(const struct bridge_options *o);
 
 #endif

@@ -520,3 +520,25 @@ method.enter pid=PID tid=4250 ts=18000000 method=Demo.greet(Ljava/lang/String;)V
 lost pid=PID tid=0 ts=19000000 lost=3' ]
 	[ ! -s "$T/log" ]
 }
+
+@test "--check: each -x pid is named with what is wrong, status 1; a JVM passes; no -x is a usage error" {
+	run "$BRIDGE" --check -x 999999
+	[ "$status" -eq 1 ]
+	[[ $output =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ 999999:\ no\ such\ process$ ]]
+	# a process that is no JVM: given 5 s to exec one, then named
+	sleep 60 3>&- &
+	local sp=$!
+	run "$BRIDGE" --check -x "$sp"
+	kill "$sp"
+	[ "$status" -eq 1 ]
+	[[ $output =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $sp:\ not\ a\ JVM\ \(no\ java\ executable,\ no\ libjvm.so\ mapped\)$ ]]
+	java -cp "$BUILD/testsuite/java/classes" Families idle "$BATS_TEST_TMPDIR/never" "$BATS_TEST_TMPDIR/never2" 3>&- &
+	local jp=$!
+	run "$BRIDGE" --check -x "$jp"
+	kill "$jp"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run "$BRIDGE" --check
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --check: give the JVMs to check with -x" ]]
+}

@@ -662,3 +662,15 @@ got TERM at $T/x:1:1" ]
 	# (the -p2 listing on stdout shows the generated code; the messages do not)
 	! grep -E '^(WARNING|[a-z]+ error)' <<<"$output" | grep -q '__stapjava' || { echo "$output"; return 1; }
 }
+
+@test "stap-java -x PID of no JVM: the bridge's reason, status 1, and stap never runs" {
+	printf '#!/bin/sh\ntouch "%s/stap-ran"\n' "$T" >"$T/stap"
+	chmod +x "$T/stap"
+	STAPJAVA_BRIDGE=$BUILD/stpd-bridge/stpd-bridge STAPJAVA_STAP=$T/stap run "$SJ" -x 999999 -e 'probe java.method("A.b") { println(1) }'
+	[ "$status" -eq 1 ]
+	[[ $output =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ 999999:\ no\ such\ process$ ]] || { echo "$output"; return 1; }
+	[ ! -e "$T/stap-ran" ]
+	# building only (-p4, as a harness that runs the module elsewhere): no check
+	STAPJAVA_BRIDGE=$BUILD/stpd-bridge/stpd-bridge STAPJAVA_STAP=$T/stap run "$SJ" -p4 -x 999999 -e 'probe java.method("A.b") { println(1) }'
+	[ -e "$T/stap-ran" ]
+}

@@ -590,6 +590,23 @@ static int run_listing(const struct job *j)
 	return rc;
 }
 
+/* With -x and a run to the end: a pid that is no JVM the bridge may serve
+ * ends stap-java before stap builds anything (the bridge says why), instead
+ * of a session that waits for events that cannot come. */
+static int check_target(struct job *j)
+{
+	char *argv[] = { (char *)j->paths.bridge, "--check", "-x", (char *)j->cmd.target_pid, NULL };
+	char **lines = NULL;
+
+	if (!j->uses_java || !j->cmd.target_pid || j->cmd.pass_stop < 5)
+		return 0;
+	int rc = sj_run_lines(argv, &lines);
+	sj_run_free_lines(lines);
+	if (rc < 0)
+		sj_error("cannot run %s --check: %s", j->paths.bridge, strerror(-rc));
+	return rc;
+}
+
 /* What stap's messages call __stapjava_sN is java.KIND("PATTERN").EVENT. */
 static int name_slot_points(struct job *j)
 {
@@ -678,6 +695,8 @@ static int stap_java(struct job *j, int argc, char **argv)
 		printf("%s\n", j->target_cmd.len ? sj_buf_str(&j->target_cmd) : j->cmd.command);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
+	if (rc == 0 && !j->cmd.dump && check_target(j) != 0)
+		return 1;
 	if (rc == 0)
 		rc = runtime_fix(j);
 	if (rc < 0) {
