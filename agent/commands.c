@@ -9,6 +9,7 @@
 #include "io.h"
 #include "jvmti_events.h"
 #include "log.h"
+#include "nomatch.h"
 
 /* What every Appendix B registration covers, per kind. */
 static const uint8_t all_events[4] = {
@@ -267,6 +268,8 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 	}
 	for (size_t i = 0; i < ndone; i++)
 		log_applied(c, &done[i]);
+	if (changed_any && rc >= 0)
+		nomatch_check(c, jni);
 	return rc < 0 ? rc : more;
 }
 

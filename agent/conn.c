@@ -201,6 +201,7 @@ int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, int slot, const c
 	if (!r || !copy)
 		goto fail;
 	r->fire_id = -1;
+	r->checked = false;
 	rc = pattern_compile(&r->pat, kind == WIRE_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
 			     text, len, err, errlen);
 	if (rc)

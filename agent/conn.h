@@ -29,6 +29,7 @@ struct reg {
 	uint32_t text_len;
 	char *text;              /* as the peer sent it, for Unregister */
 	int16_t fire_id;         /* RegisterSlot: its fire id (inthread.h); -1: none */
+	bool checked;            /* nomatch.h looked for a loaded match (I/O thread) */
 	struct pattern pat;
 };
 

@@ -25,6 +25,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \
 	agent/inthread.c agent/inthread.h \
+	agent/nomatch.c agent/nomatch.h \
 	agent/mcache.c agent/mcache.h \
 	agent/fallback.c agent/fallback.h \
 	agent/sites.c agent/sites.h \

@@ -10,7 +10,8 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/events.c runtime/events.h \
 	runtime/wire_encode.c runtime/wire_decode.c runtime/wire_reader.c \
 	runtime/pattern.c runtime/pattern.h \
-	runtime/print.c runtime/print.h
+	runtime/print.c runtime/print.h \
+	runtime/similar.c runtime/similar.h
 
 # The SDT marker sites (doc/markers.md) and their arguments, apart: only the
 # bridge and the agent carry them, each as the binary that scripts probe.

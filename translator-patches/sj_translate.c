@@ -20,6 +20,7 @@
 
 #include "events.h"
 #include "pattern.h"
+#include "similar.h"
 #include "sj_diag.h"
 #include "sj_lex.h"
 
@@ -272,33 +273,6 @@ static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 	return j;
 }
 
-/* Levenshtein distance of A[0..N) and B, bounded: >= 3 means "not close". */
-static unsigned edit_distance(const char *a, size_t n, const char *b)
-{
-	size_t m = strlen(b);
-	unsigned row[32], prev;
-
-	if (n >= 31 || m >= 31)
-		return 3;
-	for (size_t j = 0; j <= m; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= n; i++) {
-		prev = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= m; j++) {
-			unsigned cur = row[j];
-			unsigned best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[m];
-}
-
 /* Tokens I.. are `java` `.` WORD `(` with WORD no kind: a kind it is a typo of,
  * or NULL (stap says what it thinks of the rest). */
 static const char *misspelt_kind(const struct scan *s, size_t i)
@@ -309,7 +283,7 @@ static const char *misspelt_kind(const struct scan *s, size_t i)
 	    w->kind != SJ_TOK_IDENT || !is_op(tok(s, i + 3), "("))
 		return NULL;
 	for (int k = SJ_KIND_METHOD; k <= SJ_KIND_EXCEPTION; k++)
-		if (edit_distance(w->text, w->len, kinds[k].name) <= 2)
+		if (similar_distance(w->text, w->len, kinds[k].name, strlen(kinds[k].name), 2) <= 2)
 			return kinds[k].name;
 	return NULL;
 }

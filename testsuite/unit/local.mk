@@ -96,3 +96,10 @@ testsuite_unit_test_events_SOURCES = testsuite/unit/test_events.c
 testsuite_unit_test_events_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_events_LDADD = runtime/libsjmarkers.la runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_events
+
+# The bounded edit distance of the "did you mean" messages (runtime/similar.c).
+check_PROGRAMS += testsuite/unit/test_similar
+testsuite_unit_test_similar_SOURCES = testsuite/unit/test_similar.c
+testsuite_unit_test_similar_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_similar_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_similar

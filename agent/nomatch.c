@@ -1,0 +1,104 @@
+/* nomatch.c: see nomatch.h. */
+#include "nomatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "agent.h"
+#include "conn.h"
+#include "emit.h"
+#include "mcache.h"
+#include "similar.h"
+
+/* How far a loaded name may be from the pattern to be offered. */
+#define NOMATCH_SIMILAR 4u
+
+struct search {
+	const struct reg *r;
+	bool found;
+	bool class_seen;          /* a loaded class the method pattern may select */
+	unsigned best;            /* distance of similar[] */
+	char similar[512];        /* the closest loaded name so far, "" if none */
+};
+
+/* Keep NAME as the suggestion when it is the closest so far. */
+static void consider(struct search *s, const char *name, size_t len)
+{
+	size_t plen;
+	const char *text = pattern_text(&s->r->pat, &plen);
+	unsigned d = similar_distance(text, plen, name, len, s->best - 1);
+
+	if (d < s->best && len < sizeof(s->similar)) {
+		s->best = d;
+		memcpy(s->similar, name, len);
+		s->similar[len] = '\0';
+	}
+}
+
+static int search_methods(struct search *s, jclass klass, const char *sig)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	jint n = 0;
+	jmethodID *methods = NULL;
+
+	if (dn < 0 || !pattern_method_may_select_class(&s->r->pat, dotted, (size_t)dn) ||
+	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return 0;
+	s->class_seen = true;
+	/* a pattern without a descriptor is compared with names without one */
+	bool descriptor = memchr(s->r->text, '(', s->r->text_len) != NULL;
+	for (jint i = 0; i < n && !s->found; i++) {
+		const struct mentry *e = mcache_entry(methods[i]);
+		if (!e)
+			continue;
+		s->found = pattern_match_method(&s->r->pat, e->name, e->name_len);
+		if (!s->found)
+			consider(s, e->name, descriptor ? e->name_len : e->desc_off);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	return s->found;
+}
+
+static int search_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
+{
+	struct search *s = arg;
+	size_t len = strlen(sig);
+
+	if (s->r->kind == WIRE_KIND_METHOD)
+		return search_methods(s, klass, sig);
+	s->found = pattern_match_class(&s->r->pat, sig, len);
+	if (!s->found) {
+		char dotted[512];
+		ssize_t dn = name_class_signature_to_dotted(sig, len, dotted, sizeof(dotted));
+		if (dn > 0)
+			consider(s, dotted, (size_t)dn);
+	}
+	return s->found;
+}
+
+void nomatch_check(struct conn *c, JNIEnv *jni)
+{
+	if (!jni || !(c->peer.caps & WIRE_CAP_NOTICE))
+		return;
+	/* the I/O thread alone changes registrations: read without the lock */
+	for (size_t i = 0; i < c->nregs; i++) {
+		struct reg *r = c->regs[i];
+		struct search s = { .r = r, .best = NOMATCH_SIMILAR + 1 };
+
+		if (r->checked)
+			continue;
+		r->checked = true;
+		/* a wildcard may select thousands of classes: only a name is looked
+		 * for; and a class that is not loaded yet may well load later (a
+		 * session usually registers before main runs): only a method its
+		 * loaded class lacks is a sure mistake */
+		if (r->kind != WIRE_KIND_METHOD || !pattern_is_literal(&r->pat))
+			continue;
+		if (agent_each_prepared_class(jni, false, search_class, &s) < 0 || s.found || !s.class_seen)
+			continue;
+		emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and has no such "
+			    "method%s%s", r->text, s.similar[0] ? "; similar: " : "", s.similar);
+	}
+}

@@ -1,0 +1,28 @@
+/* nomatch.h: telling a session that a pattern selects nothing loaded.
+ *
+ * Why: a method pattern with a wrong descriptor, or a class that is never
+ * loaded, gave a session zero events and no word. We cannot refuse it
+ * (classes load later), but we say it.
+ *
+ * Contract: nomatch_check() runs on the I/O thread after a connection's
+ * registrations changed (their update applied). Each literal method
+ * registration of C (no '*') not checked before is checked once against the
+ * loaded classes; when the class it names is loaded and has no such method
+ * (a wrong descriptor, a misspelt name), C is told by a Notice (PROTOCOL.md;
+ * logged here too): "java.method pattern 'P': its class is loaded and has no
+ * such method; similar: NAME", with the closest of its methods when one is
+ * close. A class not loaded yet says nothing: it may load later, and a
+ * session usually registers before main runs. It walks the prepared
+ * classes, opens only those the pattern may select, and stops at the first
+ * match.
+ */
+#ifndef STAPJAVA_AGENT_NOMATCH_H
+#define STAPJAVA_AGENT_NOMATCH_H
+
+#include <jvmti.h>
+
+struct conn;
+
+void nomatch_check(struct conn *c, JNIEnv *jni);
+
+#endif
