@@ -89,7 +89,11 @@ void nomatch_check(struct conn *c, JNIEnv *jni)
 
 		if (r->checked)
 			continue;
-		r->checked = true;
+		/* the same pattern for several events (a slot each): said once */
+		for (size_t j = i; j < c->nregs; j++)
+			if (c->regs[j]->kind == r->kind && c->regs[j]->text_len == r->text_len &&
+			    memcmp(c->regs[j]->text, r->text, r->text_len) == 0)
+				c->regs[j]->checked = true;
 		/* a wildcard may select thousands of classes: only a name is looked
 		 * for; and a class that is not loaded yet may well load later (a
 		 * session usually registers before main runs): only a method its
@@ -98,7 +102,8 @@ void nomatch_check(struct conn *c, JNIEnv *jni)
 			continue;
 		if (agent_each_prepared_class(jni, false, search_class, &s) < 0 || s.found || !s.class_seen)
 			continue;
-		emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and has no such "
-			    "method%s%s", r->text, s.similar[0] ? "; similar: " : "", s.similar);
+		emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and declares no "
+			    "such method (an inherited one is its declaring class's)%s%s", r->text,
+			    s.similar[0] ? "; similar: " : "", s.similar);
 	}
 }

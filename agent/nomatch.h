@@ -9,9 +9,10 @@
  * registration of C (no '*') not checked before is checked once against the
  * loaded classes; when the class it names is loaded and has no such method
  * (a wrong descriptor, a misspelt name), C is told by a Notice (PROTOCOL.md;
- * logged here too): "java.method pattern 'P': its class is loaded and has no
- * such method; similar: NAME", with the closest of its methods when one is
- * close. A class not loaded yet says nothing: it may load later, and a
+ * logged here too): "java.method pattern 'P': its class is loaded and
+ * declares no such method (an inherited one is its declaring class's);
+ * similar: NAME", with the closest of its methods when one is close; once
+ * per pattern text. A class not loaded yet says nothing: it may load later, and a
  * session usually registers before main runs. It walks the prepared
  * classes, opens only those the pattern may select, and stops at the first
  * match.

@@ -1894,11 +1894,12 @@ check_latelink() {
 @test "inject: a class loaded before the registration and prepared after it gets its calls (JDK 17)" { check_latelink "$JDK17"; }
 @test "inject: a class loaded before the registration and prepared after it gets its calls (JDK 25)" { check_latelink "$JDK25"; }
 
-@test "nomatch: a method its loaded class lacks is said at registration, with the closest one; an unloaded class is not" {
+@test "nomatch: a method its loaded class lacks is said once at registration, with the closest one; an unloaded class is not" {
 	start_jvm "$JDK17" "" -- Families latelink "$T/go"
 	wait_until 20 grep -q '^loaded$' "$T/java.out"
 	start_bridge b -m 'Families.printTid(Ljava/lang/String;)I' -m 'Families.osTid' -m 'Families.osTd' \
-		-m 'Families.*x' -m 'Nowhere.near' -c 'java.util.HashMapp' -m 'Families.zzzzzzzzzzzz'
+		-m 'Families.*x' -m 'Nowhere.near' -c 'java.util.HashMapp' -m 'Families.zzzzzzzzzzzz' \
+		--slot '0:method.enter:Families.osTd' --slot '1:method.return:Families.osTd'
 	wait_until 20 registered 1
 	touch "$T/go"
 	wait_exit "$JPID"
@@ -1907,9 +1908,9 @@ check_latelink() {
 	# Families.osTid matches; a wildcard and a class not loaded (it may load
 	# later) are not looked for; the rest are said once each
 	EXPECT_WARNS="$(printf '%s\n' \
-		"warn: java.method pattern 'Families.printTid(Ljava/lang/String;)I': its class is loaded and has no such method; similar: Families.printTid(Ljava/lang/String;)V" \
-		"warn: java.method pattern 'Families.osTd': its class is loaded and has no such method; similar: Families.osTid" \
-		"warn: java.method pattern 'Families.zzzzzzzzzzzz': its class is loaded and has no such method")" bridge_quiet b
+		"warn: java.method pattern 'Families.printTid(Ljava/lang/String;)I': its class is loaded and declares no such method (an inherited one is its declaring class's); similar: Families.printTid(Ljava/lang/String;)V" \
+		"warn: java.method pattern 'Families.osTd': its class is loaded and declares no such method (an inherited one is its declaring class's); similar: Families.osTid" \
+		"warn: java.method pattern 'Families.zzzzzzzzzzzz': its class is loaded and declares no such method (an inherited one is its declaring class's)")" bridge_quiet b
 }
 
 @test "in-thread: the agent fires each session's own slots in the Java thread (two bridges, both with a slot 0)" {

@@ -141,7 +141,8 @@ java.vm.init $common $args"
 	for v in java_pid java_tid java_timestamp java_event java_event_name java_thread_name \
 		java_stack java_name method_name class_name exception_name java_method java_args \
 		java_return java_popped java_code_size java_code_addr java_object java_timeout_ms \
-		java_timed_out java_lost sprint_java_stack print_java_stack; do
+		java_timed_out java_lost sprint_java_stack print_java_stack java_arg java_arg_long \
+		java_value_long; do
 		grep -qw -- "$v" <<<"$page" || { echo "missing: $v"; false; }
 	done
 }
