@@ -91,6 +91,26 @@ static int subject_from_signature(struct subject *s, const char *sig, size_t len
 	return 0;
 }
 
+/* The class name forms a peer may send besides a JVMTI signature: the
+ * seed's "Ljava/lang/Object" (no ';') and the Java form "java.lang.Object"
+ * (a third-party agent echoing what it was registered with). */
+static int subject_from_class_name(struct subject *s, const char *name, size_t len)
+{
+	if (subject_from_signature(s, name, len) == 0)
+		return 0;
+	if (!name || len == 0 || memchr(name, ';', len) || memchr(name, '[', len) || memchr(name, '\0', len))
+		return -EINVAL;
+	if (name[0] == 'L' && len >= 2 && memchr(name, '/', len)) {
+		*s = (struct subject){ .elem = name + 1, .elem_len = len - 1, .slash_to_dot = true,
+				       .len = len - 1 };
+		return 0;
+	}
+	if (memchr(name, '/', len))
+		return -EINVAL;
+	*s = (struct subject){ .elem = name, .elem_len = len, .len = len };
+	return 0;
+}
+
 /* Writes the Java form and a NUL; OUT must hold s->len + 1 bytes. */
 static void subject_copy(const struct subject *s, char *out)
 {
@@ -195,6 +215,15 @@ bool pattern_match_class(const struct pattern *p, const char *sig, size_t len)
 	struct subject s;
 
 	if (!p || p->kind != PATTERN_CLASS || subject_from_signature(&s, sig, len) < 0)
+		return false;
+	return glob_match(p, &s);
+}
+
+bool pattern_match_class_name(const struct pattern *p, const char *name, size_t len)
+{
+	struct subject s;
+
+	if (!p || p->kind != PATTERN_CLASS || subject_from_class_name(&s, name, len) < 0)
 		return false;
 	return glob_match(p, &s);
 }
@@ -453,6 +482,18 @@ ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, s
 	struct subject s;
 
 	if (subject_from_signature(&s, sig, len) < 0)
+		return -EINVAL;
+	if (!out || s.len >= outlen)
+		return -ENAMETOOLONG;
+	subject_copy(&s, out);
+	return (ssize_t)s.len;
+}
+
+ssize_t name_class_any_to_dotted(const char *name, size_t len, char *out, size_t outlen)
+{
+	struct subject s;
+
+	if (subject_from_class_name(&s, name, len) < 0)
 		return -EINVAL;
 	if (!out || s.len >= outlen)
 		return -ENAMETOOLONG;

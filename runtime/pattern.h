@@ -56,6 +56,10 @@ bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
 /* Does class pattern P select the class whose JVMTI signature is SIG[0..LEN)?
  * A malformed signature matches nothing. */
 bool pattern_match_class(const struct pattern *p, const char *sig, size_t len);
+/* The same for a class name from a peer, in any of the forms the seed and
+ * JVMTI use: "Ljava/lang/Object;", the seed's "Ljava/lang/Object", or the
+ * Java form "java.lang.Object". */
+bool pattern_match_class_name(const struct pattern *p, const char *name, size_t len);
 
 /* Might method pattern P select some method of the class DOTTED[0..LEN) (Java form,
  * "java.io.BufferedWriter")?  False only when none can match: a cheap test on the
@@ -74,6 +78,8 @@ bool pattern_is_literal(const struct pattern *p);
  * "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]", "[[LA$B;" -> "A$B[][]".
  * Returns the length, -EINVAL for a malformed signature, -ENAMETOOLONG if OUT is short. */
 ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, size_t outlen);
+/* The same for a class name in any form pattern_match_class_name() takes. */
+ssize_t name_class_any_to_dotted(const char *name, size_t len, char *out, size_t outlen);
 
 /* The wire name of method METHOD with DESCRIPTOR (which starts with '(') declared by
  * the class with JVMTI signature CLASS_SIG, into OUT (NUL-terminated).

@@ -236,7 +236,7 @@ static void out_class(struct out *o, const struct wire_str *sig, unsigned drop_d
 {
 	/* The Java form is at most ~2x the signature ("[Z" -> "boolean[]"). */
 	char dotted[2 * WIRE_MAX_STRING + 16];
-	ssize_t n = name_class_signature_to_dotted(sig->ptr, sig->len, dotted, sizeof dotted);
+	ssize_t n = name_class_any_to_dotted(sig->ptr, sig->len, dotted, sizeof dotted);
 
 	if (n < 0) {
 		out_name(o, sig->ptr, sig->len);

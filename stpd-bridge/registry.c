@@ -44,7 +44,7 @@ static bool entry_matches(const struct registry_entry *e, const struct wire_str 
 {
 	if (e->kind == WIRE_KIND_METHOD)
 		return pattern_match_method(&e->pat, name->ptr, name->len);
-	return pattern_match_class(&e->pat, name->ptr, name->len);
+	return pattern_match_class_name(&e->pat, name->ptr, name->len);
 }
 
 int registry_family_wanted(const struct registry *r, unsigned code)

@@ -147,7 +147,7 @@ static void match_all(const struct slot_matcher *m, uint8_t kind, const char *na
 			unsigned slot = w * 64 + (unsigned)__builtin_ctzll(bits);
 			const struct registry_entry *e = &m->reg->entries[m->t->entry[slot]];
 			bool hit = kind == WIRE_KIND_METHOD ? pattern_match_method(&e->pat, name, len)
-							    : pattern_match_class(&e->pat, name, len);
+							    : pattern_match_class_name(&e->pat, name, len);
 
 			bits &= bits - 1;
 			if (hit)

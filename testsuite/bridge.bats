@@ -542,3 +542,17 @@ lost pid=PID tid=0 ts=19000000 lost=3' ]
 	[ "$status" -eq 2 ]
 	[[ $output == *"error: --check: give the JVMs to check with -x" ]]
 }
+
+@test "class names in every form the seed and JVMTI use match and print alike (Ljava/util/Map, java.util.Set)" {
+	start_fake 0 0 --scenario classforms
+	start_bridge --print -c 'java.util.*:load'
+	wait_for "$FA_CMDS" '^scenario classforms$'
+	wait_for "$T/out" 'class=java.util.Set$'
+	run sed -E "s/ pid=[0-9]+ / pid=PID /; s/ ts=[0-9]+ / ts=T /" "$T/out"
+	[ "$output" = "$(printf '%s\n' \
+		'class.load pid=PID tid=4250 ts=T class=java.util.List' \
+		'class.load pid=PID tid=4250 ts=T class=java.util.Map' \
+		'class.load pid=PID tid=4250 ts=T class=java.util.Set')" ] || { echo "$output"; false; }
+	# java.lang.String (sent before java.util.Set) is not java.util.*: not printed
+	! grep -q 'java.lang.String' "$T/out"
+}

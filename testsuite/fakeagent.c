@@ -2,7 +2,7 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N]
- *             [--scenario all|some|garbage|partial|seq-gap|seq-repeat|after-death|none]
+ *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
  *
@@ -215,6 +215,17 @@ static void scenario_some(int fd)
 	}
 }
 
+/* A class name in each form the seed and JVMTI use (a third-party agent may
+ * echo the dotted text it was registered with). */
+static void scenario_classforms(int fd)
+{
+	send_event(fd, event(WIRE_EV_CLASS_LOAD, "Ljava/util/List;", 4250), 4250);
+	send_event(fd, event(WIRE_EV_CLASS_LOAD, "Ljava/util/Map", 4250), 4250);
+	/* before the last: once its line is out, this one was handled */
+	send_event(fd, event(WIRE_EV_CLASS_LOAD, "java.lang.String", 4250), 4250);
+	send_event(fd, event(WIRE_EV_CLASS_LOAD, "java.util.Set", 4250), 4250);
+}
+
 /* What PROTOCOL.md says cannot happen: a number given twice, a gap, an
  * event after VmDeath (the bridge must say so; the first two disconnect). */
 static void scenario_broken(int fd)
@@ -245,6 +256,8 @@ static void run_scenario(int fd)
 		scenario_all(fd);
 	else if (strcmp(scenario, "some") == 0)
 		scenario_some(fd);
+	else if (strcmp(scenario, "classforms") == 0)
+		scenario_classforms(fd);
 	else if (strcmp(scenario, "garbage") == 0)
 		send_bytes(fd, garbage, sizeof garbage);
 	else if (strcmp(scenario, "partial") == 0)

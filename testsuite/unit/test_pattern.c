@@ -607,6 +607,38 @@ static void test_signature_to_dotted(void **state)
 	assert_string_equal(out, "int[]");
 }
 
+/* A peer's class names in the seed's forms: the JVMTI signature, the seed's
+ * "Ljava/lang/Object" without ';', and the Java form. */
+static void test_class_name_forms(void **state)
+{
+	static const char *const forms[] = { "Ljava/util/List;", "Ljava/util/List", "java.util.List" };
+	char out[32];
+
+	(void)state;
+	compile_ok(PATTERN_CLASS, "java.util.*");
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(pattern_match_class_name(&pat, forms[i], strlen(forms[i])));
+		assert_int_equal(name_class_any_to_dotted(forms[i], strlen(forms[i]), out, sizeof out), 14);
+		assert_string_equal(out, "java.util.List");
+	}
+	/* the strict forms stay strict */
+	assert_false(pattern_match_class(&pat, "Ljava/util/List", 15));
+	assert_false(pattern_match_class(&pat, "java.util.List", 14));
+	compile_ok(PATTERN_CLASS, "Demo$Inner");
+	assert_true(pattern_match_class_name(&pat, "Demo$Inner", 10));
+	assert_true(pattern_match_class_name(&pat, "LDemo$Inner;", 12));
+	/* what is none of them */
+	compile_ok(PATTERN_CLASS, "*");
+	static const char *const bad[] = { "", "java/lang/String", "java.lang.String;", "Lx;;", "a[b", "[" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (pattern_match_class_name(&pat, bad[i], strlen(bad[i])))
+			fail_msg("\"%s\" matched", bad[i]);
+		assert_int_equal(name_class_any_to_dotted(bad[i], strlen(bad[i]), out, sizeof out), -EINVAL);
+	}
+	assert_false(pattern_match_class_name(&pat, "a\0b", 3));
+	assert_true(pattern_match_class_name(&pat, "[I", 2));
+}
+
 static void test_signature_to_dotted_errors(void **state)
 {
 	(void)state;
@@ -709,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_reject_message_buffer),
 		cmocka_unit_test(test_signature_to_dotted),
 		cmocka_unit_test(test_signature_to_dotted_errors),
+		cmocka_unit_test(test_class_name_forms),
 		cmocka_unit_test(test_method_wire),
 		cmocka_unit_test(test_method_wire_errors),
 	};

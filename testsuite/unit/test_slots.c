@@ -69,7 +69,7 @@ static bool direct(unsigned code, const char *name, size_t len, struct slot_set 
 		if (e->kind != kind || !(e->events & bit))
 			continue;
 		hit = kind == WIRE_KIND_METHOD ? pattern_match_method(&e->pat, name, len)
-					       : pattern_match_class(&e->pat, name, len);
+					       : pattern_match_class_name(&e->pat, name, len);
 		if (hit) {
 			out->w[s / 64] |= 1ull << (s % 64);
 			any = true;
