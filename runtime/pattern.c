@@ -477,28 +477,32 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 
 /* ---- building names ---------------------------------------------------------------- */
 
+/* S's Java form into OUT, for the name_class_*_to_dotted() functions: RC is
+ * how S was made from the caller's name. */
+static ssize_t subject_to_dotted(int rc, const struct subject *s, char *out, size_t outlen)
+{
+	if (rc < 0)
+		return -EINVAL;
+	if (!out || s->len >= outlen)
+		return -ENAMETOOLONG;
+	subject_copy(s, out);
+	return (ssize_t)s->len;
+}
+
 ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, size_t outlen)
 {
 	struct subject s;
+	int rc = subject_from_signature(&s, sig, len);
 
-	if (subject_from_signature(&s, sig, len) < 0)
-		return -EINVAL;
-	if (!out || s.len >= outlen)
-		return -ENAMETOOLONG;
-	subject_copy(&s, out);
-	return (ssize_t)s.len;
+	return subject_to_dotted(rc, &s, out, outlen);
 }
 
 ssize_t name_class_any_to_dotted(const char *name, size_t len, char *out, size_t outlen)
 {
 	struct subject s;
+	int rc = subject_from_class_name(&s, name, len);
 
-	if (subject_from_class_name(&s, name, len) < 0)
-		return -EINVAL;
-	if (!out || s.len >= outlen)
-		return -ENAMETOOLONG;
-	subject_copy(&s, out);
-	return (ssize_t)s.len;
+	return subject_to_dotted(rc, &s, out, outlen);
 }
 
 ssize_t name_method_wire_n(char *out, size_t outlen, const char *class_sig, const char *method,
