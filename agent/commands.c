@@ -152,7 +152,7 @@ static int apply_command(struct conn *c, const struct wire_command *cmd, bool *c
 				 __ATOMIC_RELAXED);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:
-		c->sync = cmd->mode == WIRE_DISPATCH_SYNC;
+		__atomic_store_n(&c->sync, cmd->mode == WIRE_DISPATCH_SYNC, __ATOMIC_RELAXED);
 		/* 0 or more than ours: the agent's own bound */
 		c->timeout_us = cmd->timeout_us && cmd->timeout_us < agent.opt.timeout_us
 			? cmd->timeout_us : agent.opt.timeout_us;

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "log.h"
+#include "tbuf.h"
 
 struct conn conns[AGENT_MAX_CONNS];
 atomic_uint_fast64_t conn_generation = 1;
@@ -66,6 +68,80 @@ int conn_append_locked(struct conn *c, const struct wire_event *ev)
 	if (rc == 0)
 		c->out_len = b.len;
 	return rc;
+}
+
+/* Nothing after VmDeath (see queue_locked). LEN bytes of one message,
+ * numbered by the caller. */
+static int append_bytes_locked(struct conn *c, const uint8_t *msg, size_t len)
+{
+	if (c->out_cap - c->out_len < len && c->out_head > 0 && !c->sending)
+		conn_compact_locked(c);
+	if (c->out_cap - c->out_len < len)
+		return -ENOSPC;
+	memcpy(c->out + c->out_len, msg, len);
+	c->out_len += len;
+	return 0;
+}
+
+/* The drain holds one connection's lock at a time, across the records that
+ * go to it in a row (usually all of them), not a lock per record. */
+struct taking {
+	struct conn *locked;
+};
+
+static struct conn *taking_lock(struct taking *tk, unsigned slot)
+{
+	struct conn *c = &conns[slot];
+
+	if (tk->locked != c) {
+		if (tk->locked)
+			pthread_mutex_unlock(&tk->locked->lock);
+		pthread_mutex_lock(&c->lock);
+		tk->locked = c;
+	}
+	return c;
+}
+
+/* The sink of tbuf_drain: one asynchronous event a thread made for the
+ * connection at slot R->meta.slot, numbered and stamped here. */
+static void take_record(void *ctx, struct tbuf_rec *r)
+{
+	struct conn *c = taking_lock(ctx, r->meta.slot);
+	size_t at = r->meta.trailer_at;
+
+	if (!c->active || c->serial != r->meta.serial || c->ended)
+		return;
+	conn_queue_lost_locked(c);
+	if (at && at + 16 <= r->len) {
+		uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts);
+		memcpy(r->msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
+		memcpy(r->msg + at + 8, &ns, 8);
+	}
+	if (append_bytes_locked(c, r->msg, r->len) == 0) {
+		c->seq++;
+		c->ended = r->msg[0] == WIRE_EV_VM_DEATH;
+	} else {
+		c->dropped++;
+	}
+}
+
+static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)
+{
+	struct conn *c = taking_lock(ctx, slot);
+
+	if (c->active && c->serial == serial)
+		c->dropped += n;
+}
+
+size_t conn_take_thread_buffers(void)
+{
+	struct taking tk = { NULL };
+
+	clock_calibrate();
+	size_t n = tbuf_drain(take_record, take_drops, &tk);
+	if (tk.locked)
+		pthread_mutex_unlock(&tk.locked->lock);
+	return n;
 }
 
 /* A struct wire_event is ~19 KiB (stack frames, values): never on a
@@ -127,7 +203,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		}
 		pthread_mutex_lock(&c->lock);
 		c->fd = fd;
-		c->serial = ++conn_serial_next;
+		__atomic_store_n(&c->serial, ++conn_serial_next, __ATOMIC_RELAXED);
 		c->peer_pid = pid;
 		c->peer_uid = uid;
 		wire_peer_init(&c->peer);
@@ -137,7 +213,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->started = false;
 		c->families = 0;
 		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
-		c->sync = false;
+		__atomic_store_n(&c->sync, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->in_thread, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->session, 0, __ATOMIC_RELAXED);
 		c->sync_stalled = false;
@@ -152,7 +228,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->want_flush_close = false;
 		c->ended = false;
 		c->opened_gen = atomic_fetch_add(&conn_generation, 1) + 1;
-		c->active = true;
+		__atomic_store_n(&c->active, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&c->lock);
 		return c;
 	}
@@ -162,7 +238,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 void conn_close(struct conn *c, const char *why)
 {
 	pthread_mutex_lock(&c->lock);
-	c->active = false;
+	__atomic_store_n(&c->active, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->in_thread, false, __ATOMIC_RELEASE);
 	regs_free(c);
 	free(c->out);

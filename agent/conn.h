@@ -108,6 +108,10 @@ static inline size_t conn_queued(const struct conn *c)
 {
 	return c->out_len - c->out_head;
 }
+/* I/O thread: take what the threads' own buffers hold (tbuf.h), in timestamp
+ * order, into the connections' queues, numbered and stamped; the drops they
+ * counted become the connections' Lost. Returns the events taken. */
+size_t conn_take_thread_buffers(void);
 extern atomic_uint_fast64_t conn_generation;
 
 void conn_table_init(void);

@@ -8,9 +8,11 @@
 #include <time.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "io.h"
 #include "log.h"
 #include "scratch.h"
+#include "tbuf.h"
 
 void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 {
@@ -18,7 +20,7 @@ void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 	em->scratch = s;
 	em->ev = &s->ev;
 	em->tid = (uint32_t)agent_gettid();
-	em->ts = agent_now_ns();
+	em->ts = clock_raw();
 	/* the I/O thread reads the Acks: it must never wait for one */
 	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
 }
@@ -139,6 +141,72 @@ static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const st
 			"counted)", serial, (unsigned long long)seq, us);
 }
 
+/* The event as a connection with options OPT and capabilities CAPS is to
+ * get it: its arguments, return value and stack as it asked. Returns the
+ * trailer flags (without TF_SYNC). */
+static uint8_t shape_for(const struct emission *em, struct wire_event *ev, uint32_t opt, uint32_t caps,
+			 uint8_t all_args, const struct wire_value *ret)
+{
+	uint8_t flags = em->tflags;
+
+	if (ev->code == WIRE_EV_METHOD_ENTER)
+		ev->nvalues = em->args_captured && (opt & WIRE_OPT_ARGUMENTS) ? all_args : 0;
+	if (ev->code == WIRE_EV_METHOD_EXIT) {
+		/* a popped frame's value is its throwable, sent to everyone */
+		ev->retval = *ret;
+		if (!em->ret_captured || (!(opt & WIRE_OPT_RETURN_VALUE) && !ev->popped))
+			ev->retval.type = WIRE_T_NONE;
+	}
+	if (em->stack_captured && (opt & WIRE_OPT_STACK) && (caps & WIRE_CAP_STACK))
+		flags |= WIRE_TF_STACK;
+	return flags;
+}
+
+struct thread_encoding {
+	struct wire_peer peer;
+	const struct wire_event *ev;
+};
+
+static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
+{
+	const struct thread_encoding *x = ctx;
+	struct wire_buf b = { .data = buf, .cap = cap, .len = 0 };
+	int rc = wire_encode_event_at(&b, &x->peer, x->ev, trailer_at);
+
+	*len = b.len;
+	return rc;
+}
+
+/* An asynchronous connection's event goes into the calling thread's own
+ * buffer, without the connection's lock: the I/O thread numbers it and
+ * stamps its time when it takes it (tbuf.h, conn_take_thread_buffers). The
+ * connection's fields are read unlocked; one closed meanwhile is told by its
+ * serial there. 1 queued, 0 not for C, -ENOSPC dropped (counted), or
+ * another -errno. */
+static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t all_args,
+		       const struct wire_value *ret, bool *filling)
+{
+	const struct conn *c = &conns[i];
+	struct wire_event *ev = em->ev;
+	struct thread_encoding x = { .ev = ev };
+
+	if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) > em->want.gen)
+		return 0;
+	x.peer.caps = __atomic_load_n(&c->peer.caps, __ATOMIC_RELAXED);
+	if (wire_event_is_extension(ev->code) && !(x.peer.caps & WIRE_CAP_EXT_EVENTS))
+		return 0;
+	uint32_t opt = __atomic_load_n(&c->opt, __ATOMIC_RELAXED);
+	ev->trailer.flags = shape_for(em, ev, opt, x.peer.caps, all_args, ret);
+	ev->trailer.seq = 0;                 /* both filled in by the I/O thread */
+	ev->trailer.timestamp_ns = em->ts;
+	const struct tbuf_meta meta = {
+		.ts = em->ts, .serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED), .slot = (uint8_t)i,
+	};
+	int rc = tbuf_put(t, &meta, encode_for_thread_buffer, &x, filling);
+	return rc == 0 ? 1 : rc;
+}
+
 void emit(struct emission *em)
 {
 	struct wire_event *ev = em->ev;
@@ -148,6 +216,7 @@ void emit(struct emission *em)
 	struct { struct conn *c; unsigned serial; uint64_t seq; } waits[AGENT_MAX_CONNS];
 	size_t nwaits = 0;
 	bool queued = false, filling = false;
+	struct tbuf *t = NULL;
 
 	if (atomic_load(&agent.dying) && ev->code != WIRE_EV_VM_DEATH)
 		return;
@@ -168,32 +237,37 @@ void emit(struct emission *em)
 			return;
 	}
 	ev->has_trailer = true;
-	ev->trailer.timestamp_ns = em->ts;
 	ev->trailer.os_tid = em->tid;
 	/* the wanting connections only: usually one */
 	for (uint32_t m = queued_to; m; m &= m - 1) {
-		struct conn *c = &conns[__builtin_ctz(m)];
+		unsigned i = (unsigned)__builtin_ctz(m);
+		struct conn *c = &conns[i];
+		int rc;
+
+		/* a synchronous connection's events all go through its lock, in
+		 * the order its Acks follow; the others' through the thread's buffer */
+		if (!__atomic_load_n(&c->sync, __ATOMIC_RELAXED) && (t || (t = tbuf_mine()))) {
+			bool fill = false;
+			rc = queue_async(em, t, i, all_args, &ret, &fill);
+			queued |= rc > 0;
+			filling |= fill;
+			if (rc < 0 && rc != -ENOSPC)
+				sj_debug("conn#%u: cannot encode %s: %s", c->serial, wire_event_name(ev->code),
+					 strerror(-rc));
+			continue;
+		}
 		pthread_mutex_lock(&c->lock);
 		if (!c->active || c->opened_gen > em->want.gen || (ext_code && !conn_ext(c))) {
 			pthread_mutex_unlock(&c->lock);
 			continue;
 		}
-		if (ev->code == WIRE_EV_METHOD_ENTER)
-			ev->nvalues = em->args_captured && (c->opt & WIRE_OPT_ARGUMENTS) ? all_args : 0;
-		if (ev->code == WIRE_EV_METHOD_EXIT) {
-			/* a popped frame's value is its throwable, sent to everyone */
-			ev->retval = ret;
-			if (!em->ret_captured || (!(c->opt & WIRE_OPT_RETURN_VALUE) && !ev->popped))
-				ev->retval.type = WIRE_T_NONE;
-		}
-		uint8_t flags = em->tflags;
-		if (em->stack_captured && (c->opt & WIRE_OPT_STACK) && (c->peer.caps & WIRE_CAP_STACK))
-			flags |= WIRE_TF_STACK;
+		uint8_t flags = shape_for(em, ev, c->opt, c->peer.caps, all_args, &ret);
 		bool sync = em->may_wait && c->sync && !c->sync_stalled && (c->peer.caps & WIRE_CAP_SYNC);
 		if (sync)
 			flags |= WIRE_TF_SYNC;
 		ev->trailer.flags = flags;
-		int rc = conn_queue_locked(c, ev);
+		ev->trailer.timestamp_ns = clock_to_ns(em->ts);
+		rc = conn_queue_locked(c, ev);
 		if (rc == 0) {
 			queued = true;
 			filling |= conn_queued(c) > c->out_cap / 4;

@@ -3,14 +3,19 @@
  * Contract: a callback first asks which connections want an event
  * (emit_want*), captures optional data only if one of them asked for it,
  * then calls emit(). emit() encodes the event once per connection (each has
- * its own sequence numbers and negotiated form) into that connection's
- * bounded buffer, under the connection's lock and without any JNI/JVMTI call;
- * a full buffer drops the event and counts it (the total reaches the peer as
- * a Lost event). In synchronous mode a Java thread then waits for the Acks,
- * never longer than the agent's timeout_us in total. A connection in
- * in-thread dispatch is not sent the event: its markers fire here, in the
- * calling thread (inthread.h), without its lock. Never allocates (but a
- * thread's first in-thread event makes its string buffer).
+ * its own negotiated form and options), without any JNI/JVMTI call:
+ * - an asynchronous connection's copy goes into the calling thread's own
+ *   buffer (tbuf.h), with no lock shared with another thread and no system
+ *   call while the I/O thread is awake; the I/O thread numbers the events of
+ *   all threads in timestamp order as it takes them;
+ * - a synchronous connection's copy goes into the connection's buffer under
+ *   its lock, and a Java thread then waits for the Acks, never longer than
+ *   the agent's timeout_us in total;
+ * - an in-thread connection is not sent the event: its markers fire here, in
+ *   the calling thread (inthread.h), without its lock.
+ * A full buffer drops the event and counts it (the total reaches the peer
+ * as a Lost event). Never allocates (but a thread's first event makes its
+ * buffer, and its first in-thread event its string buffer).
  */
 #ifndef STAPJAVA_AGENT_EMIT_H
 #define STAPJAVA_AGENT_EMIT_H
@@ -55,7 +60,7 @@ struct emission {
 	bool may_wait;          /* the calling thread may wait for an Ack (a Java thread, not GC) */
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
 	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
-	uint64_t ts;            /* CLOCK_MONOTONIC ns */
+	uint64_t ts;            /* raw (clock.h): clock_to_ns() makes it CLOCK_MONOTONIC ns */
 	const char *thread_name; /* ThreadStart/End: the name, for in-thread markers */
 	size_t thread_name_len;
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "conn.h"
 #include "emit.h"
 #include "markers.h"
@@ -48,7 +49,7 @@ static void fill(const struct emission *em, struct marker_args *a)
 	struct scratch *s = em->scratch;
 	struct wire_event *ev = em->ev;
 	const struct marker_meta meta = {
-		.pid = (uint32_t)agent.pid, .tid = em->tid, .ts_ns = em->ts,
+		.pid = (uint32_t)agent.pid, .tid = em->tid, .ts_ns = clock_to_ns(em->ts),
 		.thread_name = em->thread_name, .thread_name_len = em->thread_name_len,
 	};
 	const uint8_t nvalues = ev->nvalues;

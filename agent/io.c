@@ -20,6 +20,7 @@
 #include "jvmti_events.h"
 #include "listener.h"
 #include "log.h"
+#include "tbuf.h"
 
 #define IO_POLL_MS 200          /* bound on noticing VM death or a removed socket */
 #define IO_CHECK_SOCKET_MS 1000
@@ -44,9 +45,12 @@
 #define IO_QUIET_MS 50          /* wait_ms: an Appendix-only bridge is "done registering" after this much silence */
 
 static int wake_fd = -1;
-static atomic_bool wake_pending;
-static atomic_bool urgent_pending;
-static atomic_bool fill_pending;   /* a buffer fills: write before the batch time is up */
+/* Read by every event of every thread, written by the I/O thread only when
+ * they change (set_flag): each on a line of its own, so a round of the I/O
+ * thread does not take them away from the Java threads' cores. */
+static _Alignas(64) atomic_bool wake_pending;
+static _Alignas(64) atomic_bool urgent_pending;
+static _Alignas(64) atomic_bool fill_pending;   /* a buffer fills: write before the batch time is up */
 static atomic_bool stop_requested;
 static atomic_bool stopped;
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,6 +78,12 @@ int io_init(void)
 	pthread_condattr_destroy(&ca);
 	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	return wake_fd < 0 ? -errno : 0;
+}
+
+static void set_flag(atomic_bool *f, bool v)
+{
+	if (atomic_load_explicit(f, memory_order_relaxed) != v)
+		atomic_store(f, v);
 }
 
 static void wake_drain(void)
@@ -223,6 +233,7 @@ void io_flush_now(void)
 	/* only the I/O thread sends (flush_conn sends unlocked) */
 	if (atomic_load(&agent.io_tid) != (int)agent_gettid())
 		return;
+	conn_take_thread_buffers();
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
 		if (conns[i].fd >= 0)
 			flush_conn(&conns[i]);   /* a failure is seen again, and handled, by the main loop */
@@ -315,6 +326,8 @@ static void final_flush(void)
 	for (;;) {
 		struct pollfd pfd[AGENT_MAX_CONNS];
 		nfds_t n = 0;
+		/* a thread may still finish an event it began before the VM's end */
+		conn_take_thread_buffers();
 		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 			struct conn *c = &conns[i];
 			if (c->fd < 0 || failed[i])
@@ -402,12 +415,13 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		/* before the writes below: what is queued after this point wakes us again */
 		/* a synchronous event's thread waits for its Ack: lingering only adds
 		 * wake-ups to that round trip (measured: 9f doubled) */
-		bool urgent = atomic_exchange(&urgent_pending, false);
-		atomic_store(&fill_pending, false);
+		bool urgent = atomic_load_explicit(&urgent_pending, memory_order_relaxed) &&
+			      atomic_exchange(&urgent_pending, false);
+		set_flag(&fill_pending, false);
 		if (urgent)
 			linger = 0;
 		if (!linger)
-			atomic_store(&wake_pending, false);
+			set_flag(&wake_pending, false);
 		for (nfds_t i = 1; i < n; i++) {
 			struct conn *c = which[i];
 			if (!c) {
@@ -423,6 +437,8 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 					continue;
 			}
 		}
+		/* the threads' own buffers first: what they hold goes out in this round */
+		conn_take_thread_buffers();
 		/* write everything queued, not only where poll said so: events arrive all the time */
 		/* lingering pays only while bytes go out: a peer that reads nothing
 		 * is waited for by POLLOUT, not by waking every IO_BATCH_NS */
@@ -441,15 +457,17 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		}
 		if (wrote && !urgent) {
 			linger = IO_LINGER_ROUNDS;
-			atomic_store(&wake_pending, true);
+			set_flag(&wake_pending, true);
 		} else if (linger && --linger == 0) {
-			atomic_store(&wake_pending, false);
+			set_flag(&wake_pending, false);
 			/* queued after the flush by a thread that found us awake: stay */
 			for (size_t i = 0; i < AGENT_MAX_CONNS && !linger; i++)
 				if (conns[i].fd >= 0 && !conns[i].out_blocked && has_output(&conns[i]))
 					linger = 1;
+			if (tbuf_pending())
+				linger = 1;
 			if (linger)
-				atomic_store(&wake_pending, true);
+				set_flag(&wake_pending, true);
 		}
 		close_stalled(jni);
 		if (now_ms() >= next_check) {

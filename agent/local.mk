@@ -14,6 +14,13 @@ agent_libsjrewrite_la_SOURCES = \
 	agent/codeattr.c agent/codeattr.h \
 	agent/classfile.c agent/classfile.h
 
+# The event path's buffers and clock: no JVMTI, so the unit tests use them on their own.
+noinst_LTLIBRARIES += agent/libsjevents.la
+agent_libsjevents_la_SOURCES = \
+	agent/ring.c agent/ring.h \
+	agent/tbuf.c agent/tbuf.h \
+	agent/clock.c agent/clock.h
+
 lib_LTLIBRARIES += agent/libstapjava.la
 agent_libstapjava_la_SOURCES = \
 	agent/agent.c agent/agent.h \
@@ -40,7 +47,7 @@ agent_libstapjava_la_SOURCES = \
 agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared
 # JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
 agent_libstapjava_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
-agent_libstapjava_la_LIBADD = agent/libsjrewrite.la runtime/libsjmarkers.la runtime/libsjruntime.la -lpthread -lm
+agent_libstapjava_la_LIBADD = agent/libsjrewrite.la agent/libsjevents.la runtime/libsjmarkers.la runtime/libsjruntime.la -lpthread -lm
 EXTRA_DIST += agent/README.md
 
 # Tests and the bridge find the agent at a stable path in the build tree.

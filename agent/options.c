@@ -50,7 +50,12 @@ static int copy_path(const char *v, size_t n, char *out, size_t outlen)
 
 /* The options, one row each: what a value must be and where it goes. The
  * "unknown option" message lists the keys from here. */
-enum option_type { OPTION_PATH, OPTION_LOGLEVEL, OPTION_NUMBER, OPTION_METHODS };
+enum option_type { OPTION_PATH, OPTION_LOGLEVEL, OPTION_NUMBER, OPTION_WORD };
+
+/* OPTION_WORD: the value is the index of its word (an int field). */
+static const char *const methods_words[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti", NULL };
+static const char *const clock_words[] = { [OPT_CLOCK_AUTO] = "auto", [OPT_CLOCK_TSC] = "tsc",
+					   [OPT_CLOCK_MONOTONIC] = "monotonic", NULL };
 
 static const struct option_desc {
 	const char *key;
@@ -59,17 +64,20 @@ static const struct option_desc {
 	size_t size;              /* OPTION_PATH: the buffer's */
 	uint32_t lo, hi;          /* OPTION_NUMBER */
 	const char *unit;         /* OPTION_NUMBER: "bytes" ... */
+	const char *const *words; /* OPTION_WORD, NULL-terminated */
 } option_table[] = {
 #define FIELD(f) offsetof(struct agent_options, f), sizeof(((struct agent_options *)0)->f)
-	{ "sockdir", OPTION_PATH, FIELD(sockdir), 0, 0, NULL },
-	{ "loglevel", OPTION_LOGLEVEL, FIELD(loglevel), 0, 0, NULL },
-	{ "logfile", OPTION_PATH, FIELD(logfile), 0, 0, NULL },
-	{ "bufsize", OPTION_NUMBER, FIELD(bufsize), OPT_BUFSIZE_MIN, OPT_BUFSIZE_MAX, "bytes" },
-	{ "timeout_us", OPTION_NUMBER, FIELD(timeout_us), 0, OPT_TIMEOUT_MAX, "microseconds" },
-	{ "strmax", OPTION_NUMBER, FIELD(strmax), 0, OPT_STRMAX_MAX, "bytes" },
-	{ "stackmax", OPTION_NUMBER, FIELD(stackmax), 1, 256, "frames" },
-	{ "wait_ms", OPTION_NUMBER, FIELD(wait_ms), 0, OPT_WAIT_MAX, "milliseconds" },
-	{ "methods", OPTION_METHODS, FIELD(methods), 0, 0, NULL },
+	{ "sockdir", OPTION_PATH, FIELD(sockdir), 0, 0, NULL, NULL },
+	{ "loglevel", OPTION_LOGLEVEL, FIELD(loglevel), 0, 0, NULL, NULL },
+	{ "logfile", OPTION_PATH, FIELD(logfile), 0, 0, NULL, NULL },
+	{ "bufsize", OPTION_NUMBER, FIELD(bufsize), OPT_BUFSIZE_MIN, OPT_BUFSIZE_MAX, "bytes", NULL },
+	{ "timeout_us", OPTION_NUMBER, FIELD(timeout_us), 0, OPT_TIMEOUT_MAX, "microseconds", NULL },
+	{ "strmax", OPTION_NUMBER, FIELD(strmax), 0, OPT_STRMAX_MAX, "bytes", NULL },
+	{ "stackmax", OPTION_NUMBER, FIELD(stackmax), 1, 256, "frames", NULL },
+	{ "wait_ms", OPTION_NUMBER, FIELD(wait_ms), 0, OPT_WAIT_MAX, "milliseconds", NULL },
+	{ "threadbuf", OPTION_NUMBER, FIELD(threadbuf), OPT_THREADBUF_MIN, OPT_THREADBUF_MAX, "bytes", NULL },
+	{ "methods", OPTION_WORD, FIELD(methods), 0, 0, NULL, methods_words },
+	{ "clock", OPTION_WORD, FIELD(clock), 0, 0, NULL, clock_words },
 #undef FIELD
 };
 #define N_OPTIONS (sizeof option_table / sizeof option_table[0])
@@ -77,7 +85,6 @@ static const struct option_desc {
 static int parse_value(const struct option_desc *d, const char *v, size_t vlen, void *field,
 		       char *err, size_t errlen)
 {
-	static const char *const ways[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti" };
 	char lv[8];
 	int n = -1;
 
@@ -106,16 +113,19 @@ static int parse_value(const struct option_desc *d, const char *v, size_t vlen, 
 		snprintf(err, errlen, "option %s='%.*s': not a number of %s from %u to %u", d->key,
 			 (int)vlen, v, d->unit, d->lo, d->hi);
 		return -EINVAL;
-	case OPTION_METHODS:
-		for (int i = 0; i < 2; i++)
-			if (vlen == strlen(ways[i]) && memcmp(v, ways[i], vlen) == 0)
-				n = i;
-		if (n >= 0) {
-			*(int *)field = n;
-			return 0;
+	case OPTION_WORD: {
+		int k = snprintf(err, errlen, "option %s='%.*s': not one of ", d->key, (int)vlen, v);
+		for (int i = 0; d->words[i]; i++) {
+			if (vlen == strlen(d->words[i]) && memcmp(v, d->words[i], vlen) == 0) {
+				*(int *)field = i;
+				err[0] = '\0';
+				return 0;
+			}
+			if (k >= 0 && (size_t)k < errlen)
+				k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "", d->words[i]);
 		}
-		snprintf(err, errlen, "option %s='%.*s': not one of inject, jvmti", d->key, (int)vlen, v);
 		return -EINVAL;
+	}
 	}
 	return -EINVAL;
 }

@@ -21,6 +21,8 @@
 #define OPT_STRMAX_MAX        16384u
 #define OPT_STACKMAX_DEFAULT  64u         /* frames of a stack trace */
 #define OPT_WAIT_MAX          600000u     /* ms */
+#define OPT_THREADBUF_MIN     4096u
+#define OPT_THREADBUF_MAX     (256u << 20)
 
 struct agent_options {
 	char sockdir[PATH_MAX];   /* "" = /tmp/stapjava-<uid> */
@@ -32,12 +34,17 @@ struct agent_options {
 	uint32_t stackmax;
 	uint32_t wait_ms;         /* at VM start, wait this long for a first bridge */
 	int methods;              /* enum opt_methods: how method events are reported */
+	uint32_t threadbuf;       /* bytes of each thread's asynchronous buffer (tbuf.h); 0: bufsize */
+	int clock;                /* enum opt_clock: what event timestamps are read from */
 };
 
 /* methods=: inject (calls in the matched methods, inject.h; fallback.h only
  * where they cannot be) or jvmti (breakpoints and MethodExit for every
  * method, fallback.h). */
 enum opt_methods { OPT_METHODS_INJECT = 0, OPT_METHODS_JVMTI = 1 };
+/* clock=: auto (the TSC where the kernel's clock runs on it, clock.h), tsc
+ * (the same, said when it cannot be), monotonic (clock_gettime). */
+enum opt_clock { OPT_CLOCK_AUTO = 0, OPT_CLOCK_TSC = 1, OPT_CLOCK_MONOTONIC = 2 };
 
 void options_defaults(struct agent_options *o);
 /* Parse TEXT (NULL or "" = defaults) into *O. Returns 0 or -EINVAL with ERR set. */

@@ -262,6 +262,11 @@ struct wire_buf {
  * struct breaks a limit or names an unknown code/type). The event trailer is
  * written when peer->caps has WIRE_CAP_TRAILER and ev->has_trailer. */
 int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev);
+/* The same, and *TRAILER_AT: the offset in the message of its trailer (its
+ * u64 seq, then its u64 timestamp_ns), 0 when it has none; a queue that
+ * numbers messages later patches them there. */
+int wire_encode_event_at(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev,
+			 size_t *trailer_at);
 int wire_encode_command(struct wire_buf *b, const struct wire_command *cmd);
 /* Our Hello, filled for this process (host order, version, getpid()). */
 void wire_hello_init(struct wire_hello *hello, uint32_t caps, const char *description);

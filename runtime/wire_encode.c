@@ -374,11 +374,13 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 	}
 }
 
-int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev)
+int wire_encode_event_at(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev,
+			 size_t *trailer_at)
 {
 	uint32_t caps = peer ? peer->caps : 0;
 	struct wire_writer w;
 
+	*trailer_at = 0;
 	if (!wire_writer_start(&w, b) || !wire_event_name(ev->code))
 		return -EINVAL;
 	if (wire_event_needs_cap(ev->code) & ~caps)
@@ -389,9 +391,17 @@ int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const st
 		/* a negotiated stream carries a trailer on every event */
 		if (!ev->has_trailer)
 			return -EINVAL;
+		*trailer_at = w.pos;
 		wire_put_trailer(&w, caps, &ev->trailer);
 	}
 	return wire_writer_finish(&w, b);
+}
+
+int wire_encode_event(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev)
+{
+	size_t at;
+
+	return wire_encode_event_at(b, peer, ev, &at);
 }
 
 /* ------------------------------------------------------------- commands */

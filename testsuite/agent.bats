@@ -992,7 +992,7 @@ check_load() {
 @test "load: an unknown or bad option stops the JVM with one line naming it" {
 	run "$JDK17" "-agentpath:$AGENT=sockdir=$T/s,bogus=1" -cp "$CLASSES" Families hello "$T/go"
 	[ "$status" -eq 1 ]
-	[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\ unknown\ option\ \'bogus\'\ \(known:\ sockdir,\ loglevel,\ logfile,\ bufsize,\ timeout_us,\ strmax,\ stackmax,\ wait_ms,\ methods\)\;\ the\ agent\ is\ not\ loaded$ ]]
+	[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\ unknown\ option\ \'bogus\'\ \(known:\ sockdir,\ loglevel,\ logfile,\ bufsize,\ timeout_us,\ strmax,\ stackmax,\ wait_ms,\ threadbuf,\ methods,\ clock\)\;\ the\ agent\ is\ not\ loaded$ ]]
 	run "$JDK25" "-agentpath:$AGENT=bufsize=12" -cp "$CLASSES" Families hello "$T/go"
 	[ "$status" -eq 1 ]
 	[[ ${lines[0]} =~ "error: option bufsize='12': not a number of bytes from 4096 to 268435456; the agent is not loaded" ]]
@@ -1324,6 +1324,41 @@ check_flood() {
 
 @test "dispatch: a full buffer drops and counts: generated = delivered + lost (JDK 17)" { check_flood "$JDK17"; }
 @test "dispatch: a full buffer drops and counts: generated = delivered + lost (JDK 25)" { check_flood "$JDK25"; }
+
+# A thread's own buffer full (threadbuf=4096: about 50 events, while the
+# connection's buffer has room for all): every event is delivered or
+# counted, and each Lost says exactly the events missing before the next
+# one that got through. Flood.tick(i) carries i: between two delivered
+# calls, the calls missing equal the growth of the running total between them.
+check_thread_buffer_loss() {
+	start_jvm "$1" ",bufsize=33554432,threadbuf=4096" -- Families flood "$T/go" 200000 "$T/done" "$T/release"
+	wait_until 20 sock_exists
+	start_bridge b -m 'Flood.tick(I)V:enter' --args
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 120 test -e "$T/done"
+	wait_until 60 flood_accounted 200000
+	touch "$T/release"
+	wait_exit "$JPID"
+	JVMPID=$JPID JPID=
+	wait_exit "$BPID"
+	! grep -Ev "^(method\.enter pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V args=[0-9]+|lost pid=$JVMPID tid=0 ts=[0-9]+ lost=[0-9]+)$" "$T/b.out" || return 1
+	awk '
+		$1 == "lost" { split($5, l, "="); total = l[2]; next }
+		{ split($6, a, "="); i = a[2]
+		  if (i - last - 1 != total - told) { print "gap before " i ": " i - last - 1 " missing, Lost grew by " total - told; bad = 1 }
+		  last = i; told = total }
+		END { if (199999 - last != total - told) { print "at the end: " 199999 - last " missing, Lost grew by " total - told; bad = 1 }
+		      print "lost " total; exit bad }' last=-1 "$T/b.out"
+	local lost
+	lost=$(sed -n 's/^lost .* lost=\([0-9]*\)$/\1/p' "$T/b.out" | tail -1)
+	[ "${lost:-0}" -gt 0 ]
+	log_has "conn#1: $lost events dropped in total (buffer full)"
+	bridge_quiet b
+}
+
+@test "dispatch: a thread's own buffer full: each Lost says exactly the events missing before it (JDK 17)" { check_thread_buffer_loss "$JDK17"; }
+@test "dispatch: a thread's own buffer full: each Lost says exactly the events missing before it (JDK 25)" { check_thread_buffer_loss "$JDK25"; }
 
 @test "at VM exit: a bridge that reads slowly still gets every event queued" {
 	# 40 000 events (about 1.5 MB) queued at once; the client reads about
@@ -1860,7 +1895,9 @@ check_asan() {
 		[[ ${lines[0]} =~ ^stapjava-agent\[[0-9]+\]:\ error:\  ]] || { echo "$opt: ${lines[0]}"; false; }
 		[ "${lines[0]#*: error: }" = "$want; the agent is not loaded" ] || { echo "$opt: ${lines[0]}"; false; }
 	done <<-'EOF'
-		colour=red|unknown option 'colour' (known: sockdir, loglevel, logfile, bufsize, timeout_us, strmax, stackmax, wait_ms, methods)
+		colour=red|unknown option 'colour' (known: sockdir, loglevel, logfile, bufsize, timeout_us, strmax, stackmax, wait_ms, threadbuf, methods, clock)
+		threadbuf=100|option threadbuf='100': not a number of bytes from 4096 to 268435456
+		clock=fast|option clock='fast': not one of auto, tsc, monotonic
 		stackmax=0|option stackmax='0': not a number of frames from 1 to 256
 		timeout_us=x|option timeout_us='x': not a number of microseconds from 0 to 10000000
 		methods=bytecode|option methods='bytecode': not one of inject, jvmti

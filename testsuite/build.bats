@@ -165,3 +165,21 @@ fake_test() { # fake_test DIR NAME BODY
 	[[ $output == *"not ok - t_hang: 1 of 2 planned tests never reported (crashed?)"* ]]
 	[ "${lines[-1]}" = "total: 1 passed, 1 failed, 0 skipped" ]
 }
+
+# The threads' own event buffers (agent/ring.c, agent/tbuf.c) are lock-free:
+# their unit tests, concurrent producers and a drainer included, run once
+# more under ThreadSanitizer (the unit tiers run them plain and under ASan).
+@test "thread buffers: the ring and merge unit tests under ThreadSanitizer, no report" {
+	local t
+	cd "$BATS_FILE_TMPDIR"
+	for t in ring tbuf; do
+		run gcc -std=gnu11 -O1 -g -fsanitize=thread -I"$SRC/agent" -o "tsan_$t" \
+			"$SRC/testsuite/unit/test_$t.c" "$SRC/agent/ring.c" "$SRC/agent/tbuf.c" \
+			$(pkg-config --cflags --libs cmocka) -lpthread
+		[ "$status" -eq 0 ]
+		run env TSAN_OPTIONS=halt_on_error=1:exitcode=66 "./tsan_$t"
+		[ "$status" -eq 0 ]
+		[[ $output != *ThreadSanitizer* ]]
+	done
+	[[ $output == *"[  PASSED  ] 7 test(s)."* ]]
+}

@@ -8,6 +8,12 @@
 //       iteration counts are rounded up to whole thousands. With GATE (a file
 //       path), it waits for that file to exist before the warm-up, so that a
 //       tracer attached from outside (bpftrace -p) sees the whole run.
+//   java Workload threads T ITERATIONS [WARMUP]
+//       The same with T threads, each running its own ITERATIONS (and
+//       WARMUP) at once after a common start; cold() builds its own string
+//       there. ns_per_iter is the wall time of the timed phase over
+//       ITERATIONS: with T threads on T free cores it stays the single
+//       thread's, and what the threads share (a lock, a cache line) shows.
 //   java Workload 0
 //       Exits at once (start-up time).
 //   java Workload idle STOPFILE
@@ -72,6 +78,60 @@ public final class Workload {
         return acc;
     }
 
+    /** cold() for threads(): nothing shared between the threads. */
+    static long coldLocal(long x) {
+        return ("cold:" + x + ':' + Long.toHexString(x)).hashCode() + x;
+    }
+
+    static long chunkLocal(long acc) {
+        for (int i = 0; i < CHUNK - 1; i++) {
+            acc += hot(acc + i);
+        }
+        acc += hot(acc + CHUNK - 1);
+        return acc ^ coldLocal(acc);
+    }
+
+    static long runLocal(long chunks, long acc) {
+        for (long c = 0; c < chunks; c++) {
+            acc = chunkLocal(acc);
+        }
+        return acc;
+    }
+
+    static void threads(int t, long iterations, long warmup) throws Exception {
+        long chunks = (iterations + CHUNK - 1) / CHUNK, warmChunks = (warmup + CHUNK - 1) / CHUNK;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(t + 1);
+        java.util.concurrent.CyclicBarrier end = new java.util.concurrent.CyclicBarrier(t + 1);
+        long[] sums = new long[t];
+        Thread[] ts = new Thread[t];
+        for (int k = 0; k < t; k++) {
+            final int id = k;
+            ts[k] = new Thread(() -> {
+                try {
+                    long acc = runLocal(warmChunks, id + 1);
+                    start.await();
+                    sums[id] = runLocal(chunks, acc);
+                    end.await();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }, "work-" + k);
+            ts[k].start();
+        }
+        start.await();
+        long t0 = System.nanoTime();
+        end.await();
+        long elapsed = System.nanoTime() - t0;
+        long acc = 0;
+        for (int k = 0; k < t; k++) {
+            ts[k].join();
+            acc ^= sums[k];
+        }
+        long n = chunks * CHUNK;
+        System.out.printf("WORKLOAD threads=%d iterations=%d elapsed_ns=%d ns_per_iter=%.3f hot_calls=%d checksum=%d%n",
+                t, n, elapsed, (double) elapsed / n, n * t, acc);
+    }
+
     static void waitFor(Path p, long sleepMs) throws InterruptedException {
         while (!Files.exists(p)) {
             Thread.sleep(sleepMs);
@@ -80,8 +140,13 @@ public final class Workload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: Workload ITERATIONS [WARMUP [GATE]] | Workload 0 | Workload idle STOPFILE");
+            System.err.println("usage: Workload ITERATIONS [WARMUP [GATE]] | Workload threads T ITERATIONS [WARMUP] | Workload 0 | Workload idle STOPFILE");
             System.exit(2);
+        }
+        if (args[0].equals("threads")) {
+            long it = Long.parseLong(args[2]);
+            threads(Integer.parseInt(args[1]), it, args.length > 3 ? Long.parseLong(args[3]) : it / 2);
+            return;
         }
         if (args[0].equals("idle")) {
             long acc = run(200, 1);

@@ -103,3 +103,28 @@ testsuite_unit_test_similar_SOURCES = testsuite/unit/test_similar.c
 testsuite_unit_test_similar_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_similar_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_similar
+
+# The event path's buffers and clock (agent/libsjevents.la): no JVMTI.
+SJEVENTS_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+SJEVENTS_TEST_LDADD = agent/libsjevents.la $(CMOCKA_LIBS) -lpthread
+
+check_PROGRAMS += testsuite/unit/test_ring
+testsuite_unit_test_ring_SOURCES = testsuite/unit/test_ring.c
+testsuite_unit_test_ring_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
+testsuite_unit_test_ring_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_ring_LDADD = $(SJEVENTS_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_ring
+
+check_PROGRAMS += testsuite/unit/test_tbuf
+testsuite_unit_test_tbuf_SOURCES = testsuite/unit/test_tbuf.c
+testsuite_unit_test_tbuf_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
+testsuite_unit_test_tbuf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_tbuf_LDADD = $(SJEVENTS_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_tbuf
+
+check_PROGRAMS += testsuite/unit/test_clock
+testsuite_unit_test_clock_SOURCES = testsuite/unit/test_clock.c
+testsuite_unit_test_clock_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
+testsuite_unit_test_clock_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_clock_LDADD = $(SJEVENTS_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_clock
