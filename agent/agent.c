@@ -159,11 +159,11 @@ static void start_jvmti(JNIEnv *jni)
 	(*jv)->GetCapabilities(jv, &agent.caps);
 	conn_table_init();
 	scratch_init();
-	/* a user who makes room for a burst makes it at both stages */
-	tbuf_init(agent.opt.threadbuf ? agent.opt.threadbuf : agent.opt.bufsize);
+	tbuf_init(agent.opt.threadbuf);
 	if (clock_init(agent.opt.clock != OPT_CLOCK_MONOTONIC) < 0 && agent.opt.clock == OPT_CLOCK_TSC)
 		sj_warn("clock=tsc: the kernel's clock does not run on the TSC here; timestamps come "
 			"from clock_gettime(CLOCK_MONOTONIC)");
+	sj_info("event timestamps from the %s clock", clock_source());
 	if (io_init() < 0 || events_install() < 0) {
 		sj_error("cannot set up JVMTI callbacks; the JVM runs on without probes");
 		return;

@@ -133,6 +133,16 @@ static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)
 		c->dropped += n;
 }
 
+size_t conn_take_own_buffer(struct tbuf *t)
+{
+	struct taking tk = { NULL };
+
+	size_t n = tbuf_drain_mine(t, take_record, take_drops, &tk);
+	if (tk.locked)
+		pthread_mutex_unlock(&tk.locked->lock);
+	return n;
+}
+
 size_t conn_take_thread_buffers(void)
 {
 	struct taking tk = { NULL };

@@ -112,6 +112,12 @@ static inline size_t conn_queued(const struct conn *c)
  * order, into the connections' queues, numbered and stamped; the drops they
  * counted become the connections' Lost. Returns the events taken. */
 size_t conn_take_thread_buffers(void);
+/* A thread whose own buffer T is full: take its events into the
+ * connections' queues now, as the I/O thread would (its order; not merged
+ * with other threads'), so a burst is lost only where a connection's own
+ * queue (bufsize) is full. */
+struct tbuf;
+size_t conn_take_own_buffer(struct tbuf *t);
 extern atomic_uint_fast64_t conn_generation;
 
 void conn_table_init(void);

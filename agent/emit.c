@@ -181,8 +181,9 @@ static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t 
  * buffer, without the connection's lock: the I/O thread numbers it and
  * stamps its time when it takes it (tbuf.h, conn_take_thread_buffers). The
  * connection's fields are read unlocked; one closed meanwhile is told by its
- * serial there. 1 queued, 0 not for C, -ENOSPC dropped (counted), or
- * another -errno. */
+ * serial there. A full buffer is taken by the thread itself, then the event
+ * put again; only an event larger than the buffer is dropped (counted). 1
+ * queued, 0 not for C, -ENOSPC dropped, or another -errno. */
 static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t all_args,
 		       const struct wire_value *ret, bool *filling)
 {
@@ -204,6 +205,15 @@ static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t 
 		.ts = em->ts, .serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED), .slot = (uint8_t)i,
 	};
 	int rc = tbuf_put(t, &meta, encode_for_thread_buffer, &x, filling);
+	if (rc == -ENOSPC) {
+		/* the I/O thread is behind: this thread takes its own buffer
+		 * (the connection's queue decides what is lost, as bufsize says) */
+		conn_take_own_buffer(t);
+		rc = tbuf_put(t, &meta, encode_for_thread_buffer, &x, filling);
+		if (rc == -ENOSPC)
+			tbuf_drop(t, i, meta.serial);
+		*filling = true;
+	}
 	return rc == 0 ? 1 : rc;
 }
 

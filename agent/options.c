@@ -18,6 +18,7 @@ void options_defaults(struct agent_options *o)
 	o->timeout_us = OPT_TIMEOUT_DEFAULT;
 	o->strmax = OPT_STRMAX_DEFAULT;
 	o->stackmax = OPT_STACKMAX_DEFAULT;
+	o->threadbuf = OPT_THREADBUF_DEFAULT;
 }
 
 static int parse_u32(const char *v, size_t n, uint32_t lo, uint32_t hi, uint32_t *out)

@@ -21,6 +21,7 @@
 #define OPT_STRMAX_MAX        16384u
 #define OPT_STACKMAX_DEFAULT  64u         /* frames of a stack trace */
 #define OPT_WAIT_MAX          600000u     /* ms */
+#define OPT_THREADBUF_DEFAULT (256u << 10) /* bytes of each thread's own event buffer */
 #define OPT_THREADBUF_MIN     4096u
 #define OPT_THREADBUF_MAX     (256u << 20)
 
@@ -34,7 +35,7 @@ struct agent_options {
 	uint32_t stackmax;
 	uint32_t wait_ms;         /* at VM start, wait this long for a first bridge */
 	int methods;              /* enum opt_methods: how method events are reported */
-	uint32_t threadbuf;       /* bytes of each thread's asynchronous buffer (tbuf.h); 0: bufsize */
+	uint32_t threadbuf;       /* bytes of each thread's asynchronous buffer (tbuf.h) */
 	int clock;                /* enum opt_clock: what event timestamps are read from */
 };
 

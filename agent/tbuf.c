@@ -16,6 +16,10 @@ enum tbuf_state { TBUF_FREE, TBUF_OWNED, TBUF_EXITED };
 
 struct tbuf {
 	struct ring ring;
+	/* Whoever takes the records holds it: the drainer (trylock: a buffer
+	 * being taken by its own thread waits for the next drain) or the owning
+	 * thread itself when its buffer is full (tbuf_drain_mine). */
+	pthread_mutex_t take_lock;
 	struct tbuf *next;               /* the pool's list; never unlinked */
 	int state;                       /* enum tbuf_state (atomic) */
 	/* producer: per slot, serial << 32 | drops (mod 2^32) */
@@ -28,7 +32,7 @@ struct tbuf {
 };
 
 static struct tbuf *pool;            /* atomic: newest first */
-static size_t ring_bytes = TBUF_SIZE_DEFAULT;
+static size_t ring_bytes = 256u * 1024u;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static __thread __attribute__((tls_model("initial-exec"))) struct tbuf *mine;
@@ -80,8 +84,10 @@ static struct tbuf *tbuf_new(void)
 	struct tbuf *t = aligned_alloc(64, sz);
 	void *data = malloc(ring_bytes);
 
-	if (t)
+	if (t) {
 		memset(t, 0, sizeof(*t));
+		pthread_mutex_init(&t->take_lock, NULL);
+	}
 
 	if (!t || !data || ring_init(&t->ring, data, ring_bytes) < 0) {
 		free(data);
@@ -110,7 +116,7 @@ struct tbuf *tbuf_mine(void)
 	return t;
 }
 
-static void count_drop(struct tbuf *t, unsigned slot, uint32_t serial)
+void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial)
 {
 	uint64_t w = __atomic_load_n(&t->dropped[slot], __ATOMIC_RELAXED);
 	uint32_t n = (uint32_t)(w >> 32) == serial ? (uint32_t)w : 0;
@@ -158,7 +164,6 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 			break;
 		tried = 0;
 	}
-	count_drop(t, meta->slot, meta->serial);
 	return -ENOSPC;
 }
 
@@ -267,6 +272,19 @@ static size_t drain_unmerged(struct tbuf *list, tbuf_sink_fn sink, tbuf_lost_fn 
 	return n;
 }
 
+size_t tbuf_drain_mine(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&t->take_lock);
+	t->limit = ring_tail(&t->ring);
+	for (; peek(t); n++)
+		hand_over(t, sink, lost, ctx);
+	report_drops(t, lost, ctx);
+	pthread_mutex_unlock(&t->take_lock);
+	return n;
+}
+
 size_t tbuf_drain(tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 {
 	struct tbuf *list = __atomic_load_n(&pool, __ATOMIC_ACQUIRE);
@@ -277,6 +295,11 @@ size_t tbuf_drain(tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 		t->drain_state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
 		if (t->drain_state == TBUF_FREE)
 			continue;
+		/* its own thread is taking it (a full buffer): the next drain will */
+		if (pthread_mutex_trylock(&t->take_lock) != 0) {
+			t->drain_state = TBUF_FREE;
+			continue;
+		}
 		t->limit = ring_tail(&t->ring);
 		nbufs++;
 	}
@@ -312,6 +335,7 @@ size_t tbuf_drain(tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 		/* an exited thread's buffer is empty for good once drained: told, free */
 		if (t->drain_state == TBUF_EXITED && ring_used(&t->ring) == 0)
 			__atomic_store_n(&t->state, TBUF_FREE, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&t->take_lock);
 	}
 	return done;
 }

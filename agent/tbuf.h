@@ -3,19 +3,21 @@
  *
  * Contract: a thread that reports an event for an asynchronous connection
  * writes the encoded message into its own ring (ring.h), taken on its first
- * event and given back at its exit (a pthread key): no lock shared with
- * another thread, no system call, no allocation after the first event. The
- * message carries the connection's slot and serial, the raw timestamp it is
- * merged by, and where its trailer is (its seq and timestamp are filled in by
- * the drainer, which numbers the merged stream). A message that does not fit
- * is dropped and counted per buffer, per connection slot, with the slot's
- * serial (a slot reopened by another connection starts from zero).
+ * event and given back at its exit (a pthread key): no lock, no system call,
+ * no allocation after the first event. The message carries the connection's
+ * slot and serial, the raw timestamp it is merged by, and where its trailer
+ * is (its seq and timestamp are filled in by whoever takes it, who numbers
+ * the stream). A full buffer is the caller's to handle: take its own buffer
+ * at once (tbuf_drain_mine: the only time the thread takes a lock, shared
+ * with the drainer alone) and try again, or count the drop (tbuf_drop, per
+ * buffer and connection slot, with the slot's serial: a slot reopened by
+ * another connection starts from zero).
  *
  * One thread drains (the agent's I/O thread): tbuf_drain() hands every
  * record written before the call to SINK in timestamp order across threads
- * (a thread's own records stay in its order), then the drops to LOST. A
- * buffer whose thread has exited is given to a new thread once drained.
- * Buffers are never freed while the process lives.
+ * (a thread's own records stay in its order), and the drops to LOST where
+ * they happened. A buffer whose thread has exited is given to a new thread
+ * once drained. Buffers are never freed while the process lives.
  */
 #ifndef STAPJAVA_AGENT_TBUF_H
 #define STAPJAVA_AGENT_TBUF_H
@@ -25,7 +27,6 @@
 #include <stdint.h>
 
 #define TBUF_SLOTS 16u               /* connection slots with a drop count each */
-#define TBUF_SIZE_DEFAULT (1024u * 1024u)
 
 struct tbuf;
 
@@ -50,11 +51,13 @@ struct tbuf *tbuf_mine(void);
 typedef int (*tbuf_encode_fn)(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at);
 
 /* Producer (the owning thread): put one message made by ENCODE. 0; -ENOSPC
- * when it does not fit (counted for META->slot and ->serial); another -errno
- * from ENCODE (not counted). *FILLING: more than a quarter of the buffer is in
- * use (the drainer should come soon). */
+ * when it does not fit (nothing counted); another -errno from ENCODE.
+ * *FILLING: more than a quarter of the buffer is in use (the drainer should
+ * come soon). */
 int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode, void *ctx,
 	     bool *filling);
+/* Producer: one event for SLOT (while it carried SERIAL) did not fit. */
+void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial);
 
 /* A record as the drainer sees it: MSG (LEN bytes) lives until SINK returns. */
 struct tbuf_rec {
@@ -71,6 +74,10 @@ typedef void (*tbuf_lost_fn)(void *ctx, unsigned slot, uint32_t serial, uint64_t
  * first record of the same slot written after them, or after everything
  * handed to SINK. Returns the records handed to SINK. */
 size_t tbuf_drain(tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx);
+/* The owning thread, its buffer full: take its own records now, in its
+ * order, as the drainer would (waiting while the drainer takes them).
+ * Returns the records handed to SINK. */
+size_t tbuf_drain_mine(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx);
 /* The drainer: is anything written and not drained yet? */
 bool tbuf_pending(void);
 

@@ -58,6 +58,7 @@ public class Families {
         case "gc": printTid("main"); System.gc(); break;
         case "classes": Classes.run(args.length > 2 ? args[2] : null); break;
         case "jit": Hot.run(); break;
+        case "stamps": Stamps.run(); break;
         case "flood": Flood.run(Integer.parseInt(args[2]), args[3], args.length > 4 ? args[4] : null); break;
         case "filters": printTid("main"); sj.filt.Named.run(); break;
         case "churn": Churn.run(Integer.parseInt(args[2]), args[3]); break;
@@ -210,6 +211,20 @@ class Hot {
         for (int i = 0; i < 200000; i++)
             acc += work(i);
         System.out.println("acc " + acc);
+    }
+}
+
+// Stamps: System.nanoTime() is CLOCK_MONOTONIC on Linux; 100 calls of
+// tick() happen well inside the two readings printed around them.
+class Stamps {
+    static void tick(int i) {}
+    static void run() throws Exception {
+        long before = System.nanoTime();
+        Thread.sleep(20);
+        for (int i = 0; i < 100; i++)
+            tick(i);
+        Thread.sleep(20);
+        System.out.println("nanotime " + before + " " + System.nanoTime());
     }
 }
 

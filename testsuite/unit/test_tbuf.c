@@ -36,13 +36,18 @@ static int encode_fails(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t
 	return -EINVAL;
 }
 
+/* Put S, counting it as dropped when it does not fit (as emit.c does when
+ * taking its own buffer did not help). */
 static int put_text(struct tbuf *t, uint64_t ts, uint8_t slot, uint32_t serial, const char *s)
 {
 	struct tbuf_meta m = { .ts = ts, .serial = serial, .slot = slot };
 	struct text x = { s, 0 };
 	bool filling;
+	int rc = tbuf_put(t, &m, encode_text, &x, &filling);
 
-	return tbuf_put(t, &m, encode_text, &x, &filling);
+	if (rc == -ENOSPC)
+		tbuf_drop(t, slot, serial);
+	return rc;
 }
 
 /* What the sink saw, in order. */
@@ -348,7 +353,17 @@ static void test_exited_thread_drained_then_reused(void **state)
 static uint64_t clock_now;   /* a shared counter as the clock: a total order */
 static int producers_left;
 static uint64_t last_of[PRODUCERS];
-static uint64_t delivered, lost_total;
+static uint64_t delivered, lost_total;   /* atomic: the producers' own drains count too */
+
+static void check_record(struct tbuf_rec *r, bool merged);
+
+static void own_sink(void *ctx, struct tbuf_rec *r)
+{
+	(void)ctx;
+	check_record(r, false);
+}
+
+static void counting_lost(void *ctx, unsigned slot, uint32_t serial, uint64_t n);
 
 static void *produce(void *arg)
 {
@@ -363,6 +378,13 @@ static void *produce(void *arg)
 		bool filling;
 		(void)n;
 		int rc = tbuf_put(t, &m, encode_text, &(struct text){ msg, 0 }, &filling);
+		if (rc == -ENOSPC && id % 2 == 0) {
+			/* half the threads take their own buffer when it is full, as emit.c does */
+			tbuf_drain_mine(t, own_sink, counting_lost, NULL);
+			rc = tbuf_put(t, &m, encode_text, &(struct text){ msg, 0 }, &filling);
+		}
+		if (rc == -ENOSPC)
+			tbuf_drop(t, 0, 1);
 		assert_true(rc == 0 || rc == -ENOSPC);
 	}
 	__atomic_sub_fetch(&producers_left, 1, __ATOMIC_SEQ_CST);
@@ -371,31 +393,42 @@ static void *produce(void *arg)
 
 static uint64_t drain_last_ts;
 
-static void checking_sink(void *ctx, struct tbuf_rec *r)
+/* Each record once, in its thread's order; in a merged drain, in
+ * timestamp order. last_of[id] is touched by the drainer and by thread id
+ * itself, never at once (the buffer's take lock). */
+static void check_record(struct tbuf_rec *r, bool merged)
 {
 	char text[48];
 	unsigned long id;
 	unsigned i;
 
-	(void)ctx;
-	assert_true(r->len < sizeof text);
+	if (r->len >= sizeof text)
+		abort();
 	memcpy(text, r->msg, r->len);
 	text[r->len] = '\0';
-	assert_int_equal(sscanf(text, "%lu %u", &id, &i), 2);
-	assert_true(id < PRODUCERS);
-	assert_true(i > last_of[id]);          /* the thread's order; nothing twice */
+	if (sscanf(text, "%lu %u", &id, &i) != 2 || id >= PRODUCERS || i <= last_of[id])
+		abort();   /* the thread's order; nothing twice (a cmocka assert cannot fail off the main thread) */
 	last_of[id] = i;
-	assert_true(r->meta.ts >= drain_last_ts);
-	drain_last_ts = r->meta.ts;
-	delivered++;
+	if (merged) {
+		if (r->meta.ts < drain_last_ts)
+			abort();
+		drain_last_ts = r->meta.ts;
+	}
+	__atomic_add_fetch(&delivered, 1, __ATOMIC_RELAXED);
+}
+
+static void checking_sink(void *ctx, struct tbuf_rec *r)
+{
+	(void)ctx;
+	check_record(r, true);
 }
 
 static void counting_lost(void *ctx, unsigned slot, uint32_t serial, uint64_t n)
 {
 	(void)ctx;
-	assert_int_equal(slot, 0);
-	assert_int_equal(serial, 1);
-	lost_total += n;
+	if (slot != 0 || serial != 1)
+		abort();
+	__atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
 }
 
 static void test_concurrent_producers(void **state)
@@ -419,6 +452,36 @@ static void test_concurrent_producers(void **state)
 	drain_last_ts = 0;
 	tbuf_drain(checking_sink, counting_lost, NULL);   /* the exited threads' buffers */
 	assert_int_equal(delivered + lost_total, (uint64_t)PRODUCERS * PER_PRODUCER);
+	for (int i = 0; i < PRODUCERS; i++)
+		assert_true(last_of[i] <= PER_PRODUCER);
+	assert_false(tbuf_pending());
+}
+
+/* A full buffer taken by its own thread: every record, in order, and room again. */
+static void test_drain_mine(void **state)
+{
+	(void)state;
+	struct tbuf *t = tbuf_mine();   /* the main thread's 4 KiB */
+	char msg[200];
+	memset(msg, 'v', sizeof msg - 1);
+	msg[sizeof msg - 1] = '\0';
+	struct tbuf_meta m = { .ts = 0, .serial = 30, .slot = 6 };
+	bool filling;
+	uint64_t i = 1;
+
+	norder = 0;
+	for (;; i++) {
+		m.ts = i;
+		if (tbuf_put(t, &m, encode_text, &(struct text){ msg, 0 }, &filling) == -ENOSPC)
+			break;
+	}
+	assert_true(i > 10);
+	assert_int_equal(tbuf_drain_mine(t, order_sink, order_lost, NULL), i - 1);
+	assert_int_equal(norder, i - 1);
+	assert_string_equal(order_log[0], "rec 1");
+	assert_int_equal(tbuf_put(t, &m, encode_text, &(struct text){ msg, 0 }, &filling), 0);
+	assert_int_equal(tbuf_drain(order_sink, order_lost, NULL), 1);
+	assert_int_equal(norder, i);
 	assert_false(tbuf_pending());
 }
 
@@ -432,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_merge_by_timestamp),
 		cmocka_unit_test(test_exited_thread_drained_then_reused),
 		cmocka_unit_test(test_concurrent_producers),
+		cmocka_unit_test(test_drain_mine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
