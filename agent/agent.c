@@ -163,7 +163,7 @@ static void start_jvmti(JNIEnv *jni)
 	if (clock_init(agent.opt.clock != OPT_CLOCK_MONOTONIC) < 0 && agent.opt.clock == OPT_CLOCK_TSC)
 		sj_warn("clock=tsc: the kernel's clock does not run on the TSC here; timestamps come "
 			"from clock_gettime(CLOCK_MONOTONIC)");
-	sj_info("event timestamps from the %s clock", clock_source());
+	sj_debug("event timestamps from the %s clock", clock_source());
 	if (io_init() < 0 || events_install() < 0) {
 		sj_error("cannot set up JVMTI callbacks; the JVM runs on without probes");
 		return;
