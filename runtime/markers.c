@@ -155,7 +155,10 @@ void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
 		     code == WIRE_EV_EXCEPTION_CATCH;
 	bool exception = code == WIRE_EV_EXCEPTION_THROWN || code == WIRE_EV_EXCEPTION_CATCH;
 
-	memset(a, 0, sizeof *a);
+	/* every field is set below (no memset: for this 96-byte struct it
+	 * compiled to a rep stos, a tenth of this function's time) */
+	a->num1 = 0;
+	a->num2 = 0;
 	a->event = (int64_t)(code & MARKERS_EVENT_MASK) | (int64_t)m->session << MARKERS_SESSION_SHIFT;
 	if (ev->has_trailer)
 		a->event |= (int64_t)ev->trailer.flags << MARKERS_FLAGS_SHIFT;

@@ -511,6 +511,35 @@ static void test_numbers_every_width(void **state)
 	}
 }
 
+/* out_u64 divides in 64 bits above 2^32 and in 32 below, and writes the
+ * digits in place: the values either side of the switch, and many values
+ * of every bit width, against printf. */
+static void test_numbers_random(void **state)
+{
+	uint64_t x = 0x9E3779B97F4A7C15ull, edges[] = { UINT32_MAX - 1, UINT32_MAX,
+							(uint64_t)UINT32_MAX + 1, 4294967396ull,
+							99999999999ull, 100000000000ull };
+	char want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+		snprintf(want, sizeof want, "%lld", (long long)edges[i]);
+		assert_value(I(WIRE_T_LONG, (int64_t)edges[i]), want);
+	}
+	for (int i = 0; i < 200000; i++) {
+		int64_t v;
+
+		x ^= x >> 12; /* xorshift64 */
+		x ^= x << 25;
+		x ^= x >> 27;
+		v = (int64_t)(x >> (x % 64)); /* every width */
+		if (i & 1)
+			v = -v;
+		snprintf(want, sizeof want, "%lld", (long long)v);
+		assert_value(I(WIRE_T_LONG, v), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_worst_case_fits),
 		cmocka_unit_test(test_escaping_every_alignment),
 		cmocka_unit_test(test_numbers_every_width),
+		cmocka_unit_test(test_numbers_random),
 	};
 
 	return cmocka_run_group_tests_name("print", tests, NULL, NULL);
