@@ -14,6 +14,10 @@ int dispatch_init(struct dispatch *d, const struct registry *reg, const struct s
 	int rc;
 
 	d->reg = reg;
+	/* the registry is read-only once workers run: its answer per code is
+	 * taken once, not looked up in the event table at every event */
+	for (unsigned code = 0; code < SLOTS_CODES; code++)
+		d->family[code] = registry_family_wanted(reg, code) == 1;
 	d->cap = DISPATCH_BUF_SIZE;
 	d->buf = malloc(d->cap);
 	if (!d->buf)
@@ -33,18 +37,12 @@ void dispatch_free(struct dispatch *d)
 	d->buf = NULL;
 }
 
-/* Does the family marker of EV's code fire? */
-static bool family_on(const struct registry *r, unsigned code)
-{
-	return registry_family_wanted(r, code) == 1;
-}
-
 void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struct wire_event *ev)
 {
 	struct slot_set hits;
 	struct marker_args a;
 	bool slots = slots_match(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits);
-	bool family = family_on(d->reg, ev->code);
+	bool family = ev->code < SLOTS_CODES && d->family[ev->code];
 
 	if (!slots && !family)
 		return;

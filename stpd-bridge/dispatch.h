@@ -27,6 +27,7 @@ struct dispatch {
 	struct slot_matcher matcher;
 	char *buf;                /* the strings of the markers being fired */
 	size_t cap;
+	bool family[SLOTS_CODES]; /* per event code: does its family marker fire? */
 };
 
 /* 0 or -ENOMEM. */

@@ -119,6 +119,23 @@ int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 	m->reg = reg;
 	m->cache = NULL;
 	m->last = NULL;
+	/* the event table's lookup and the test for an empty slot set, once
+	 * here rather than at every event */
+	for (unsigned code = 0; code < SLOTS_CODES; code++) {
+		uint8_t kind, bit;
+		uint64_t any = 0;
+
+		m->code_kind[code] = 0;
+		m->code_type[code] = 0;
+		if (!slots_event_type(code, &kind, &bit))
+			continue;
+		for (unsigned w = 0; w < SLOTS_WORDS; w++)
+			any |= t->of_type[kind][bit_index(bit)].w[w];
+		if (any) {
+			m->code_kind[code] = kind;
+			m->code_type[code] = (uint8_t)bit_index(bit);
+		}
+	}
 	if (t->n == 0)
 		return 0;
 	m->cache = calloc(SLOTS_CACHE_SIZE, sizeof *m->cache);
@@ -169,10 +186,14 @@ static uint64_t hash_name(uint8_t kind, const char *name, size_t len)
 		memcpy(&w, name + i, 8);
 		h = ((h << 23 | h >> 41) ^ w) * k;
 	}
-	if (i < len) { /* a byte loop: memcpy of a variable length is a call */
-		w = 0;
-		for (unsigned b = 0; i < len; i++, b += 8)
-			w |= (uint64_t)(uint8_t)name[i] << b;
+	if (i < len) {
+		if (len >= 8) { /* the last eight bytes, overlapping: no byte loop */
+			memcpy(&w, name + len - 8, 8);
+		} else { /* a byte loop: memcpy of a variable length is a call */
+			w = 0;
+			for (unsigned b = 0; i < len; i++, b += 8)
+				w |= (uint64_t)(uint8_t)name[i] << b;
+		}
 		h = ((h << 23 | h >> 41) ^ w) * k;
 	}
 	h ^= h >> 32;
@@ -180,11 +201,38 @@ static uint64_t hash_name(uint8_t kind, const char *name, size_t len)
 	return h ^ (h >> 32);
 }
 
+/* memcmp(A, B, N) == 0 for the short names of a cache hit, inline: eight
+ * bytes at a time, the last word overlapping (libc's memcmp was a call
+ * and a few percent of an event). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i = 0;
+
+	if (n < 8) {
+		for (; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	if (i == n)
+		return true;
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
 static bool entry_is(const struct slot_cache_entry *e, uint64_t h, uint8_t kind, const char *name,
 		     size_t len)
 {
 	return e->name && e->hash == h && e->kind == kind && e->len == len &&
-	       memcmp(e->name, name, len) == 0;
+	       same_bytes(e->name, name, len);
 }
 
 /* The cached result for (KIND, NAME), computing and storing it on a miss. */
@@ -198,7 +246,7 @@ static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kin
 	/* the same name again (a method's return after its entry, a hot
 	 * method): no hash; the entry may hold another name by now, which the
 	 * comparison sees */
-	if (e && e->name && e->kind == kind && e->len == len && memcmp(e->name, name, len) == 0)
+	if (e && e->name && e->kind == kind && e->len == len && same_bytes(e->name, name, len))
 		return &e->matches;
 	if (!m->cache || len > SLOTS_CACHE_NAME_MAX) {
 		match_all(m, kind, name, len, tmp);
@@ -239,17 +287,12 @@ bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t
 	const struct slot_set *of_type, *hits;
 	struct slot_set tmp;
 	uint64_t any = 0;
-	uint8_t kind, bit;
+	uint8_t kind;
 
-	if (m->t->n == 0 || !slots_event_type(code, &kind, &bit))
+	if (code >= SLOTS_CODES || !(kind = m->code_kind[code]))
 		return false;
-	of_type = &m->t->of_type[kind][bit_index(bit)];
-	for (unsigned w = 0; w < SLOTS_WORDS; w++)
-		any |= of_type->w[w];
-	if (!any)
-		return false;
+	of_type = &m->t->of_type[kind][m->code_type[code]];
 	hits = cached_matches(m, kind, name, len, &tmp);
-	any = 0;
 	for (unsigned w = 0; w < SLOTS_WORDS; w++) {
 		out->w[w] = hits->w[w] & of_type->w[w];
 		any |= out->w[w];

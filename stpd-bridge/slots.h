@@ -48,13 +48,23 @@ bool slots_event_type(unsigned code, uint8_t *kind, uint8_t *bit);
 
 struct slot_cache_entry;
 
+/* Event codes are one byte on the wire. */
+#define SLOTS_CODES 256u
+
 struct slot_matcher {
 	const struct slot_table *t;
 	const struct registry *reg;
 	struct slot_cache_entry *cache;       /* SLOTS_CACHE_SIZE entries, or NULL */
 	struct slot_cache_entry *last;        /* the entry of the last name looked up */
+	/* per event code, from the table at init: its kind when a slot has its
+	 * kind and event type (0: none, so no name is looked at), and the
+	 * index of that type in of_type[kind] */
+	uint8_t code_kind[SLOTS_CODES];
+	uint8_t code_type[SLOTS_CODES];
 };
 
+/* T must be complete (slots_add is done): the matcher keeps per event
+ * code which kind and type have slots. 0 or -ENOMEM. */
 int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 		       const struct registry *reg);
 void slots_matcher_free(struct slot_matcher *m);

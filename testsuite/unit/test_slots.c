@@ -158,12 +158,65 @@ static void test_more_names_than_the_cache(void **state)
 	slots_matcher_free(&m);
 }
 
+static bool only(const struct slot_set *s, unsigned a, unsigned b)
+{
+	struct slot_set want = { { 0 } };
+
+	want.w[a / 64] |= 1ull << (a % 64);
+	want.w[b / 64] |= 1ull << (b % 64);
+	return memcmp(s, &want, sizeof want) == 0;
+}
+
+/* The matcher's per-code table (kind and type with slots, taken at init):
+ * exact answers for each event type, codes that are no event or have no
+ * slot of their type, and codes past one byte. */
+static void test_codes(void **state)
+{
+	static const char hot[] = "bench.Hot.add(II)I", get[] = "java.util.Map.get(I)V";
+	static const unsigned none[] = { 0, 0x7f, 0x8d, WIRE_EV_GC_START, WIRE_EV_THREAD_START,
+					 WIRE_EV_LOST, WIRE_EV_CLASS_UNLOAD, WIRE_EV_EXCEPTION_CATCH,
+					 0xff, 0x100, 0x180, 0xffffffffu };
+	struct slot_matcher m;
+	struct slot_set got;
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 2; round++) {
+		assert_true(slots_match(&m, WIRE_EV_METHOD_ENTER, hot, strlen(hot), &got));
+		assert_true(only(&got, 0, 0));
+		assert_true(slots_match(&m, WIRE_EV_METHOD_EXIT, hot, strlen(hot), &got));
+		assert_true(only(&got, 1, 1));
+		assert_true(slots_match(&m, WIRE_EV_METHOD_COMPILE, hot, strlen(hot), &got));
+		assert_true(only(&got, 64, 64));
+		assert_true(slots_match(&m, WIRE_EV_METHOD_ENTER, get, strlen(get), &got));
+		assert_true(only(&got, 2, 7));
+		assert_true(slots_match(&m, WIRE_EV_METHOD_EXIT, get, strlen(get), &got));
+		assert_true(only(&got, 3, 3));
+		assert_true(slots_match(&m, WIRE_EV_CLASS_LOAD, "Lcom/acme/A;", 12, &got));
+		assert_true(only(&got, 130, 130));
+		assert_false(slots_match(&m, WIRE_EV_CLASS_PREPARE, "Lcom/acme/A;", 12, &got));
+		assert_true(slots_match(&m, WIRE_EV_CLASS_PREPARE, "[I", 2, &got));
+		assert_true(only(&got, 200, 200));
+		assert_true(slots_match(&m, WIRE_EV_EXCEPTION_THROWN, "Ljava/lang/IllegalStateException;",
+					33, &got));
+		assert_true(only(&got, 255, 255));
+		for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+			assert_false(slots_match(&m, none[i], hot, strlen(hot), &got));
+			assert_false(slots_match(&m, none[i], "Lcom/acme/A;", 12, &got));
+			assert_false(slots_match(&m, none[i], "Ljava/lang/IllegalStateException;", 33,
+						 &got));
+		}
+	}
+	slots_matcher_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_names),
 		cmocka_unit_test(test_every_length),
 		cmocka_unit_test(test_more_names_than_the_cache),
+		cmocka_unit_test(test_codes),
 	};
 
 	return cmocka_run_group_tests_name("slots", tests, setup, teardown);
