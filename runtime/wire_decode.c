@@ -10,6 +10,8 @@
 #include "wire.h"
 #include "wire_bytes.h"
 
+#include "events.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -123,14 +125,20 @@ static inline int wire_read_u64(struct wire_cursor *c, const char *field, uint64
 	return 0;
 }
 
-static int wire_read_bool(struct wire_cursor *c, const char *field, bool *out)
+static __attribute__((cold, noinline)) int wire_fail_bool(struct wire_cursor *c, const char *field,
+							   size_t at, uint8_t v)
+{
+	return wire_fail(c, field, at, "%u is not a bool (0 or 1)", v);
+}
+
+static inline int wire_read_bool(struct wire_cursor *c, const char *field, bool *out)
 {
 	size_t at = c->pos;
 	uint8_t v;
 
 	TRY(wire_read_u8(c, field, &v));
-	if (v > 1)
-		return wire_fail(c, field, at, "%u is not a bool (0 or 1)", v);
+	if (__builtin_expect(v > 1, 0))
+		return wire_fail_bool(c, field, at, v);
 	*out = v;
 	return 0;
 }
@@ -140,8 +148,10 @@ static bool wire_string_length_ok(uint32_t n)
 	return n <= WIRE_MAX_STRING;
 }
 
-/* Checks a string length read at offset `at` (the cursor is just past it). */
-static int wire_check_string_length(struct wire_cursor *c, const char *field, size_t at, uint32_t n)
+/* Why a string length read at offset `at` is refused (the cursor is just
+ * past it); 0 when it is not. */
+static __attribute__((cold, noinline)) int
+wire_fail_string_length(struct wire_cursor *c, const char *field, size_t at, uint32_t n)
 {
 	if (n & 0x80000000u)
 		return wire_fail(c, field, at, "%d is negative", (int32_t)n);
@@ -153,7 +163,18 @@ static int wire_check_string_length(struct wire_cursor *c, const char *field, si
 	return 0;
 }
 
-static int wire_read_string(struct wire_cursor *c, const char *len_field, const char *field,
+/* Checks a string length read at offset `at` (the cursor is just past it):
+ * one test on the way of every string, the sentence apart. */
+static inline int wire_check_string_length(struct wire_cursor *c, const char *field, size_t at,
+					   uint32_t n)
+{
+	/* a negative length is above WIRE_MAX_STRING too */
+	if (__builtin_expect(n > WIRE_MAX_STRING || c->pos + n > WIRE_MAX_MESSAGE, 0))
+		return wire_fail_string_length(c, field, at, n);
+	return 0;
+}
+
+static inline int wire_read_string(struct wire_cursor *c, const char *len_field, const char *field,
 			    struct wire_str *out)
 {
 	size_t at = c->pos;
@@ -189,7 +210,7 @@ static int wire_read_value_payload(struct wire_cursor *c, struct wire_value *v)
 	uint16_t u16;
 	uint32_t u32;
 	uint64_t u64;
-	bool flag;
+	bool flag = false; /* set on success; the compiler cannot see it once inlined */
 
 	switch (v->type) {
 	case WIRE_T_BOOLEAN:
@@ -463,6 +484,11 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->trailer.depth = 0;
 }
 
+/* The events' names by code, from the one list of events (events.h), here
+ * so that the check of every message's code is a load, not two calls. */
+#define EVENT_NAME_ROW(code, name, label, family, kind, bit, has, marker) [code] = name,
+static const char *const event_names[256] = { STAPJAVA_EVENTS(EVENT_NAME_ROW) };
+
 int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t len,
 		      struct wire_event *ev, size_t *used, struct wire_error *err)
 {
@@ -476,7 +502,7 @@ int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t l
 		return -EAGAIN;
 	code = buf[0];
 	c.code = code;
-	c.message = wire_event_name(code);
+	c.message = event_names[code];
 	if (!c.message)
 		return wire_fail_code(err, "event code", 0, "unknown event code 0x%02x at offset 0", code);
 	if (wire_event_needs_cap(code) & ~caps)
