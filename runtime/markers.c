@@ -1,6 +1,7 @@
 /* markers.c: see markers.h. The only file with SDT marker sites. */
 #include "markers.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "events.h"
@@ -143,8 +144,26 @@ static const char *empty(struct strings *s)
  * always has its NUL. */
 #define ROOM(s) ((s)->pos + 1 < (s)->cap ? (s)->cap - (s)->pos - 1 : 0)
 
+/* A string already formatted: copied as print_*() would have written it,
+ * "" when it does not fit ROOM (print_*() would say -ENOSPC). */
+static ssize_t copy_shown(char *dst, size_t room, const struct wire_str *shown)
+{
+	if (shown->len >= room)
+		return -ENOSPC;
+	memcpy(dst, shown->ptr, shown->len);
+	dst[shown->len] = '\0';
+	return (ssize_t)shown->len;
+}
+
 void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
 		       const struct wire_event *ev, struct marker_args *a)
+{
+	markers_fill_args_shown(buf, cap, m, ev, NULL, a);
+}
+
+void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
+			     const struct wire_event *ev, const struct wire_str *shown,
+			     struct marker_args *a)
 {
 	struct strings strs = { buf, cap, 0 }, *s = &strs;
 	unsigned code = ev->code;
@@ -165,7 +184,9 @@ void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
 	a->pid = m->pid;
 	a->tid = (int64_t)m->tid;
 	a->timestamp_ns = (int64_t)m->ts_ns;
-	if (method)
+	if ((method || klass) && shown && shown->ptr)
+		a->name = take(s, copy_shown(s->buf + s->pos, ROOM(s), shown));
+	else if (method)
 		a->name = take(s, print_name(s->buf + s->pos, ROOM(s), &ev->name));
 	else if (klass)
 		a->name = take(s, print_class(s->buf + s->pos, ROOM(s), &ev->name));

@@ -73,6 +73,12 @@ struct marker_meta {
  * its pages were touched just before the marker reads them. */
 void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
 		       const struct wire_event *ev, struct marker_args *a);
+/* The same, with EV's name already in its shown form (what print_name or
+ * print_class gives for EV's code; the slot matcher keeps it): copied into
+ * BUF rather than formatted again. SHOWN NULL or its ptr NULL: formatted. */
+void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
+			     const struct wire_event *ev, const struct wire_str *shown,
+			     struct marker_args *a);
 
 /* Enough room for every string of any event the decoder accepts. */
 #define MARKERS_STRINGS_MAX (4u * WIRE_MAX_MESSAGE + 65536u + 4u * WIRE_MAX_STRING + 64u)

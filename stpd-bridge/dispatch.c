@@ -41,12 +41,14 @@ void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struc
 {
 	struct slot_set hits;
 	struct marker_args a;
-	bool slots = slots_match(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits);
+	struct wire_str shown; /* the name as $arg5 has it, from the matcher's cache */
+	bool slots = slots_match_shown(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits,
+				       &shown);
 	bool family = ev->code < SLOTS_CODES && d->family[ev->code];
 
 	if (!slots && !family)
 		return;
-	markers_fill_args(d->buf, d->cap, m, ev, &a);
+	markers_fill_args_shown(d->buf, d->cap, m, ev, &shown, &a);
 	if (slots)
 		for (unsigned w = 0; w < SLOTS_WORDS; w++)
 			for (uint64_t bits = hits.w[w]; bits; bits &= bits - 1)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "print.h"
 
 /* The match cache: open addressing, a few probes, the home entry replaced
  * when they are all taken, so it stays bounded whatever names arrive. Long
@@ -15,11 +16,18 @@
 #define SLOTS_CACHE_PROBES 4u
 #define SLOTS_CACHE_NAME_MAX 1024u
 
+/* A name's shown form is kept only up to this size (longer: formatted at
+ * each event, as before), so an entry holds at most this much more. */
+#define SLOTS_SHOWN_MAX (2u * SLOTS_CACHE_NAME_MAX + 64u)
+
 struct slot_cache_entry {
 	uint64_t hash;
 	char *name;              /* NULL: empty */
 	uint32_t len;
 	uint8_t kind;
+	uint32_t shown_len;
+	char *shown;             /* the marker's form of NAME when a slot matches; NULL: none
+				  * kept; == name when it is the same bytes */
 	struct slot_set matches; /* slots of KIND (any event type) whose pattern selects NAME */
 };
 
@@ -142,11 +150,20 @@ int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 	return m->cache ? 0 : -ENOMEM;
 }
 
+static void entry_clear(struct slot_cache_entry *e)
+{
+	if (e->shown != e->name)
+		free(e->shown);
+	free(e->name);
+	e->shown = NULL;
+	e->name = NULL;
+}
+
 void slots_matcher_free(struct slot_matcher *m)
 {
 	if (m->cache)
 		for (size_t i = 0; i < SLOTS_CACHE_SIZE; i++)
-			free(m->cache[i].name);
+			entry_clear(&m->cache[i]);
 	free(m->cache);
 	m->cache = NULL;
 	m->last = NULL;
@@ -235,22 +252,51 @@ static bool entry_is(const struct slot_cache_entry *e, uint64_t h, uint8_t kind,
 	       same_bytes(e->name, name, len);
 }
 
-/* The cached result for (KIND, NAME), computing and storing it on a miss. */
-static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kind,
-					     const char *name, size_t len, struct slot_set *tmp)
+/* E's shown form of its name, as the markers' $arg5 has it (print_name for
+ * a method, print_class for a class or exception): the same bytes as the
+ * name when they are (a plain method name), a copy when it fits
+ * SLOTS_SHOWN_MAX, else none (it is then formatted per event). */
+static void entry_show(struct slot_cache_entry *e)
+{
+	char text[SLOTS_SHOWN_MAX];
+	struct wire_str name = { e->name, e->len };
+	ssize_t n = e->kind == WIRE_KIND_METHOD ? print_name(text, sizeof text, &name)
+						: print_class(text, sizeof text, &name);
+
+	e->shown = NULL;
+	if (n < 0)
+		return;
+	if ((size_t)n == e->len && memcmp(text, e->name, e->len) == 0) {
+		e->shown = e->name;
+	} else {
+		e->shown = malloc((size_t)n + 1);
+		if (!e->shown) /* none kept; it is formatted per event */
+			return;
+		memcpy(e->shown, text, (size_t)n + 1);
+	}
+	e->shown_len = (uint32_t)n;
+}
+
+/* The cached entry for (KIND, NAME), computing and storing it on a miss;
+ * NULL when it cannot be kept (a long name, no memory): then *TMP holds
+ * the matches. */
+static const struct slot_cache_entry *cached_matches(struct slot_matcher *m, uint8_t kind,
+						     const char *name, size_t len,
+						     struct slot_set *tmp)
 {
 	struct slot_cache_entry *free_entry = NULL, *e = m->last;
 	uint64_t h;
 	char *copy;
+	uint64_t any = 0;
 
 	/* the same name again (a method's return after its entry, a hot
 	 * method): no hash; the entry may hold another name by now, which the
 	 * comparison sees */
 	if (e && e->name && e->kind == kind && e->len == len && same_bytes(e->name, name, len))
-		return &e->matches;
+		return e;
 	if (!m->cache || len > SLOTS_CACHE_NAME_MAX) {
 		match_all(m, kind, name, len, tmp);
-		return tmp;
+		return NULL;
 	}
 	h = hash_name(kind, name, len);
 	for (unsigned p = 0; p < SLOTS_CACHE_PROBES; p++) {
@@ -262,40 +308,58 @@ static const struct slot_set *cached_matches(struct slot_matcher *m, uint8_t kin
 		}
 		if (entry_is(e, h, kind, name, len)) {
 			m->last = e;
-			return &e->matches;
+			return e;
 		}
 	}
 	e = free_entry ? free_entry : &m->cache[h % SLOTS_CACHE_SIZE];
 	match_all(m, kind, name, len, tmp);
 	copy = malloc(len + 1);
 	if (!copy) /* not cached; the answer is still right */
-		return tmp;
+		return NULL;
 	memcpy(copy, name, len);
-	free(e->name);
+	copy[len] = '\0';
+	entry_clear(e);
 	e->name = copy;
 	e->len = (uint32_t)len;
 	e->hash = h;
 	e->kind = kind;
 	e->matches = *tmp;
+	/* only a name some slot selects is ever shown */
+	for (unsigned w = 0; w < SLOTS_WORDS; w++)
+		any |= tmp->w[w];
+	if (any)
+		entry_show(e);
 	m->last = e;
-	return &e->matches;
+	return e;
 }
 
 bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t len,
 		 struct slot_set *out)
 {
+	return slots_match_shown(m, code, name, len, out, NULL);
+}
+
+bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, size_t len,
+		       struct slot_set *out, struct wire_str *shown)
+{
+	const struct slot_cache_entry *e;
 	const struct slot_set *of_type, *hits;
 	struct slot_set tmp;
 	uint64_t any = 0;
 	uint8_t kind;
 
+	if (shown)
+		*shown = (struct wire_str){ NULL, 0 };
 	if (code >= SLOTS_CODES || !(kind = m->code_kind[code]))
 		return false;
 	of_type = &m->t->of_type[kind][m->code_type[code]];
-	hits = cached_matches(m, kind, name, len, &tmp);
+	e = cached_matches(m, kind, name, len, &tmp);
+	hits = e ? &e->matches : &tmp;
 	for (unsigned w = 0; w < SLOTS_WORDS; w++) {
 		out->w[w] = hits->w[w] & of_type->w[w];
 		any |= out->w[w];
 	}
+	if (any && e && shown && e->shown)
+		*shown = (struct wire_str){ e->shown, e->shown_len };
 	return any != 0;
 }

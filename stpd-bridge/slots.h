@@ -7,7 +7,8 @@
  * so registrations and --print cover slots like -m/-c/-e. A slot_matcher is
  * per worker: slots_match() gives the set of slots an event selects, each
  * slot's pattern tested at most once per distinct (kind, name) thanks to a
- * bounded cache of results. Nothing here logs; functions return 0, true /
+ * bounded cache of results, which also keeps a matched name in the form the
+ * markers show it. Nothing here logs; functions return 0, true /
  * false, or a negative errno.
  */
 #ifndef STPD_BRIDGE_SLOTS_H
@@ -74,5 +75,12 @@ void slots_matcher_free(struct slot_matcher *m);
  * *OUT. True when there is at least one. */
 bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t len,
 		 struct slot_set *out);
+/* The same, and *SHOWN: NAME as the markers show it ($arg5: print_name()'s
+ * form for a method, print_class()'s for a class or exception), kept with
+ * the cached result so that it is not formatted at every event; {NULL, 0}
+ * when none is kept (no slot matched, a long name). It stays valid until
+ * the next call on M. */
+bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, size_t len,
+		       struct slot_set *out, struct wire_str *shown);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "slots.h"
 
 static struct registry reg;
@@ -78,14 +79,49 @@ static bool direct(unsigned code, const char *name, size_t len, struct slot_set 
 	return any;
 }
 
+/* NAME as the markers show it for CODE's kind: print_name or print_class. */
+static ssize_t shown_form(unsigned code, const char *name, size_t len, char *buf, size_t cap)
+{
+	struct wire_str n = { name, (uint32_t)len };
+	uint8_t kind, bit;
+
+	assert_true(slots_event_type(code, &kind, &bit));
+	return kind == WIRE_KIND_METHOD ? print_name(buf, cap, &n) : print_class(buf, cap, &n);
+}
+
+/* slots_match_shown's name, when it gives one, is exactly the formatted
+ * name of this event (never a name the entry held before). */
+static void check_shown(unsigned code, const char *name, size_t len, bool hit,
+			const struct wire_str *shown)
+{
+	static char want[16384];
+	ssize_t n;
+
+	if (!shown->ptr)
+		return;
+	if (!hit)
+		fail_msg("code 0x%x name '%.*s': a shown name without a match", code, (int)len, name);
+	n = shown_form(code, name, len, want, sizeof want);
+	assert_true(n >= 0);
+	if ((size_t)n != shown->len || memcmp(want, shown->ptr, shown->len) != 0)
+		fail_msg("code 0x%x name '%.*s': shown '%.*s', want '%s'", code, (int)len, name,
+			 (int)shown->len, shown->ptr, want);
+}
+
 static void check(struct slot_matcher *m, unsigned code, const char *name, size_t len)
 {
-	struct slot_set want, got;
+	struct slot_set want, got, got2;
+	struct wire_str shown;
 	bool w = direct(code, name, len, &want), g = slots_match(m, code, name, len, &got);
+	bool g2 = slots_match_shown(m, code, name, len, &got2, &shown);
 
 	if (w != g || (w && memcmp(&want, &got, sizeof want) != 0))
 		fail_msg("code 0x%x name '%.*s': slots_match differs from the patterns", code,
 			 (int)len, name);
+	if (g2 != g || (g && memcmp(&got, &got2, sizeof got) != 0))
+		fail_msg("code 0x%x name '%.*s': slots_match_shown differs from slots_match", code,
+			 (int)len, name);
+	check_shown(code, name, len, g2, &shown);
 }
 
 static const unsigned codes[] = {
@@ -210,6 +246,62 @@ static void test_codes(void **state)
 	slots_matcher_free(&m);
 }
 
+/* The shown name kept with a cached result: exact for plain method names
+ * (the name's own bytes), class signatures (Java form) and names that need
+ * escaping; right again after the entry was replaced by other names (the
+ * cache holds 4096), and absent for a name too long to cache. */
+static void test_shown_names(void **state)
+{
+	static const struct {
+		unsigned code;
+		const char *name, *shown;
+	} cases[] = {
+		{ WIRE_EV_METHOD_ENTER, "bench.Hot.add(II)I", "bench.Hot.add(II)I" },
+		{ WIRE_EV_METHOD_EXIT, "bench.Hot.add(II)I", "bench.Hot.add(II)I" },
+		{ WIRE_EV_METHOD_ENTER, "java.util.a b(I)V", "java.util.a\\x20b(I)V" },
+		{ WIRE_EV_METHOD_ENTER, "java.util.\\x(I)V", "java.util.\\x5cx(I)V" },
+		{ WIRE_EV_CLASS_LOAD, "Lcom/acme/A;", "com.acme.A" },
+		{ WIRE_EV_CLASS_LOAD, "com.acme.A", "com.acme.A" },
+		{ WIRE_EV_CLASS_PREPARE, "[[I", "int[][]" },
+		{ WIRE_EV_EXCEPTION_THROWN, "Ljava/lang/IllegalStateException;",
+		  "java.lang.IllegalStateException" },
+	};
+	struct slot_matcher m;
+	struct slot_set got;
+	struct wire_str shown;
+	char name[2100];
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			const char *n = cases[i].name;
+
+			assert_true(slots_match_shown(&m, cases[i].code, n, strlen(n), &got, &shown));
+			assert_non_null(shown.ptr);
+			assert_int_equal(shown.len, strlen(cases[i].shown));
+			assert_memory_equal(shown.ptr, cases[i].shown, shown.len);
+		}
+		/* no slot: no shown name */
+		assert_false(slots_match_shown(&m, WIRE_EV_METHOD_ENTER, "a.B.c()V", 8, &got, &shown));
+		assert_null(shown.ptr);
+		assert_false(slots_match_shown(&m, WIRE_EV_GC_START, "", 0, &got, &shown));
+		assert_null(shown.ptr);
+		/* replace every entry with other names that match, then again */
+		for (unsigned k = 0; k < 20000; k++) {
+			int len = snprintf(name, sizeof name, "java.util.C%u.m%u(I)V", k, round);
+
+			check(&m, WIRE_EV_METHOD_ENTER, name, (size_t)len);
+		}
+	}
+	memset(name, 'z', sizeof name);
+	memcpy(name, "java.util.Long", 14);
+	memcpy(name + sizeof name - 4, "(I)V", 4);
+	assert_true(slots_match_shown(&m, WIRE_EV_METHOD_ENTER, name, sizeof name, &got, &shown));
+	assert_null(shown.ptr);
+	slots_matcher_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_every_length),
 		cmocka_unit_test(test_more_names_than_the_cache),
 		cmocka_unit_test(test_codes),
+		cmocka_unit_test(test_shown_names),
 	};
 
 	return cmocka_run_group_tests_name("slots", tests, setup, teardown);
