@@ -2,6 +2,7 @@
 #include "handler.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,7 +26,8 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		return rc;
 	if (opts->print) {
 		h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX);
-		if (!h->line)
+		h->hits = calloc(opts->reg.n ? opts->reg.n : 1, sizeof *h->hits);
+		if (!h->line || !h->hits)
 			return -ENOMEM;
 	}
 	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
@@ -47,6 +49,34 @@ void handler_free(struct handler *h)
 	h->disp_ready = false;
 	free(h->line);
 	h->line = NULL;
+	free(h->hits);
+	h->hits = NULL;
+}
+
+void handler_report_silent(const struct handler *h)
+{
+	const struct registry *r = &h->opts->reg;
+
+	if (!h->hits)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct registry_entry *e = &r->entries[i];
+		const struct event_desc *d[8];
+		size_t n = events_of_kind(e->kind, d, 8), len = 0, plen = 0;
+		const char *text = pattern_text(&e->pat, &plen);
+		char words[128] = "";
+
+		if (h->hits[i] || n == 0)
+			continue;
+		for (size_t k = 0; k < n && k < 8; k++)
+			if ((e->events & d[k]->bit) && len < sizeof words)
+				len += (size_t)snprintf(words + len, sizeof words - len, "%s%s", len ? ", " : "",
+							events_word(d[k]));
+		/* the kind is what the labels of its events start with ("method" of "method.enter") */
+		sj_warn("pid %d: no event of the %.*s pattern '%.*s' (%s) in this session: nothing that "
+			"ran matched it", (int)h->pid, (int)strcspn(d[0]->label, "."), d[0]->label, (int)plen,
+			text, words);
+	}
 }
 
 static uint64_t monotonic_ns(void)
@@ -134,7 +164,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		sj_warn("pid %d: %s", (int)h->pid, text);
 		return 0;
 	}
-	if (h->opts->print && registry_wants(&h->opts->reg, ev)) {
+	if (h->opts->print && registry_wants_counted(&h->opts->reg, ev, h->hits)) {
 		event_meta(h, ev, &meta);
 		have_meta = true;
 		rc = print_event(h, ev, &meta);

@@ -39,6 +39,7 @@ struct handler {
 	bool disp_ready;
 	char *line;              /* --print: the batch, HANDLER_BATCH + PRINT_LINE_MAX bytes */
 	size_t batched;          /* bytes of whole lines in it */
+	uint64_t *hits;          /* --print: events per registry entry (handler_report_silent) */
 };
 
 /* Lines are written once this much has gathered (and at handler_flush). */
@@ -51,6 +52,10 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 void handler_free(struct handler *h);
 
 int handler_event(struct handler *h, const struct wire_event *ev);
+/* At the end of a --print session with this JVM: one warning per pattern
+ * (-m, -c, -e) that no event matched, so a pattern that matches nothing is
+ * not mistaken for a quiet program. */
+void handler_report_silent(const struct handler *h);
 int handler_flush(struct handler *h);
 
 #endif

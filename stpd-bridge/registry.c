@@ -58,18 +58,29 @@ int registry_family_wanted(const struct registry *r, unsigned code)
 
 bool registry_wants(const struct registry *r, const struct wire_event *ev)
 {
+	return registry_wants_counted(r, ev, NULL);
+}
+
+bool registry_wants_counted(const struct registry *r, const struct wire_event *ev, uint64_t *hits)
+{
 	const struct event_desc *d = events_get(ev->code);
 	int family = registry_family_wanted(r, ev->code);
+	bool wanted = false;
 
 	if (family >= 0)
 		return family;
 	if (!d || d->family != EVENT_BY_PATTERN)
 		return false;
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		if (r->entries[i].kind == d->kind && (r->entries[i].events & d->bit) &&
-		    entry_matches(&r->entries[i], &ev->name))
-			return true;
-	return false;
+		    entry_matches(&r->entries[i], &ev->name)) {
+			wanted = true;
+			if (!hits)
+				break;
+			hits[i]++;
+		}
+	}
+	return wanted;
 }
 
 bool registry_is_empty(const struct registry *r)

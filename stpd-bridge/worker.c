@@ -396,6 +396,10 @@ int worker_main(const struct worker_config *cfg)
 		status = WORKER_FAILED;
 	} else
 		status = connect_and_run(&w);
+	/* the agent had the registrations and the session ended as sessions do
+	 * (not a broken peer): say which of them nothing matched */
+	if (w.conn.hello_done && status == WORKER_DONE)
+		handler_report_silent(&w.h);
 	conn_close(&w.conn);
 	handler_free(&w.h);
 	free(w.ev);

@@ -117,6 +117,10 @@ bridge_quiet() {
 	}
 }
 
+# silent KIND PATTERN WORDS: the bridge's line at the end of a --print
+# session for a pattern that no event matched (EXPECT_WARNS's form).
+silent() { printf "warn: no event of the %s pattern '%s' (%s) in this session: nothing that ran matched it" "$@"; }
+
 # mask: hide what changes from run to run (pid, tid, ts, ids, hashes).
 mask() {
 	sed -E 's/ pid=[0-9]+/ pid=P/; s/ tid=[0-9]+/ tid=T/; s/ ts=[0-9]+/ ts=X/;
@@ -341,7 +345,8 @@ check_attach() {
 	methods_want >"$T/want"
 	diff -u "$T/want" "$T/got"
 	grep -q "info: pid $JVMPID: the JVM runs without the agent: loading $AGENT through HotSpot's attach mechanism$" "$T/b.log"
-	[ "$(grep -c ': warn: ' "$T/b.log")" -eq 2 ]
+	[ "$(grep -c ': warn: ' "$T/b.log")" -eq 3 ]
+	grep -q "warn: pid $JVMPID: $(silent exception java.lang.IllegalStateException 'thrown, catch' | sed 's/^warn: //')\$" "$T/b.log"
 	grep -q "warn: pid $JVMPID: exception.thrown probes cannot fire in this JVM (JVMTI Exception: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
 	grep -q "warn: pid $JVMPID: exception.catch probes cannot fire in this JVM (JVMTI ExceptionCatch: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
 	log_has 'info: method calls injected in 1 class$'
@@ -644,7 +649,9 @@ check_entry() {
 	# A method whose first instruction is a loop's target would hit its
 	# breakpoint on every turn: said once, and nothing else changes (no
 	# MethodEntry for every method of the JVM)
-	EXPECT_WARNS="warn: method.enter of Entry.spin(I)V cannot be reported (its first instruction is a branch target: a breakpoint there would fire on every loop turn)" \
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: method.enter of Entry.spin(I)V cannot be reported (its first instruction is a branch target: a breakpoint there would fire on every loop turn)" \
+		"$(silent method Entry.spin enter)")" \
 		AGENT_EXTRA=,methods=jvmti entry_run "$1" -m 'Entry.spin:enter' -m 'Entry.plain:enter'
 	[ "$(cut -d' ' -f4 "$T/got" | sort | uniq -c | sed 's/^ *//')" = "3 method=Entry.plain(I)I" ]
 	[ "$(grep -c 'cannot be reported' "$T/agent.log")" -eq 1 ]
@@ -652,7 +659,8 @@ check_entry() {
 	# A native method has no bytecode: said once by name.
 	EXPECT_WARNS="$(printf '%s\n' \
 		'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
-		'warn: method.return of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)')" \
+		'warn: method.return of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
+		"$(silent method java.lang.Runtime.availableProcessors 'enter, return')")" \
 		AGENT_EXTRA=,methods=jvmti entry_run "$1" -m 'java.lang.Runtime.availableProcessors:enter,return'
 	[ ! -s "$T/got" ]
 	log_has 'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)$'
@@ -715,7 +723,8 @@ check_inject() {
 	# finalizable, and the VM never calls it: said, never probed
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: method.enter of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class's objects finalizable)" \
-		"warn: method.return of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class's objects finalizable)")" \
+		"warn: method.return of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class's objects finalizable)" \
+		"$(silent method EntryFinal.finalize 'enter, return')")" \
 		entry_run "$1" -m 'EntryFinal.finalize'
 	[ ! -s "$T/got" ]
 	log_has 'warn: method.enter of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class.s objects finalizable)$'
@@ -729,7 +738,9 @@ check_inject() {
 	log_has 'info: method calls injected in 1 class$'
 	# java.lang.Object is never changed: its methods get breakpoints, their
 	# returns are said not to be reported (MethodExit would interpret the JVM)
-	EXPECT_WARNS="warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
+		"$(silent method java.lang.Object.finalize 'enter, return')")" \
 		entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has "warn: class Ljava/lang/Object; cannot have injected calls (the VM's root class is left alone)$"
 	log_has 'info: method.enter by breakpoints on 1 method$'
@@ -737,7 +748,9 @@ check_inject() {
 	! log_has 'event MethodExit' || return 1
 	[ "$(tail -n2 "$T/java.out")" = "$(printf 'adler 458756\nacc 12')" ]
 	# A native method has no code: said once by name, nothing else changes
-	EXPECT_WARNS="warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)" \
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)" \
+		"$(silent method java.lang.Runtime.availableProcessors enter)")" \
 		entry_run "$1" -m 'java.lang.Runtime.availableProcessors:enter' -m 'Entry.plain:enter'
 	[ "$(cut -d' ' -f4 "$T/got" | sort | uniq -c | sed 's/^ *//')" = "3 method=Entry.plain(I)I" ]
 	log_has 'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)$'
@@ -1214,6 +1227,20 @@ check_stack() {
 	diff -u "$T/want" "$T/got"
 }
 
+# A --print session says, at its end, which of its patterns no event matched:
+# one line per pattern, with the events it asked for (Demo.run runs once:
+# never compiled); the others say nothing.
+@test "--print: a pattern that nothing matched is said at the end of the session, once" {
+	EXPECT_WARNS="warn: no event of the method pattern 'Demo.nosuch(I)V' (enter, return) in this session: nothing that ran matched it
+warn: no event of the method pattern 'Demo.run' (compile) in this session: nothing that ran matched it
+warn: no event of the exception pattern 'java.io.*' (thrown) in this session: nothing that ran matched it" \
+		family "$JDK17" methods -m Demo.add -m 'Demo.nosuch(I)V' -m 'Demo.run:compile' -e 'java.io.*:thrown'
+	mask "$T/events" >"$T/got"
+	printf '%s\n' 'method.enter pid=P tid=T ts=X method=Demo.add(II)I args=' \
+		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' >"$T/want"
+	diff -u "$T/want" "$T/got"
+}
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 
@@ -1451,6 +1478,10 @@ check_filters() {
 	for b in "${BPIDS[@]}"; do wait_exit "$b"; done
 	main=$(java_tid main)
 	for b in over get internal dotdesc inner none; do
+		# the patterns nothing matches are said at the session's end
+		EXPECT_WARNS=
+		[ "$b" != none ] || EXPECT_WARNS="$(printf '%s\n' "$(silent method 'sj.filt.Nope.*' 'enter, return')" \
+			"$(silent method 'sj.filt.Named.over(J)I' 'enter, return')" "$(silent method '*.overtime' 'enter, return')")"
 		bridge_quiet "$b"
 		# on the main thread, with the JVM's pid
 		! grep -v " pid=$JVMPID tid=$main " "$T/$b.out" || return 1
@@ -1972,11 +2003,18 @@ check_latelink() {
 	JPID=
 	wait_exit "$BPID"
 	# Families.osTid matches; a wildcard and a class not loaded (it may load
-	# later) are not looked for; the rest are said once each
+	# later) are not looked for; the rest are said once each, at registration;
+	# at the end, each pattern no event matched (the scenario calls none)
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: java.method pattern 'Families.printTid(Ljava/lang/String;)I': its class is loaded and declares no such method (an inherited one is its declaring class's); similar: Families.printTid(Ljava/lang/String;)V" \
 		"warn: java.method pattern 'Families.osTd': its class is loaded and declares no such method (an inherited one is its declaring class's); similar: Families.osTid" \
-		"warn: java.method pattern 'Families.zzzzzzzzzzzz': its class is loaded and declares no such method (an inherited one is its declaring class's)")" bridge_quiet b
+		"warn: java.method pattern 'Families.zzzzzzzzzzzz': its class is loaded and declares no such method (an inherited one is its declaring class's)" \
+		"$(silent method 'Families.printTid(Ljava/lang/String;)I' 'enter, return')" \
+		"$(silent method Families.osTid 'enter, return')" "$(silent method Families.osTd 'enter, return')" \
+		"$(silent method 'Families.*x' 'enter, return')" "$(silent method Nowhere.near 'enter, return')" \
+		"$(silent class java.util.HashMapp 'load, prepare, unload')" \
+		"$(silent method Families.zzzzzzzzzzzz 'enter, return')" \
+		"$(silent method Families.osTd enter)" "$(silent method Families.osTd return)")" bridge_quiet b
 }
 
 @test "in-thread: the agent fires each session's own slots in the Java thread (two bridges, both with a slot 0)" {

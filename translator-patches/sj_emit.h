@@ -63,6 +63,13 @@ struct sj_target_cmd {
 /* BINARY: the agent's library when IN_THREAD, else the bridge. */
 int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_thread,
 		    struct sj_buf *out);
+/* Each used slot's alias counts its events into the aggregate SJ_FIRED_PREFIX
+ * and the slot number; this `probe end` (two lines, last in the script)
+ * warns, once per Java probe point that none reached,
+ * "java.method(\"P\").return never fired: ...", and declares the
+ * aggregates. Nothing when no slot is used. */
+#define SJ_FIRED_PREFIX "__stapjava_fired"
+int sj_emit_fired_report(const struct sj_translation *t, struct sj_buf *out);
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
 			enum sj_args_form form, struct sj_buf *out);
 /* ARGS_FILE NULL: the arguments go inline (-E2BIG if that is too long). */

@@ -294,6 +294,8 @@ static int generate(struct job *j)
 		rc = target_command(j, &bo);
 		if (rc == 0)
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
+		if (rc == 0)
+			rc = sj_emit_fired_report(&j->tr, &j->main_text);
 		return rc;
 	}
 	/* with -x in-thread, stap's process probes are the target's: the bridge's
@@ -310,6 +312,8 @@ static int generate(struct job *j)
 	}
 	if (rc == 0 && watched)
 		rc = sj_emit_watch(j->paths.bridge, false, j->cmd.target_pid, &j->main_text);
+	if (rc == 0)
+		rc = sj_emit_fired_report(&j->tr, &j->main_text);
 	return rc;
 }
 
