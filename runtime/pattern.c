@@ -4,6 +4,7 @@
 #define _GNU_SOURCE	/* memmem */
 #endif
 #include "pattern.h"
+#include "signature.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -268,13 +269,14 @@ static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-/* No Java name holds these, and each is far likelier a quoting slip than intent. */
-static int check_bytes(const char *text, size_t len, char *err, size_t errlen)
+/* No Java name holds these, and each is far likelier a quoting slip than
+ * intent (spaces: ALLOW_SPACE, inside a Java-source parameter list). */
+static int check_bytes(const char *text, size_t len, bool allow_space, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		if (c == ' ')
+		if (c == ' ' && !allow_space)
 			return fail(err, errlen, -EINVAL,
 				    "space at offset %zu cannot occur in a Java name", i);
 		if (c < 0x20 || c == 0x7f)
@@ -399,6 +401,10 @@ static int compile_class(struct pattern *p, const char *text, size_t len,
 	}
 	const char *name = text + base;
 
+	/* "L[I;" would read as an array signature once normalised */
+	if (base && name[0] == '[')
+		return fail(err, errlen, -EINVAL,
+			    "'[' at offset 1 cannot start a class name (an array is [I or int[], not L[I;)");
 	for (size_t i = 0; i < len; i++)
 		if (name[i] == ';')
 			return fail(err, errlen, -EINVAL,
@@ -457,7 +463,22 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 		return fail(err, errlen, -ENAMETOOLONG,
 			    "pattern is %zu bytes long, more than the limit of %d",
 			    len, PATTERN_MAX_LEN);
-	rc = check_bytes(text, len, err, errlen);
+	/* no return type: the parameters are Java source (signature.h) */
+	char source[PATTERN_MAX_LEN + 1];
+	const char *open = kind == PATTERN_METHOD ? memchr(text, '(', len) : NULL;
+	if (open && open != text && text[len - 1] == ')') {
+		/* the source's messages quote it: no control byte in them */
+		rc = check_bytes(text, len, true, err, errlen);
+		if (rc < 0)
+			return rc;
+		ssize_t n = signature_source_to_descriptor(text, len, (size_t)(open - text), source,
+							   sizeof source, err, errlen);
+		if (n < 0)
+			return (int)n;
+		text = source;
+		len = (size_t)n;
+	}
+	rc = check_bytes(text, len, false, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (kind == PATTERN_METHOD)

@@ -1241,6 +1241,18 @@ warn: no event of the exception pattern 'java.io.*' (thrown) in this session: no
 	diff -u "$T/want" "$T/got"
 }
 
+# Parameters as Java source writes them (no return type): the overload's
+# events, and the others' not.
+@test "patterns: a method's parameters in Java source form select that overload" {
+	EXPECT_WARNS="$(silent method 'Demo.inst(JDL*String;)*' 'enter, return')" \
+		family "$JDK17" methods -m 'Demo.add(int, int)' -m 'Demo.inst(long,double,String)' --args --return
+	mask "$T/events" >"$T/got"
+	printf '%s\n' 'method.enter pid=P tid=T ts=X method=Demo.add(II)I args=2,3' \
+		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=5' >"$T/want"
+	diff -u "$T/want" "$T/got"
+	grep -q "info: conn#1: Register method 0x3 \"Demo.add(II)\*\"$" "$T/agent.log"
+}
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 

@@ -673,6 +673,15 @@ got TERM at $T/x:1:1" ]
 	! grep -E '^(WARNING|[a-z]+ error)' <<<"$output" | grep -q '__stapjava' || { echo "$output"; return 1; }
 }
 
+@test "a method's parameters written as Java source reach the bridge as a descriptor pattern" {
+	run "$SJ" --dump -p2 -e 'probe java.method("Shop.handle(int, String)").return { println(java_return) }'
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.return:Shop.handle(IL*String;)*' '--return'" ]
+	run "$SJ" --dump -p2 -e 'probe java.method("Shop.handle(I)") { }'
+	[ "$status" -ne 0 ]
+	[[ $output == *"'Shop.handle(I)' has no return type: write Shop.handle(I)V (or another type, or * for any), or the parameters as Java types, e.g. (int, String)"* ]] || { echo "$output"; return 1; }
+}
+
 @test "the end of the session names each Java probe point that never fired" {
 	printf 'probe java.method("A.c(I)J").return { println(1) }\nprobe java.class("B").load { println(2) }\n%%( $# > 5 %%? probe java.method("Left.Out") { } %%)\n' >"$T/nf.stp"
 	run "$SJ" --dump -p2 -r "$KREL" "$T/nf.stp"

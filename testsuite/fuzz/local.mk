@@ -152,3 +152,44 @@ testsuite_fuzz_replay_classfile_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent 
 testsuite_fuzz_replay_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_classfile_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_classfile
+
+# ---- probe-point patterns (runtime/pattern.c, runtime/signature.c): what a
+# bridge registers is compiled by the agent, so every byte is untrusted.
+#
+#   make fuzz-pattern [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_pattern with
+#                                        $(FUZZ_CC) and run it on a copy of
+#                                        testsuite/fuzz/corpus-pattern/ for N seconds
+FUZZ_PATTERN_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_pattern.c \
+	$(top_srcdir)/runtime/pattern.c \
+	$(top_srcdir)/runtime/signature.c
+FUZZ_PATTERN_DEPS = $(top_srcdir)/runtime/pattern.h $(top_srcdir)/runtime/signature.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_pattern.c testsuite/fuzz/corpus-pattern
+CLEANFILES += testsuite/fuzz/fuzz_pattern
+
+testsuite/fuzz/fuzz_pattern: $(FUZZ_PATTERN_SRC) $(FUZZ_PATTERN_DEPS)
+	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_PATTERN_SRC) -o $@
+
+fuzz-pattern:
+	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_pattern
+	rm -rf testsuite/fuzz/corpus-pattern-run
+	$(MKDIR_P) testsuite/fuzz/corpus-pattern-run
+	cp $(top_srcdir)/testsuite/fuzz/corpus-pattern/* testsuite/fuzz/corpus-pattern-run/
+	testsuite/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/corpus-pattern-run
+
+.PHONY: fuzz-pattern
+
+# The committed pattern corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_pattern
+testsuite_fuzz_replay_pattern_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_pattern.c
+testsuite_fuzz_replay_pattern_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-pattern"' \
+	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_pattern_corpus"'
+testsuite_fuzz_replay_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_pattern_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_pattern

@@ -526,7 +526,51 @@ static void test_reject_parentheses(void **state)
 			       "second ')' at offset 19: a descriptor has one parameter list");
 	assert_method_rejected("(I)V", "no method name before '(' at offset 0");
 	assert_method_rejected("com.acme.Foo.bar(I)",
-			       "no return type after ')' at offset 18 (write V, a type, or *)");
+			       "'com.acme.Foo.bar(I)' has no return type: write com.acme.Foo.bar(I)V (or "
+			       "another type, or * for any), or the parameters as Java types, e.g. (int, String)");
+}
+
+/* A list without a return type is Java source (runtime/signature.c). */
+static void test_method_source_signatures(void **state)
+{
+	(void)state;
+	assert_method_text("Shop.handle(int,String)", "Shop.handle(IL*String;)*");
+	assert_method_text("Shop.handle(int, String)", "Shop.handle(IL*String;)*");
+	assert_method_text("Shop.run()", "Shop.run()*");
+	assert_method_text("a.B.c(long,boolean,byte,char,short,float,double)", "a.B.c(JZBCSFD)*");
+	assert_method_text("a.B.c(java.util.List<java.util.Map<String, int[]>>, byte[][], String...)",
+			   "a.B.c(Ljava/util/List;[[B[L*String;)*");
+	assert_method_text("a.B.c(java/lang/Object,Outer$Inner,com.acme.*)",
+			   "a.B.c(Ljava/lang/Object;L*Outer$Inner;Lcom/acme/*;)*");
+	/* the normalised form compiles to itself */
+	assert_method_text("Shop.handle(IL*String;)*", "Shop.handle(IL*String;)*");
+	assert_true(method_matches("Shop.handle(int, String)", "Shop.handle(ILjava/lang/String;)J"));
+	assert_true(method_matches("Shop.handle(int,String)", "Shop.handle(ILjava/lang/String;)V"));
+	assert_false(method_matches("Shop.handle(int,String)", "Shop.handle(JLjava/lang/String;)V"));
+	assert_false(method_matches("Shop.handle(int)", "Shop.handle(ILjava/lang/String;)V"));
+	assert_true(method_matches("Shop.handle(java.lang.String)", "Shop.handle(Ljava/lang/String;)V"));
+	assert_false(method_matches("Shop.handle(java.lang.String)", "Shop.handle(Lcom/x/String;)V"));
+	assert_true(method_matches("Shop.handle(int[]...)", "Shop.handle([[I)V"));
+	assert_true(method_matches("Shop.run()", "Shop.run()Ljava/lang/String;"));
+}
+
+static void test_reject_source_signatures(void **state)
+{
+	(void)state;
+	assert_method_rejected("Shop.handle(int,)", "no type after the ',' at offset 15");
+	assert_method_rejected("Shop.handle(,int)", "no type before the ',' or ')' at offset 12");
+	assert_method_rejected("Shop.handle(int, ,String)", "no type before the ',' or ')' at offset 17");
+	assert_method_rejected("Shop.handle(java.lang. String)",
+			       "'java.lang. String' at offset 12 is not a Java type (write int, String, "
+			       "java.util.List, byte[] ...)");
+	assert_method_rejected("Shop.handle(void)", "void at offset 12 is no parameter type");
+	assert_method_rejected("Shop.handle(List<String)", "'<' in the parameter at offset 12 is not closed");
+	assert_method_rejected("Shop.handle(List>)", "'>' at offset 16 closes no '<'");
+	assert_method_rejected("Shop.handle([])", "no type in the parameter at offset 12");
+	assert_method_rejected("Shop.handle(ILjava/lang/String;)",
+			       "'Shop.handle(ILjava/lang/String;)' has no return type: write "
+			       "Shop.handle(ILjava/lang/String;)V (or another type, or * for any), or the "
+			       "parameters as Java types, e.g. (int, String)");
 }
 
 static void test_reject_method_names(void **state)
@@ -547,6 +591,8 @@ static void test_reject_method_names(void **state)
 static void test_reject_class_names(void **state)
 {
 	(void)state;
+	/* found by fuzz_pattern: its normalised "[" was no pattern */
+	assert_class_rejected("L[;", "'[' at offset 1 cannot start a class name (an array is [I or int[], not L[I;)");
 	assert_class_rejected("java.lang.String;",
 			      "';' at offset 16 cannot occur in a class name "
 			      "(write java.lang.String or Ljava/lang/String;)");
@@ -736,6 +782,8 @@ int main(void)
 		cmocka_unit_test(test_reject_too_long),
 		cmocka_unit_test(test_reject_bad_bytes),
 		cmocka_unit_test(test_reject_parentheses),
+		cmocka_unit_test(test_method_source_signatures),
+		cmocka_unit_test(test_reject_source_signatures),
 		cmocka_unit_test(test_reject_method_names),
 		cmocka_unit_test(test_reject_class_names),
 		cmocka_unit_test(test_reject_message_buffer),
