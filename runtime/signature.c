@@ -130,9 +130,9 @@ ssize_t signature_source_to_descriptor(const char *text, size_t len, size_t open
 
 	if (descriptor_like(text + a, close - a) && close > a)
 		return fail(err, errlen, -EINVAL,
-			    "'%.*s' has no return type: write %.*sV (or another type, or * for any), "
-			    "or the parameters as Java types, e.g. (int, String)",
-			    (int)len, text, (int)len, text);
+			    "'%.*s' has no return type after ')' at offset %zu: write %.*sV (or another "
+			    "type, or * for any), or the parameters as Java types, e.g. (int, String)",
+			    (int)len, text, close, (int)len, text);
 	put(&o, text, open + 1);
 	while (a < close) {
 		size_t b = a, depth = 0;

@@ -679,7 +679,7 @@ got TERM at $T/x:1:1" ]
 	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--slot' '0:method.return:Shop.handle(IL*String;)*' '--return'" ]
 	run "$SJ" --dump -p2 -e 'probe java.method("Shop.handle(I)") { }'
 	[ "$status" -ne 0 ]
-	[[ $output == *"'Shop.handle(I)' has no return type: write Shop.handle(I)V (or another type, or * for any), or the parameters as Java types, e.g. (int, String)"* ]] || { echo "$output"; return 1; }
+	[[ $output == *"'Shop.handle(I)' has no return type after ')' at offset 13: write Shop.handle(I)V (or another type, or * for any), or the parameters as Java types, e.g. (int, String)"* ]] || { echo "$output"; return 1; }
 }
 
 @test "the end of the session names each Java probe point that never fired" {

@@ -526,7 +526,7 @@ static void test_reject_parentheses(void **state)
 			       "second ')' at offset 19: a descriptor has one parameter list");
 	assert_method_rejected("(I)V", "no method name before '(' at offset 0");
 	assert_method_rejected("com.acme.Foo.bar(I)",
-			       "'com.acme.Foo.bar(I)' has no return type: write com.acme.Foo.bar(I)V (or "
+			       "'com.acme.Foo.bar(I)' has no return type after ')' at offset 18: write com.acme.Foo.bar(I)V (or "
 			       "another type, or * for any), or the parameters as Java types, e.g. (int, String)");
 }
 
@@ -568,7 +568,7 @@ static void test_reject_source_signatures(void **state)
 	assert_method_rejected("Shop.handle(List>)", "'>' at offset 16 closes no '<'");
 	assert_method_rejected("Shop.handle([])", "no type in the parameter at offset 12");
 	assert_method_rejected("Shop.handle(ILjava/lang/String;)",
-			       "'Shop.handle(ILjava/lang/String;)' has no return type: write "
+			       "'Shop.handle(ILjava/lang/String;)' has no return type after ')' at offset 31: write "
 			       "Shop.handle(ILjava/lang/String;)V (or another type, or * for any), or the "
 			       "parameters as Java types, e.g. (int, String)");
 }
