@@ -57,6 +57,10 @@ void handler_report_silent(const struct handler *h)
 {
 	const struct registry *r = &h->opts->reg;
 
+	if (h->lost)
+		sj_warn("pid %d: the agent dropped %llu events in this session (its queue was full: "
+			"give it more room with bufsize=, or ask for fewer events)", (int)h->pid,
+			(unsigned long long)h->lost);
 	if (!h->hits)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
@@ -147,6 +151,8 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	bool have_meta = false;
 	int rc = 0;
 
+	if (ev->code == WIRE_EV_LOST && ev->lost > h->lost)
+		h->lost = ev->lost;   /* a running total */
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;

@@ -40,6 +40,7 @@ struct handler {
 	char *line;              /* --print: the batch, HANDLER_BATCH + PRINT_LINE_MAX bytes */
 	size_t batched;          /* bytes of whole lines in it */
 	uint64_t *hits;          /* --print: events per registry entry (handler_report_silent) */
+	uint64_t lost;           /* the agent's last Lost total */
 };
 
 /* Lines are written once this much has gathered (and at handler_flush). */
@@ -52,9 +53,10 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 void handler_free(struct handler *h);
 
 int handler_event(struct handler *h, const struct wire_event *ev);
-/* At the end of a --print session with this JVM: one warning per pattern
- * (-m, -c, -e) that no event matched, so a pattern that matches nothing is
- * not mistaken for a quiet program. */
+/* At the end of a session with this JVM: the events the agent dropped, if
+ * any (a script that has no java.lost probe would never know), and with
+ * --print one warning per pattern (-m, -c, -e) that no event matched, so a
+ * pattern that matches nothing is not mistaken for a quiet program. */
 void handler_report_silent(const struct handler *h);
 int handler_flush(struct handler *h);
 
