@@ -55,13 +55,30 @@ void conn_compact_locked(struct conn *c)
 	c->out_head = 0;
 }
 
+/* A full tail moved to the front, unless a send is under way (conn.h):
+ * whether that made any room. */
+static bool compact_if_useful_locked(struct conn *c)
+{
+	if (c->out_head == 0 || c->sending)
+		return false;
+	conn_compact_locked(c);
+	return true;
+}
+
+/* Event CODE was appended as number c->seq + 1: it is C's next, and
+ * VmDeath ends the stream. */
+static void queued_locked(struct conn *c, unsigned code)
+{
+	c->seq++;
+	c->ended = code == WIRE_EV_VM_DEATH;
+}
+
 int conn_append_locked(struct conn *c, const struct wire_event *ev)
 {
 	struct wire_buf b = { .data = c->out, .cap = c->out_cap, .len = c->out_len };
 	int rc = wire_encode_event(&b, &c->peer, ev);
 
-	if (rc == -ENOSPC && c->out_head > 0 && !c->sending) {
-		conn_compact_locked(c);
+	if (rc == -ENOSPC && compact_if_useful_locked(c)) {
 		b.len = c->out_len;
 		rc = wire_encode_event(&b, &c->peer, ev);
 	}
@@ -74,8 +91,8 @@ int conn_append_locked(struct conn *c, const struct wire_event *ev)
  * numbered by the caller. */
 static int append_bytes_locked(struct conn *c, const uint8_t *msg, size_t len)
 {
-	if (c->out_cap - c->out_len < len && c->out_head > 0 && !c->sending)
-		conn_compact_locked(c);
+	if (c->out_cap - c->out_len < len)
+		compact_if_useful_locked(c);
 	if (c->out_cap - c->out_len < len)
 		return -ENOSPC;
 	memcpy(c->out + c->out_len, msg, len);
@@ -117,12 +134,10 @@ static void take_record(void *ctx, struct tbuf_rec *r)
 		memcpy(r->msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
 		memcpy(r->msg + at + 8, &ns, 8);
 	}
-	if (append_bytes_locked(c, r->msg, r->len) == 0) {
-		c->seq++;
-		c->ended = r->msg[0] == WIRE_EV_VM_DEATH;
-	} else {
+	if (append_bytes_locked(c, r->msg, r->len) == 0)
+		queued_locked(c, r->msg[0]);
+	else
 		c->dropped++;
-	}
 }
 
 static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)
@@ -133,14 +148,19 @@ static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)
 		c->dropped += n;
 }
 
+/* The drain is over: the last connection's lock goes. Returns N. */
+static size_t taking_done(struct taking *tk, size_t n)
+{
+	if (tk->locked)
+		pthread_mutex_unlock(&tk->locked->lock);
+	return n;
+}
+
 size_t conn_take_own_buffer(struct tbuf *t)
 {
 	struct taking tk = { NULL };
 
-	size_t n = tbuf_drain_mine(t, take_record, take_drops, &tk);
-	if (tk.locked)
-		pthread_mutex_unlock(&tk.locked->lock);
-	return n;
+	return taking_done(&tk, tbuf_drain_mine(t, take_record, take_drops, &tk));
 }
 
 size_t conn_take_thread_buffers(void)
@@ -148,10 +168,7 @@ size_t conn_take_thread_buffers(void)
 	struct taking tk = { NULL };
 
 	clock_calibrate();
-	size_t n = tbuf_drain(take_record, take_drops, &tk);
-	if (tk.locked)
-		pthread_mutex_unlock(&tk.locked->lock);
-	return n;
+	return taking_done(&tk, tbuf_drain(take_record, take_drops, &tk));
 }
 
 /* A struct wire_event is ~19 KiB (stack frames, values): never on a
@@ -168,10 +185,8 @@ static int queue_locked(struct conn *c, struct wire_event *ev)
 		return -ESHUTDOWN;
 	ev->trailer.seq = c->seq + 1;
 	int rc = conn_append_locked(c, ev);
-	if (rc == 0) {
-		c->seq++;
-		c->ended = ev->code == WIRE_EV_VM_DEATH;
-	}
+	if (rc == 0)
+		queued_locked(c, ev->code);
 	return rc;
 }
 

@@ -261,25 +261,32 @@ static void hand_over(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, void
 	ring_release(&t->ring);
 }
 
+/* Every record of T before its limit, in T's order. */
+static size_t hand_over_all(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
+{
+	size_t n = 0;
+
+	for (; peek(t); n++)
+		hand_over(t, sink, lost, ctx);
+	return n;
+}
+
 /* Without memory for the heap: each buffer in turn (a thread's order kept). */
 static size_t drain_unmerged(struct tbuf *list, tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 {
 	size_t n = 0;
 
 	for (struct tbuf *t = list; t; t = t->next)
-		for (; t->drain_state != TBUF_FREE && peek(t); n++)
-			hand_over(t, sink, lost, ctx);
+		if (t->drain_state != TBUF_FREE)
+			n += hand_over_all(t, sink, lost, ctx);
 	return n;
 }
 
 size_t tbuf_drain_mine(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 {
-	size_t n = 0;
-
 	pthread_mutex_lock(&t->take_lock);
 	t->limit = ring_tail(&t->ring);
-	for (; peek(t); n++)
-		hand_over(t, sink, lost, ctx);
+	size_t n = hand_over_all(t, sink, lost, ctx);
 	report_drops(t, lost, ctx);
 	pthread_mutex_unlock(&t->take_lock);
 	return n;
