@@ -5,11 +5,10 @@
 #endif
 #include "pattern.h"
 #include "signature.h"
+#include "errtext.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 /* ---- names seen in Java form ------------------------------------------------------ */
@@ -256,19 +255,6 @@ bool pattern_is_literal(const struct pattern *p)
 
 /* ---- compiling --------------------------------------------------------------------- */
 
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 /* No Java name holds these, and each is far likelier a quoting slip than
  * intent (spaces: ALLOW_SPACE, inside a Java-source parameter list). */
 static int check_bytes(const char *text, size_t len, bool allow_space, char *err, size_t errlen)
@@ -277,10 +263,10 @@ static int check_bytes(const char *text, size_t len, bool allow_space, char *err
 		unsigned char c = (unsigned char)text[i];
 
 		if (c == ' ' && !allow_space)
-			return fail(err, errlen, -EINVAL,
+			return errtext_fail(err, errlen, -EINVAL,
 				    "space at offset %zu cannot occur in a Java name", i);
 		if (c < 0x20 || c == 0x7f)
-			return fail(err, errlen, -EINVAL,
+			return errtext_fail(err, errlen, -EINVAL,
 				    "control character 0x%02x at offset %zu cannot occur in a Java name",
 				    c, i);
 	}
@@ -297,25 +283,25 @@ static int locate_descriptor(const char *text, size_t len, size_t *open,
 	for (size_t i = 0; i < len; i++) {
 		if (text[i] == '(') {
 			if (op != len)
-				return fail(err, errlen, -EINVAL,
+				return errtext_fail(err, errlen, -EINVAL,
 					    "second '(' at offset %zu: a method has one descriptor", i);
 			op = i;
 		} else if (text[i] == ')') {
 			if (op == len)
-				return fail(err, errlen, -EINVAL,
+				return errtext_fail(err, errlen, -EINVAL,
 					    "')' at offset %zu has no '(' before it", i);
 			if (cl != len)
-				return fail(err, errlen, -EINVAL,
+				return errtext_fail(err, errlen, -EINVAL,
 					    "second ')' at offset %zu: a descriptor has one parameter list", i);
 			cl = i;
 		}
 	}
 	if (op != len && cl == len)
-		return fail(err, errlen, -EINVAL, "'(' at offset %zu has no matching ')'", op);
+		return errtext_fail(err, errlen, -EINVAL, "'(' at offset %zu has no matching ')'", op);
 	if (op == 0)
-		return fail(err, errlen, -EINVAL, "no method name before '(' at offset 0");
+		return errtext_fail(err, errlen, -EINVAL, "no method name before '(' at offset 0");
 	if (cl == len - 1)
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "no return type after ')' at offset %zu (write V, a type, or *)", cl);
 	*open = op;
 	return 0;
@@ -328,13 +314,13 @@ static int check_method_name(const char *text, size_t name_len, char *err, size_
 	char last = text[name_len - 1];
 
 	if (last == '.' || last == '/')
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "no method name after '%c' at offset %zu (write %c* for every method)",
 			    last, name_len - 1, last);
 	for (size_t i = 0; i < name_len; i++)
 		if (text[i] == '.' || text[i] == '/' || text[i] == '*')
 			return 0;
-	return fail(err, errlen, -EINVAL,
+	return errtext_fail(err, errlen, -EINVAL,
 		    "no class before the method name ending at offset %zu "
 		    "(write Class.method, e.g. com.acme.Foo.bar, or *.method)", name_len);
 }
@@ -373,11 +359,11 @@ static int compile_array_signature(struct pattern *p, const char *text, size_t l
 	struct subject s;
 
 	if (subject_from_signature(&s, text, len) < 0)
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "'[' at offset 0 starts an array signature, but it is not one "
 			    "(write e.g. [I, [Ljava/lang/String;, int[] or java.lang.String[])");
 	if (s.len > PATTERN_MAX_LEN)
-		return fail(err, errlen, -ENAMETOOLONG,
+		return errtext_fail(err, errlen, -ENAMETOOLONG,
 			    "pattern is %zu bytes long in Java form, more than the limit of %d",
 			    s.len, PATTERN_MAX_LEN);
 	subject_copy(&s, p->text);
@@ -395,7 +381,7 @@ static int compile_class(struct pattern *p, const char *text, size_t len,
 
 	if (text[0] == 'L' && text[len - 1] == ';') {
 		if (len == 2)
-			return fail(err, errlen, -EINVAL, "no class name between 'L' and ';'");
+			return errtext_fail(err, errlen, -EINVAL, "no class name between 'L' and ';'");
 		base = 1;
 		len -= 2;
 	}
@@ -403,15 +389,15 @@ static int compile_class(struct pattern *p, const char *text, size_t len,
 
 	/* "L[I;" would read as an array signature once normalised */
 	if (base && name[0] == '[')
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "'[' at offset 1 cannot start a class name (an array is [I or int[], not L[I;)");
 	for (size_t i = 0; i < len; i++)
 		if (name[i] == ';')
-			return fail(err, errlen, -EINVAL,
+			return errtext_fail(err, errlen, -EINVAL,
 				    "';' at offset %zu cannot occur in a class name "
 				    "(write java.lang.String or Ljava/lang/String;)", base + i);
 	if (name[len - 1] == '.' || name[len - 1] == '/')
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "no class name after '%c' at offset %zu (write %c* for a whole package)",
 			    name[len - 1], base + len - 1, name[len - 1]);
 	for (size_t i = 0; i < len; i++)
@@ -455,12 +441,12 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!p)
-		return fail(err, errlen, -EINVAL, "no pattern object given");
+		return errtext_fail(err, errlen, -EINVAL, "no pattern object given");
 	pattern_reset(p);
 	if (!text || len == 0)
-		return fail(err, errlen, -EINVAL, "empty pattern");
+		return errtext_fail(err, errlen, -EINVAL, "empty pattern");
 	if (len > PATTERN_MAX_LEN)
-		return fail(err, errlen, -ENAMETOOLONG,
+		return errtext_fail(err, errlen, -ENAMETOOLONG,
 			    "pattern is %zu bytes long, more than the limit of %d",
 			    len, PATTERN_MAX_LEN);
 	/* no return type: the parameters are Java source (signature.h) */
@@ -486,7 +472,7 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 	else if (kind == PATTERN_CLASS)
 		rc = compile_class(p, text, len, err, errlen);
 	else
-		rc = fail(err, errlen, -EINVAL, "unknown pattern kind %d", (int)kind);
+		rc = errtext_fail(err, errlen, -EINVAL, "unknown pattern kind %d", (int)kind);
 	if (rc < 0) {
 		pattern_reset(p);
 		return rc;

@@ -1,10 +1,9 @@
 /* signature.c: see signature.h. */
 #include "signature.h"
+#include "errtext.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -25,21 +24,6 @@ static void put(struct out *o, const char *s, size_t n)
 	if (o->len < o->cap)
 		memcpy(o->buf + o->len, s, n <= o->cap - o->len ? n : o->cap - o->len);
 	o->len += n;
-}
-
-static ssize_t fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static ssize_t fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
 }
 
 /* Does S[0..N) read as a descriptor's parameters ("ILjava/lang/String;[B")? */
@@ -83,12 +67,12 @@ static ssize_t one_type(const char *text, size_t a, size_t b, struct out *o, cha
 		else if (text[i] == '>' && depth)
 			depth--;
 		else if (text[i] == '>')
-			return fail(err, errlen, -EINVAL, "'>' at offset %zu closes no '<'", i);
+			return errtext_fail(err, errlen, -EINVAL, "'>' at offset %zu closes no '<'", i);
 		else if (!depth && n < sizeof base)
 			base[n++] = text[i];
 	}
 	if (depth)
-		return fail(err, errlen, -EINVAL, "'<' in the parameter at offset %zu is not closed", a);
+		return errtext_fail(err, errlen, -EINVAL, "'<' in the parameter at offset %zu is not closed", a);
 	if (n >= 3 && memcmp(base + n - 3, "...", 3) == 0) {
 		dims++;
 		n -= 3;
@@ -98,10 +82,10 @@ static ssize_t one_type(const char *text, size_t a, size_t b, struct out *o, cha
 		n -= 2;
 	}
 	if (n == 0 || n >= sizeof base)
-		return fail(err, errlen, -EINVAL, "no type in the parameter at offset %zu", a);
+		return errtext_fail(err, errlen, -EINVAL, "no type in the parameter at offset %zu", a);
 	for (size_t i = 0; i < n; i++)
 		if (!name_byte((unsigned char)base[i]))
-			return fail(err, errlen, -EINVAL,
+			return errtext_fail(err, errlen, -EINVAL,
 				    "'%.*s' at offset %zu is not a Java type (write int, String, "
 				    "java.util.List, byte[] ...)", (int)(b - a), text + a, a);
 	for (size_t d = 0; d < dims; d++)
@@ -112,7 +96,7 @@ static ssize_t one_type(const char *text, size_t a, size_t b, struct out *o, cha
 			return 0;
 		}
 	if (n == 4 && memcmp(base, "void", 4) == 0)
-		return fail(err, errlen, -EINVAL, "void at offset %zu is no parameter type", a);
+		return errtext_fail(err, errlen, -EINVAL, "void at offset %zu is no parameter type", a);
 	bool qualified = memchr(base, '.', n) || memchr(base, '/', n);
 	/* a simple name is that class in any package (and any name ending so) */
 	put(o, qualified ? "L" : "L*", qualified ? 1 : 2);
@@ -129,7 +113,7 @@ ssize_t signature_source_to_descriptor(const char *text, size_t len, size_t open
 	size_t close = len - 1, a = open + 1;
 
 	if (descriptor_like(text + a, close - a) && close > a)
-		return fail(err, errlen, -EINVAL,
+		return errtext_fail(err, errlen, -EINVAL,
 			    "'%.*s' has no return type after ')' at offset %zu: write %.*sV (or another "
 			    "type, or * for any), or the parameters as Java types, e.g. (int, String)",
 			    (int)len, text, close, (int)len, text);
@@ -148,17 +132,17 @@ ssize_t signature_source_to_descriptor(const char *text, size_t len, size_t open
 		while (e > s && text[e - 1] == ' ')
 			e--;
 		if (s == e)
-			return fail(err, errlen, -EINVAL, "no type before the ',' or ')' at offset %zu", b);
+			return errtext_fail(err, errlen, -EINVAL, "no type before the ',' or ')' at offset %zu", b);
 		ssize_t rc = one_type(text, s, e, &o, err, errlen);
 		if (rc < 0)
 			return rc;
 		if (b < close && b + 1 == close)
-			return fail(err, errlen, -EINVAL, "no type after the ',' at offset %zu", b);
+			return errtext_fail(err, errlen, -EINVAL, "no type after the ',' at offset %zu", b);
 		a = b + 1;
 	}
 	put(&o, ")*", 2);
 	if (o.len > o.cap)
-		return fail(err, errlen, -ENAMETOOLONG,
+		return errtext_fail(err, errlen, -ENAMETOOLONG,
 			    "the pattern as a descriptor is %zu bytes long, more than the limit of %zu",
 			    o.len, o.cap);
 	out[o.len] = '\0';

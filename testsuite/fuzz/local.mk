@@ -162,8 +162,10 @@ UNIT_TESTS += testsuite/fuzz/replay_classfile
 FUZZ_PATTERN_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_pattern.c \
 	$(top_srcdir)/runtime/pattern.c \
-	$(top_srcdir)/runtime/signature.c
-FUZZ_PATTERN_DEPS = $(top_srcdir)/runtime/pattern.h $(top_srcdir)/runtime/signature.h
+	$(top_srcdir)/runtime/signature.c \
+	$(top_srcdir)/runtime/errtext.c
+FUZZ_PATTERN_DEPS = $(top_srcdir)/runtime/pattern.h $(top_srcdir)/runtime/signature.h \
+	$(top_srcdir)/runtime/errtext.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_pattern.c testsuite/fuzz/corpus-pattern
 CLEANFILES += testsuite/fuzz/fuzz_pattern
