@@ -50,6 +50,14 @@ static int put_text(struct tbuf *t, uint64_t ts, uint8_t slot, uint32_t serial, 
 	return rc;
 }
 
+/* MSG (N bytes) as N - 1 times C: a message of 199 bytes fills a 4 KiB
+ * buffer in 17 records. */
+static void long_text(char *msg, size_t n, char c)
+{
+	memset(msg, c, n - 1);
+	msg[n - 1] = '\0';
+}
+
 /* What the sink saw, in order. */
 #define SEEN_MAX 4096
 static struct { char text[64]; struct tbuf_meta meta; } seen[SEEN_MAX];
@@ -97,8 +105,7 @@ static void test_loss_counted_per_slot_and_serial(void **state)
 	assert_ptr_equal(tbuf_mine(), t);
 	reset_seen();
 	char msg[200];
-	memset(msg, 'x', sizeof msg - 1);
-	msg[sizeof msg - 1] = '\0';
+	long_text(msg, sizeof msg, 'x');
 	int ok = 0, dropped = 0;
 	for (int i = 0; i < 40; i++) {
 		int rc = put_text(t, (uint64_t)i, 3, 7, msg);
@@ -169,8 +176,7 @@ static void sink_that_writes(void *ctx, struct tbuf_rec *r)
 	order_sink(ctx, r);
 	if (written_in_sink)
 		return;
-	memset(msg, 'z', sizeof msg - 1);
-	msg[sizeof msg - 1] = '\0';
+	long_text(msg, sizeof msg, 'z');
 	while (put_text(writer, 500 + (uint64_t)written_in_sink, 4, 21, msg) == 0)
 		written_in_sink++;
 }
@@ -179,8 +185,7 @@ static void test_lost_told_after_records_written_during_the_drain(void **state)
 {
 	(void)state;
 	char msg[200];
-	memset(msg, 'w', sizeof msg - 1);
-	msg[sizeof msg - 1] = '\0';
+	long_text(msg, sizeof msg, 'w');
 	writer = tbuf_mine();
 	norder = 0;
 	written_in_sink = 0;
@@ -200,8 +205,7 @@ static void test_lost_placed_where_it_happened(void **state)
 	(void)state;
 	struct tbuf *t = tbuf_mine();   /* the main thread's 4 KiB */
 	char msg[200];
-	memset(msg, 'y', sizeof msg - 1);
-	msg[sizeof msg - 1] = '\0';
+	long_text(msg, sizeof msg, 'y');
 
 	norder = 0;
 	for (uint64_t i = 1; i <= 17; i++)
@@ -463,8 +467,7 @@ static void test_drain_mine(void **state)
 	(void)state;
 	struct tbuf *t = tbuf_mine();   /* the main thread's 4 KiB */
 	char msg[200];
-	memset(msg, 'v', sizeof msg - 1);
-	msg[sizeof msg - 1] = '\0';
+	long_text(msg, sizeof msg, 'v');
 	struct tbuf_meta m = { .ts = 0, .serial = 30, .slot = 6 };
 	bool filling;
 	uint64_t i = 1;
