@@ -18,6 +18,7 @@
 
 #include "callbacks.h"
 #include "capture.h"
+#include "osthread.h"
 #include "clock.h"
 #include "conn.h"
 #include "emit.h"
@@ -111,6 +112,7 @@ static void start_live(JNIEnv *jni)
 {
 	describe();
 	capture_init(jni);
+	osthread_init(jni);
 	io_start(jni);
 }
 

@@ -1,6 +1,7 @@
 /* capture.c: see capture.h. */
 #include "capture.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
@@ -127,10 +128,34 @@ static void capture_string(JNIEnv *jni, struct scratch *s, jstring str, struct w
 	v->truncated = used < (size_t)len;
 }
 
-void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_value *v)
+int capture_class_of(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_str *sig)
 {
 	jvmtiEnv *jv = agent.jvmti;
+	jclass cls = (*jni)->GetObjectClass(jni, obj);
+	char *jsig = NULL;
+	int rc = -EIO;
 
+	if (cls && (*jv)->GetClassSignature(jv, cls, &jsig, NULL) == JVMTI_ERROR_NONE) {
+		size_t n = strlen(jsig);
+		char *copy = scratch_alloc(s, n);
+
+		rc = -ENOMEM;
+		if (copy) {
+			memcpy(copy, jsig, n);
+			sig->ptr = copy;
+			sig->len = (uint32_t)n;
+			rc = 0;
+		}
+	}
+	if (jsig)
+		(*jv)->Deallocate(jv, (unsigned char *)jsig);
+	if (cls)
+		(*jni)->DeleteLocalRef(jni, cls);
+	return rc;
+}
+
+void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_value *v)
+{
 	memset(v, 0, sizeof(*v));
 	if (!obj) {
 		v->type = WIRE_T_NULL;
@@ -140,36 +165,20 @@ void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_val
 		capture_string(jni, s, (jstring)obj, v);
 		return;
 	}
-	jclass cls = (*jni)->GetObjectClass(jni, obj);
-	char *sig = NULL;
-	if (!cls || (*jv)->GetClassSignature(jv, cls, &sig, NULL) != JVMTI_ERROR_NONE) {
+	if (capture_class_of(jni, s, obj, &v->str) < 0) {
 		none(v);
-		goto out;
+		return;
 	}
-	size_t n = strlen(sig);
-	char *copy = scratch_alloc(s, n);
-	if (!copy) {
-		none(v);
-		goto out;
-	}
-	memcpy(copy, sig, n);
-	v->str.ptr = copy;
-	v->str.len = (uint32_t)n;
 	v->object_id = capture_object_id(obj);
-	if (sig[0] == '[') {
+	if (v->str.ptr[0] == '[') {
 		v->type = WIRE_T_ARRAY;
 		v->aux = (uint32_t)(*jni)->GetArrayLength(jni, (jarray)obj);
 	} else {
 		jint hash = 0;
 		v->type = WIRE_T_OBJECT;
-		(*jv)->GetObjectHashCode(jv, obj, &hash);
+		(*agent.jvmti)->GetObjectHashCode(agent.jvmti, obj, &hash);
 		v->aux = (uint32_t)hash;
 	}
-out:
-	if (sig)
-		(*jv)->Deallocate(jv, (unsigned char *)sig);
-	if (cls)
-		(*jni)->DeleteLocalRef(jni, cls);
 }
 
 /* Skip one field type in a descriptor; returns the next position. */
@@ -273,6 +282,7 @@ void capture_stack(jthread thread, jint depth, struct scratch *s)
 		f->method.ptr = m ? m->name : "?";
 		f->method.len = m ? m->name_len : 1;
 		f->line = m && m->is_native ? -2 : line_of(s->frames[i].method, s->frames[i].location);
+		f->source = m ? (struct wire_str){ m->source, m->source_len } : (struct wire_str){ "", 0 };
 	}
 }
 

@@ -23,6 +23,9 @@ void capture_init(JNIEnv *jni);
 uint64_t capture_object_id(jobject obj);
 /* Tag for an object that is already tagged or 0; does not tag. */
 uint64_t capture_peek_tag(jobject obj);
+/* OBJ's class signature ("Ljava/lang/Object;") into *SIG (the scratch
+ * arena's bytes): 0, or -EIO / -ENOMEM with *SIG untouched. */
+int capture_class_of(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_str *sig);
 /* An object reference as a value: 'N', 'T', 'L' or '['. */
 void capture_object(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_value *v);
 /* A value of descriptor type TYPE (B C D F I J S Z L [ V) into *V. */

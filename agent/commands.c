@@ -148,7 +148,8 @@ static int apply_command(struct conn *c, const struct wire_command *cmd, bool *c
 		c->families &= (uint8_t)~EVENT_FAMILY_BIT(family->family);
 	switch (cmd->code) {
 	case WIRE_CMD_OPTIONAL_DATA:
-		__atomic_store_n(&c->opt, cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE | WIRE_OPT_STACK),
+		__atomic_store_n(&c->opt, cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE |
+						       WIRE_OPT_STACK | WIRE_OPT_MONITOR),
 				 __ATOMIC_RELAXED);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:

@@ -159,6 +159,8 @@ static uint8_t shape_for(const struct emission *em, struct wire_event *ev, uint3
 	}
 	if (em->stack_captured && (opt & WIRE_OPT_STACK) && (caps & WIRE_CAP_STACK))
 		flags |= WIRE_TF_STACK;
+	if (em->monitor_captured && (opt & WIRE_OPT_MONITOR) && (caps & WIRE_CAP_MONITOR_DETAIL))
+		flags |= WIRE_TF_MONITOR;
 	return flags;
 }
 

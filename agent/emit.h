@@ -56,6 +56,7 @@ struct emission {
 	bool args_captured;     /* MethodEnter: ev->values hold the arguments */
 	bool ret_captured;      /* MethodExit: ev->retval holds the return value */
 	bool stack_captured;    /* ev->trailer.depth / frames hold the stack */
+	bool monitor_captured;  /* ev->trailer's monitor_class, owner_* hold the monitor's detail */
 	uint8_t tflags;         /* WIRE_TF_TIMED_OUT */
 	bool may_wait;          /* the calling thread may wait for an Ack (a Java thread, not GC) */
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */

@@ -51,13 +51,15 @@ static void fill(const struct emission *em, struct marker_args *a)
 	const struct marker_meta meta = {
 		.pid = (uint32_t)agent.pid, .tid = em->tid, .ts_ns = clock_to_ns(em->ts),
 		.thread_name = em->thread_name, .thread_name_len = em->thread_name_len,
+		.owner_tid = em->monitor_captured ? ev->trailer.owner_tid : 0,
 	};
 	const uint8_t nvalues = ev->nvalues;
 	const uint8_t ret_type = ev->retval.type;
 	char *buf = scratch_strings(s);
 
 	ev->has_trailer = true;
-	ev->trailer.flags = em->tflags | (em->stack_captured ? WIRE_TF_STACK : 0);
+	ev->trailer.flags = em->tflags | (em->stack_captured ? WIRE_TF_STACK : 0) |
+			    (em->monitor_captured ? WIRE_TF_MONITOR : 0);
 	if (!em->args_captured)
 		ev->nvalues = 0;
 	if (!em->ret_captured)

@@ -73,6 +73,8 @@ void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	w->can_generate_object_free_events = p->can_generate_object_free_events;
 	w->can_tag_objects = p->can_tag_objects;
 	w->can_get_line_numbers = p->can_get_line_numbers;
+	w->can_get_source_file_name = p->can_get_source_file_name;   /* stack frames */
+	w->can_get_monitor_info = p->can_get_monitor_info;           /* a monitor's owner */
 	fallback_want_capabilities(w, p);
 	inject_want_capabilities(w, p);
 }

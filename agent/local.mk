@@ -34,6 +34,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/inthread.c agent/inthread.h \
 	agent/nomatch.c agent/nomatch.h \
 	agent/mcache.c agent/mcache.h \
+	agent/osthread.c agent/osthread.h \
 	agent/fallback.c agent/fallback.h \
 	agent/sites.c agent/sites.h \
 	agent/records.c agent/records.h \

@@ -88,7 +88,7 @@ static struct mentry *find_locked(jmethodID id)
 static struct mentry *build(jmethodID id)
 {
 	jvmtiEnv *jv = agent.jvmti;
-	char *mname = NULL, *msig = NULL, *csig = NULL;
+	char *mname = NULL, *msig = NULL, *csig = NULL, *src = NULL;
 	jclass cls = NULL;
 	jint mods = 0;
 	struct mentry *e = NULL;
@@ -99,10 +99,20 @@ static struct mentry *build(jmethodID id)
 	    (*jv)->GetClassSignature(jv, cls, &csig, NULL) != JVMTI_ERROR_NONE)
 		goto out;
 	(*jv)->GetMethodModifiers(jv, id, &mods);
+	if (!agent.caps.can_get_source_file_name ||
+	    (*jv)->GetSourceFileName(jv, cls, &src) != JVMTI_ERROR_NONE)
+		src = NULL;
+	size_t src_len = src ? strlen(src) : 0;
 	size_t cap = strlen(csig) + strlen(mname) + strlen(msig) + 4;
-	e = calloc(1, sizeof(*e) + cap);
+	e = calloc(1, sizeof(*e) + cap + src_len + 1);
 	if (!e)
 		goto out;
+	char *source = (char *)(e + 1) + cap;
+	if (src_len)
+		memcpy(source, src, src_len);
+	source[src_len] = '\0';
+	e->source = source;
+	e->source_len = (uint32_t)src_len;
 	char *name = (char *)(e + 1);
 	ssize_t n = name_method_wire(name, cap, csig, mname, msig);
 	if (n < 0) {
@@ -130,6 +140,8 @@ out:
 	(*jv)->Deallocate(jv, (unsigned char *)msig);
 	if (csig)
 		(*jv)->Deallocate(jv, (unsigned char *)csig);
+	if (src)
+		(*jv)->Deallocate(jv, (unsigned char *)src);
 	return e;
 }
 
@@ -288,6 +300,7 @@ const struct mentry *mcache_named(const char *wire, size_t len)
 		e->name = name;
 		e->name_len = (uint32_t)len;
 		e->desc_off = (uint32_t)(open - wire);
+		e->source = "";
 		e->bp_ok = 0;   /* no jmethodID: never a breakpoint's */
 		insert_locked(&named, e);
 	}

@@ -23,6 +23,8 @@ struct mentry {
 	const char *name;        /* wire name, NUL-terminated */
 	uint32_t name_len;
 	uint32_t desc_off;       /* offset of '(' in name */
+	const char *source;      /* its class's source file ("Shop.java"), "" unknown */
+	uint32_t source_len;
 	bool is_static, is_native, is_abstract;
 	/* under fallback.c's lock: its breakpoint at location 0 (see fallback.h) */
 	int8_t bp_ok;            /* -1 not checked yet, 0 cannot have one, 1 can */

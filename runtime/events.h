@@ -114,6 +114,13 @@ struct event_desc {
 
 /* CODE's description, NULL when CODE is no event. */
 const struct event_desc *events_get(unsigned code);
+/* Is CODE an event of family F? */
+static inline bool events_in_family(unsigned code, enum event_family f)
+{
+	const struct event_desc *d = events_get(code);
+
+	return d && d->family == f;
+}
 /* The event of a registration KIND and event BIT (one bit), NULL if none. */
 const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);
 /* The word after the kind in D's label ("enter" of "method.enter"). */

@@ -2,6 +2,7 @@
 #include "markers.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "events.h"
@@ -160,6 +161,40 @@ static ssize_t copy_shown(char *dst, size_t room, const struct wire_str *shown)
 	return (ssize_t)shown->len;
 }
 
+/* The stack's text (EV's, "" for none) after a head the tapset reads to
+ * give any frame of a stack longer than MAXSTRINGLEN (doc/markers.md,
+ * "Stacks"): just before the text, the number of frames; before that, the
+ * offset in the text of frame 0, 1, ... going down, 4-byte words each.
+ * Without room for the whole text the head says 0 frames; without room for
+ * the head, the tapset finds words it checks and refuses. */
+static const char *take_stack(struct strings *s, const struct wire_event *ev)
+{
+	const struct wire_trailer *t = &ev->trailer;
+	uint32_t offsets[WIRE_MAX_STACK_DEPTH];
+	uint32_t depth = ev->has_trailer && (t->flags & WIRE_TF_STACK) ? t->depth : 0;
+	size_t pad = (size_t)(-(uintptr_t)(s->buf + s->pos)) & 3u;
+	size_t head = pad + 4u * ((size_t)depth + 1u);
+	ssize_t n = -1;
+
+	if (head >= ROOM(s)) {
+		depth = 0;
+		head = pad + 4u;
+		if (head >= ROOM(s))
+			return empty(s);
+	}
+	char *text = s->buf + s->pos + head;
+	if (depth) {
+		n = print_java_stack(text, ROOM(s) - head, t, offsets);
+		if (n < 0)
+			depth = 0;
+	}
+	for (uint32_t i = 0; i < depth; i++)
+		memcpy(text - 8 - 4 * i, &offsets[i], 4);
+	memcpy(text - 4, &depth, 4);
+	s->pos += head;
+	return take(s, depth ? n : -1);
+}
+
 void markers_fill_args(char *buf, size_t cap, const struct marker_meta *m,
 		       const struct wire_event *ev, struct marker_args *a)
 {
@@ -178,6 +213,9 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 		     code == WIRE_EV_CLASS_UNLOAD || code == WIRE_EV_EXCEPTION_THROWN ||
 		     code == WIRE_EV_EXCEPTION_CATCH;
 	bool exception = code == WIRE_EV_EXCEPTION_THROWN || code == WIRE_EV_EXCEPTION_CATCH;
+	bool monitor = ev->has_trailer && (ev->trailer.flags & WIRE_TF_MONITOR) &&
+		       events_in_family(code, EVENT_FAMILY_MONITORS);
+	bool owner = monitor && code == WIRE_EV_MONITOR_ENTER;
 
 	/* every field is set below (no memset: for this 96-byte struct it
 	 * compiled to a rep stos, a tenth of this function's time) */
@@ -195,9 +233,17 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 		a->name = take(s, print_name(s->buf + s->pos, ROOM(s), &ev->name));
 	else if (klass)
 		a->name = take(s, print_class(s->buf + s->pos, ROOM(s), &ev->name));
+	else if (monitor)
+		a->name = take(s, print_class(s->buf + s->pos, ROOM(s), &ev->trailer.monitor_class));
 	else
 		a->name = empty(s);
-	a->method = exception ? take(s, print_name(s->buf + s->pos, ROOM(s), &ev->method)) : empty(s);
+	if (exception)
+		a->method = take(s, print_name(s->buf + s->pos, ROOM(s), &ev->method));
+	else if (owner)
+		a->method = take(s, print_text(s->buf + s->pos, ROOM(s), ev->trailer.owner_name.ptr,
+					       ev->trailer.owner_name.len));
+	else
+		a->method = empty(s);
 	a->args = code == WIRE_EV_METHOD_ENTER
 		? take(s, print_values(s->buf + s->pos, ROOM(s), ev->values, ev->nvalues)) : empty(s);
 	a->ret = code == WIRE_EV_METHOD_EXIT
@@ -205,8 +251,7 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 	a->thread_name = m->thread_name
 		? take(s, print_text(s->buf + s->pos, ROOM(s), m->thread_name, m->thread_name_len))
 		: empty(s);
-	a->stack = ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK)
-		? take(s, print_stack(s->buf + s->pos, ROOM(s), &ev->trailer)) : empty(s);
+	a->stack = take_stack(s, ev);
 	switch (code) {
 	case WIRE_EV_METHOD_EXIT:
 		a->num1 = ev->popped;
@@ -217,6 +262,9 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 			a->num2 = ev->values[0].v.i;
 		break;
 	case WIRE_EV_MONITOR_ENTER:
+		a->num1 = (int64_t)ev->object;
+		a->num2 = owner ? (int64_t)m->owner_tid : 0;
+		break;
 	case WIRE_EV_MONITOR_ENTERED:
 		a->num1 = (int64_t)ev->object;
 		break;

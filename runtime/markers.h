@@ -65,6 +65,7 @@ struct marker_meta {
 	uint32_t session;         /* bits 16.. of $arg1 */
 	const char *thread_name;  /* thread events: the name, NULL if unknown */
 	size_t thread_name_len;
+	uint64_t owner_tid;       /* monitor detail of a contended enter: the owner's OS tid, 0: none */
 };
 
 /* The twelve arguments of EV's markers, its strings formatted one after the

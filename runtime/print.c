@@ -386,6 +386,69 @@ static void out_frames(struct out *o, const struct wire_trailer *t)
 	}
 }
 
+/* A frame as java.lang.StackTraceElement.toString() shows it, without the
+ * module: "Shop.handle(Shop.java:42)", "(Shop.java)" when the line is
+ * unknown, "(Unknown Source)" when the file is, "(Native Method)". */
+/* A name in a frame: '|' separates frames, so a name's own is \x7c too. */
+static void out_frame_name(struct out *o, const char *s, size_t n)
+{
+	const char *bar;
+
+	while ((bar = memchr(s, '|', n)) != NULL) {
+		out_name(o, s, (size_t)(bar - s));
+		out_byte_escape(o, '|');
+		n -= (size_t)(bar - s) + 1;
+		s = bar + 1;
+	}
+	out_name(o, s, n);
+}
+
+static void out_java_frame(struct out *o, const struct wire_frame *f)
+{
+	const char *open = memchr(f->method.ptr, '(', f->method.len);
+	size_t n = open ? (size_t)(open - f->method.ptr) : f->method.len;
+
+	out_frame_name(o, f->method.ptr, n);
+	if (f->line == -2)
+		out_str(o, "(Native Method)");
+	else if (f->source.len == 0)
+		out_str(o, "(Unknown Source)");
+	else {
+		out_bytes(o, "(", 1);
+		out_frame_name(o, f->source.ptr, f->source.len);
+		if (f->line >= 0) {
+			out_bytes(o, ":", 1);
+			out_i64(o, f->line);
+		}
+		out_bytes(o, ")", 1);
+	}
+}
+
+static void out_java_frames(struct out *o, const struct wire_trailer *t, uint32_t *offsets)
+{
+	for (size_t i = 0; i < t->depth; i++) {
+		if (i)
+			out_bytes(o, "|", 1);
+		if (offsets)
+			offsets[i] = (uint32_t)o->pos;
+		out_java_frame(o, &t->frames[i]);
+	}
+}
+
+/* The monitor's class, and on a contended enter who holds it (OWNER_TID
+ * as the host sees it): the documented order. */
+static void out_monitor(struct out *o, const struct wire_event *ev, uint64_t owner_tid)
+{
+	out_str(o, " class=");
+	out_class(o, &ev->trailer.monitor_class, 0);
+	if (ev->code != WIRE_EV_MONITOR_ENTER)
+		return;
+	out_str(o, " owner=");
+	out_u64(o, owner_tid);
+	out_str(o, " owner_thread=");
+	out_quoted(o, ev->trailer.owner_name.ptr, ev->trailer.owner_name.len);
+}
+
 /* The fields after ts=, in the documented order. */
 static void out_fields(struct out *o, const struct print_meta *m, const struct wire_event *ev)
 {
@@ -448,6 +511,8 @@ static void out_fields(struct out *o, const struct print_meta *m, const struct w
 	default: /* gc.*, vm.*: nothing but the common fields */
 		break;
 	}
+	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_MONITOR) && events_in_family(ev->code, EVENT_FAMILY_MONITORS))
+		out_monitor(o, ev, m->owner_tid);
 	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK)) {
 		out_str(o, " stack=");
 		out_frames(o, &ev->trailer);
@@ -511,5 +576,13 @@ ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t)
 	struct out o = { buf, cap, 0, cap == 0 };
 
 	out_frames(&o, t);
+	return out_finish(&o);
+}
+
+ssize_t print_java_stack(char *buf, size_t cap, const struct wire_trailer *t, uint32_t *offsets)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_java_frames(&o, t, offsets);
 	return out_finish(&o);
 }

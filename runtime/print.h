@@ -34,6 +34,7 @@ struct print_meta {
 	uint64_t ts_ns;           /* CLOCK_MONOTONIC nanoseconds */
 	const char *thread_name;  /* thread.start/end: the name, or NULL if unknown */
 	size_t thread_name_len;
+	uint64_t owner_tid;       /* monitor.contended_enter with TF_MONITOR: the owner's OS tid (0: none) */
 };
 
 /* "method.enter" ... "lost", or NULL for codes with no line (Hello, ThreadName). */
@@ -56,5 +57,10 @@ ssize_t print_class(char *buf, size_t cap, const struct wire_str *sig);
 ssize_t print_text(char *buf, size_t cap, const char *s, size_t n);
 ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n);
 ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t);
+/* The frames in Java's own form, innermost first, joined by '|':
+ * "Shop.handle(Shop.java:42)", as StackTraceElement.toString() shows them
+ * ("(Unknown Source)" without a source file, "(Native Method)"). OFFSETS,
+ * unless NULL, gets each frame's offset in BUF (t->depth of them). */
+ssize_t print_java_stack(char *buf, size_t cap, const struct wire_trailer *t, uint32_t *offsets);
 
 #endif

@@ -17,7 +17,10 @@
  *   object  = u64 (sizeof(jobject)), a stable per-object id
  *   trailer = only after a Hello exchange that negotiated WIRE_CAP_TRAILER:
  *             u64 seq, u64 timestamp_ns, u32 os_tid, u8 flags,
- *             [flags & WIRE_TF_STACK: u16 depth, depth x (string method, i32 line)]
+ *             [flags & WIRE_TF_STACK: u16 depth, depth x (string method, i32 line
+ *              [, string source file with WIRE_CAP_FRAME_SOURCE])]
+ *             [flags & WIRE_TF_MONITOR: string monitor class signature,
+ *              u32 owner os_tid, string owner thread name]
  */
 #ifndef STAPJAVA_WIRE_H
 #define STAPJAVA_WIRE_H
@@ -116,8 +119,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
 	WIRE_CAP_NOTICE     = 1u << 5, /* 0x98 */
 	WIRE_CAP_IN_THREAD  = 1u << 6, /* 0x57, 0x58: markers fired in the Java thread */
+	WIRE_CAP_MONITOR_DETAIL = 1u << 8, /* WIRE_TF_MONITOR, WIRE_OPT_MONITOR */
+	WIRE_CAP_FRAME_SOURCE   = 1u << 9, /* each stack frame carries its source file */
 };
-#define WIRE_CAP_ALL 0x7Fu
+#define WIRE_CAP_ALL 0x37Fu
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u
@@ -126,6 +131,7 @@ enum wire_optional_bits {              /* OPTIONAL_DATA mask; other bits are ign
 	WIRE_OPT_ARGUMENTS    = 1u << 0,
 	WIRE_OPT_RETURN_VALUE = 1u << 1,
 	WIRE_OPT_STACK        = 1u << 2, /* needs WIRE_CAP_STACK */
+	WIRE_OPT_MONITOR      = 1u << 3, /* needs WIRE_CAP_MONITOR_DETAIL */
 };
 
 enum wire_kind { WIRE_KIND_METHOD = 1, WIRE_KIND_CLASS = 2, WIRE_KIND_EXCEPTION = 3 };
@@ -142,8 +148,9 @@ enum wire_trailer_flags {
 	WIRE_TF_SYNC      = 1u << 0, /* the Java thread waits for ACK(seq) */
 	WIRE_TF_STACK     = 1u << 1, /* a stack trace follows the flags */
 	WIRE_TF_TIMED_OUT = 1u << 2, /* MONITOR_WAITED: the wait timed out */
+	WIRE_TF_MONITOR   = 1u << 3, /* monitor events: the monitor's class and owner follow */
 };
-#define WIRE_TF_ALL 0x07u
+#define WIRE_TF_ALL 0x0Fu
 
 enum wire_byte_order { WIRE_ORDER_LITTLE = 'l', WIRE_ORDER_BIG = 'B' };
 
@@ -169,6 +176,7 @@ struct wire_value {
 struct wire_frame {
 	struct wire_str method;
 	int32_t line;         /* -1: unknown; -2: native */
+	struct wire_str source; /* with WIRE_CAP_FRAME_SOURCE: "Shop.java"; "" unknown */
 };
 
 struct wire_trailer {
@@ -178,6 +186,12 @@ struct wire_trailer {
 	uint8_t flags;         /* enum wire_trailer_flags */
 	uint16_t depth;
 	struct wire_frame frames[WIRE_MAX_STACK_DEPTH];
+	/* WIRE_TF_MONITOR: the monitor's class signature ("Ljava/lang/Object;"),
+	 * and on MONITOR_ENTER the thread that owns it (0 and "": none, or the
+	 * tid not known to the agent) */
+	struct wire_str monitor_class;
+	uint32_t owner_tid;
+	struct wire_str owner_name;
 };
 
 struct wire_hello {

@@ -311,7 +311,7 @@ static int wire_read_values(struct wire_cursor *c, struct wire_event *ev)
 
 /* ------------------------------------------------------------- trailer */
 
-static int wire_read_stack(struct wire_cursor *c, struct wire_trailer *t)
+static int wire_read_stack(struct wire_cursor *c, uint32_t caps, struct wire_trailer *t)
 {
 	size_t at = c->pos;
 	uint16_t depth;
@@ -327,8 +327,19 @@ static int wire_read_stack(struct wire_cursor *c, struct wire_trailer *t)
 		TRY(READ_STRING(c, "stack frame method", &t->frames[i].method));
 		TRY(wire_read_u32(c, "stack frame line", &line));
 		t->frames[i].line = (int32_t)line;
+		if (caps & WIRE_CAP_FRAME_SOURCE)
+			TRY(READ_STRING(c, "stack frame source file", &t->frames[i].source));
+		else
+			t->frames[i].source = (struct wire_str){ "", 0 };
 	}
 	return 0;
+}
+
+static int wire_read_monitor(struct wire_cursor *c, struct wire_trailer *t)
+{
+	TRY(READ_STRING(c, "monitor class", &t->monitor_class));
+	TRY(wire_read_u32(c, "monitor owner thread id", &t->owner_tid));
+	return READ_STRING(c, "monitor owner name", &t->owner_name);
 }
 
 /* seq, timestamp, OS thread id, flags */
@@ -365,8 +376,13 @@ static int wire_read_trailer(struct wire_cursor *c, uint32_t caps, struct wire_t
 	if ((t->flags & WIRE_TF_STACK) && !(caps & WIRE_CAP_STACK))
 		return wire_fail(c, "trailer flags", at, "the stack flag (0x%02x) was not negotiated",
 				 WIRE_TF_STACK);
+	if ((t->flags & WIRE_TF_MONITOR) && !(caps & WIRE_CAP_MONITOR_DETAIL))
+		return wire_fail(c, "trailer flags", at,
+				 "the monitor detail flag (0x%02x) was not negotiated", WIRE_TF_MONITOR);
 	if (t->flags & WIRE_TF_STACK)
-		return wire_read_stack(c, t);
+		TRY(wire_read_stack(c, caps, t));
+	if (t->flags & WIRE_TF_MONITOR)
+		return wire_read_monitor(c, t);
 	return 0;
 }
 

@@ -194,7 +194,8 @@ static void wire_put_trailer(struct wire_writer *w, uint32_t caps, const struct 
 {
 	if ((t->flags & ~WIRE_TF_ALL) ||
 	    ((t->flags & WIRE_TF_SYNC) && !(caps & WIRE_CAP_SYNC)) ||
-	    ((t->flags & WIRE_TF_STACK) && !(caps & WIRE_CAP_STACK))) {
+	    ((t->flags & WIRE_TF_STACK) && !(caps & WIRE_CAP_STACK)) ||
+	    ((t->flags & WIRE_TF_MONITOR) && !(caps & WIRE_CAP_MONITOR_DETAIL))) {
 		w->invalid = true;
 		return;
 	}
@@ -202,16 +203,23 @@ static void wire_put_trailer(struct wire_writer *w, uint32_t caps, const struct 
 	wire_put_u64(w, t->timestamp_ns);
 	wire_put_u32(w, t->os_tid);
 	wire_put_u8(w, t->flags);
-	if (!(t->flags & WIRE_TF_STACK))
-		return;
-	if (t->depth > WIRE_MAX_STACK_DEPTH) {
-		w->invalid = true;
-		return;
+	if (t->flags & WIRE_TF_STACK) {
+		if (t->depth > WIRE_MAX_STACK_DEPTH) {
+			w->invalid = true;
+			return;
+		}
+		wire_put_u16(w, t->depth);
+		for (unsigned i = 0; i < t->depth; i++) {
+			wire_put_string(w, &t->frames[i].method);
+			wire_put_u32(w, (uint32_t)t->frames[i].line);
+			if (caps & WIRE_CAP_FRAME_SOURCE)
+				wire_put_string(w, &t->frames[i].source);
+		}
 	}
-	wire_put_u16(w, t->depth);
-	for (unsigned i = 0; i < t->depth; i++) {
-		wire_put_string(w, &t->frames[i].method);
-		wire_put_u32(w, (uint32_t)t->frames[i].line);
+	if (t->flags & WIRE_TF_MONITOR) {
+		wire_put_string(w, &t->monitor_class);
+		wire_put_u32(w, t->owner_tid);
+		wire_put_string(w, &t->owner_name);
 	}
 }
 

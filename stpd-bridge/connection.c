@@ -252,6 +252,12 @@ int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
 		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
 	}
+	if ((opt.mask & WIRE_OPT_MONITOR) && !have(c, WIRE_CAP_MONITOR_DETAIL)) {
+		sj_warn("pid %d: the agent cannot say which class a monitor is of nor who holds it "
+			"(%s): monitor events come without them", (int)c->jvm.pid,
+			c->peer.hello ? "an older agent" : "an Appendix-only agent");
+		opt.mask &= ~(uint32_t)WIRE_OPT_MONITOR;
+	}
 	if (rc == 0 && opt.mask)
 		rc = batch_add(&b, &opt);
 	if (rc == 0 && reg->sync) {

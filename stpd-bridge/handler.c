@@ -110,6 +110,10 @@ static void event_meta(struct handler *h, const struct wire_event *ev, struct ma
 		m->ts_ns = monotonic_ns();
 	}
 	m->tid = h->tids.identity ? tid : tidmap_host(&h->tids, tid, monotonic_ns());
+	if (ev->code == WIRE_EV_MONITOR_ENTER && ev->has_trailer && (ev->trailer.flags & WIRE_TF_MONITOR)) {
+		uint64_t owner = ev->trailer.owner_tid;
+		m->owner_tid = h->tids.identity || !owner ? owner : tidmap_host(&h->tids, owner, monotonic_ns());
+	}
 	if (ev->code == WIRE_EV_THREAD_START || ev->code == WIRE_EV_THREAD_END)
 		tn = threadnames_get(&h->names, ev->thread);
 	if (tn) {
@@ -132,7 +136,8 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 		       const struct marker_meta *dm)
 {
 	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
-				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len };
+				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len,
+				.owner_tid = dm->owner_tid };
 	ssize_t n;
 
 	n = print_event_line(h->line + h->batched, PRINT_LINE_MAX, &m, ev);

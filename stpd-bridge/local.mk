@@ -30,7 +30,7 @@ EXTRA_DIST += stpd-bridge/README.md
 check_PROGRAMS += testsuite/unit/test_print
 testsuite_unit_test_print_SOURCES = testsuite/unit/test_print.c
 testsuite_unit_test_print_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
-testsuite_unit_test_print_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
+testsuite_unit_test_print_LDADD = runtime/libsjmarkers.la runtime/libsjruntime.la $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_print
 
 # Unit test of what procfs.c computes from /proc's numbers (cmocka).

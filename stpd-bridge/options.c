@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"  -e, --exception PATTERN[:thrown,catch]         (default thrown,catch)\n"
 	"      --gc, --threads, --monitors, --vm          event families\n"
 	"      --args, --return, --stack                  optional data\n"
+	"      --monitor-detail     monitor events say the monitor's class, and who\n"
+	"                           holds it on a contended enter\n"
 	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
 	"                           the bridge, at most TIMEOUT_US (default 100000)\n"
 	"      --slot N:KIND.EVENT:PATTERN\n"
@@ -73,7 +75,7 @@ enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
-	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK,
+	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL,
 };
 
 static const struct option long_options[] = {
@@ -93,6 +95,7 @@ static const struct option long_options[] = {
 	{ "args", no_argument, NULL, OPT_ARGS },
 	{ "return", no_argument, NULL, OPT_RETURN },
 	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "monitor-detail", no_argument, NULL, OPT_MONITOR_DETAIL },
 	{ "sync", optional_argument, NULL, OPT_SYNC },
 	{ "parent", required_argument, NULL, OPT_PARENT },
 	{ "sockdir", required_argument, NULL, OPT_SOCKDIR },
@@ -274,6 +277,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_ARGS: o->reg.opt_mask |= WIRE_OPT_ARGUMENTS; return 0;
 	case OPT_RETURN: o->reg.opt_mask |= WIRE_OPT_RETURN_VALUE; return 0;
 	case OPT_STACK: o->reg.opt_mask |= WIRE_OPT_STACK; return 0;
+	case OPT_MONITOR_DETAIL: o->reg.opt_mask |= WIRE_OPT_MONITOR; return 0;
 	case OPT_SYNC:
 		o->reg.sync = true;
 		if (arg && parse_uint("--sync", arg, UINT32_MAX, &v) < 0)

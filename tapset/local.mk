@@ -9,9 +9,14 @@
 #    $(tapsetdir), where stap-java looks by default (SJ_TAPSET_DIR).
 # DESTDIR is only where the files go, never part of the path written inside.
 tapsetdir = $(pkgdatadir)/tapset
-EXTRA_DIST += tapset/stapjava.stp.in
-noinst_DATA = tapset/stapjava.stp
-CLEANFILES += tapset/stapjava.stp
+EXTRA_DIST += tapset/stapjava.stp.in tapset/stapjava.stpm.in
+noinst_DATA = tapset/stapjava.stp tapset/stapjava.stpm
+CLEANFILES += tapset/stapjava.stp tapset/stapjava.stpm
+
+# The macros (stapjava.stpm) name no path: copied as they are beside the
+# tapset (stap reads the *.stpm of each -I directory).
+tapset/stapjava.stpm: $(srcdir)/tapset/stapjava.stpm.in
+	$(AM_V_GEN)$(MKDIR_P) tapset && cp $(srcdir)/tapset/stapjava.stpm.in $@
 
 SJ_TAPSET_SED = sed -e 's|@STPD_BRIDGE@|$(1)|g' -e 's|@STAPJAVA_AGENT@|$(2)|g'
 
@@ -27,10 +32,11 @@ install-sj-tapset: $(srcdir)/tapset/stapjava.stp.in
 	  >'$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
 	  chmod 644 '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' && \
 	  mv '$(DESTDIR)$(tapsetdir)/stapjava.stp.tmp' '$(DESTDIR)$(tapsetdir)/stapjava.stp'
+	$(INSTALL_DATA) $(srcdir)/tapset/stapjava.stpm.in '$(DESTDIR)$(tapsetdir)/stapjava.stpm'
 
 uninstall-local: uninstall-sj-tapset
 uninstall-sj-tapset:
-	rm -f '$(DESTDIR)$(tapsetdir)/stapjava.stp'
+	rm -f '$(DESTDIR)$(tapsetdir)/stapjava.stp' '$(DESTDIR)$(tapsetdir)/stapjava.stpm'
 	-rmdir '$(DESTDIR)$(tapsetdir)'
 
 .PHONY: install-sj-tapset uninstall-sj-tapset

@@ -191,8 +191,8 @@ static void scenario_all(int fd)
 	if (peer.caps & WIRE_CAP_STACK) {
 		ev->trailer.flags = WIRE_TF_STACK;
 		ev->trailer.depth = 2;
-		ev->trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12 };
-		ev->trailer.frames[1] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), 30 };
+		ev->trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12, S("Demo.java") };
+		ev->trailer.frames[1] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), 30, S("Demo.java") };
 	}
 	send_event(fd, ev, 4250);
 	if (ext()) {

@@ -289,6 +289,30 @@ stap -p 2 -r $KREL -I /opt/stapjava/share/stapjava/tapset -e <script>" ]
 	[[ "$(section bridge)" == *"'--args' '--stack'" ]]
 }
 
+@test "monitor detail and whole stacks: --monitor-detail when a java_monitor_ variable is named; stap -p2 elaborates the variables and the macros" {
+	run "$SJ" --dump -p2 -e 'probe java.monitor.contended_enter { println(java_object) }'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--monitors'" ]
+	run "$SJ" --dump -p2 -e 'probe java.monitor.contended_enter { println(java_monitor_owner_tid) }'
+	[ "$(section bridge)" = "/opt/stapjava/bin/stpd-bridge --parent <stapio pid> '--fire' '--monitors' '--monitor-detail'" ]
+	run "$SJ" --dump -p2 -e 'probe java.method("A.b") { println(@java_stack_frame(9)) }'
+	[[ "$(section bridge)" == *"'--stack'" ]]
+	cat >"$T/m.stp" <<-'EOF2'
+		probe java.monitor.contended_enter {
+			printf("%s %d %s %d\n", java_monitor_class, java_monitor_owner_tid, java_monitor_owner_name, java_stack_depth)
+		}
+		probe java.monitor.waited { println(java_monitor_class, java_timed_out) }
+		probe java.method("A.b(I)V").enter {
+			printf("%s|%s|%s|%d|%d\n", java_stack, @java_stack_frame(12), @java_stack_compact(5),
+			       java_stack_depth, java_stack_depth(java_stack))
+			println(java_stack_frame(java_stack, 1), sprint_java_stack(java_stack))
+		}
+	EOF2
+	stap_p2 "$T/m.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *'__stapjava_stack_frame:string (addr:long, n:long)'* ]]
+	[[ "$output" == *'__stapjava_stack_compact:string (addr:long, n:long)'* ]]
+}
+
 @test "-x PID: the bridge gets it (and the agent to load into a JVM without one), stap does not (its uprobes would fire only in PID's tree)" {
 	run "$SJ" --dump -p2 -x 4242 -e 'probe java.vm.init {}'
 	[ "$status" -eq 0 ]
@@ -518,7 +542,12 @@ a b" ]
 # --- the output is valid stap: real elaboration against the stand-in bridge ---------
 
 stap_p2() {
+	# the build tree's tapset (its functions, which the slot aliases call),
+	# its family aliases on the stand-in bridge and the agent
 	mkdir -p "$T/tapset"
+	sed -E "s|process\(\"[^\"]*/stpd-bridge\"\)|process(\"$FAKE_BRIDGE\")|; s|process\(\"[^\"]*/libstapjava.so\"\)|process(\"$REAL_AGENT\")|" \
+		"$BUILD/tapset/stapjava.stp" >"$T/tapset/stapjava.stp"
+	cp "$BUILD/tapset/stapjava.stpm" "$T/tapset/"
 	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$T/tapset run "$SJ" -p2 -r "$KREL" "$@"
 }
 

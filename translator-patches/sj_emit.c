@@ -18,7 +18,8 @@ static const char common_vars[] =
 	"java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "
 	"java_name = user_string($arg5); java_method = user_string($arg6); "
 	"java_args = user_string($arg7); java_return = user_string($arg8); "
-	"java_thread_name = user_string($arg11); java_stack = user_string($arg12);";
+	"java_thread_name = user_string($arg11); java_stack = __stapjava_stack($arg12); "
+	"java_stack_depth = __stapjava_stack_depth($arg12);";
 
 static const char *kind_vars(enum sj_kind kind, const char *event)
 {
@@ -129,7 +130,6 @@ static int word(struct sj_buf *out, enum sj_args_form form, const char *fmt, ...
 int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_opts *o,
 			enum sj_args_form form, struct sj_buf *out)
 {
-	static const char *const optional[] = { "--args", "--return", "--stack" };
 	int rc = word(out, form, "--fire");
 
 	for (size_t i = 0; i < t->nslots; i++) {
@@ -142,9 +142,9 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 	for (unsigned f = 0; f < N_SWITCHED_FAMILIES; f++)
 		if (t->families & EVENT_FAMILY_BIT(event_families[f].family))
 			rc |= word(out, form, "--%s", event_families[f].name);
-	for (unsigned k = 0; k < 3; k++)
-		if (t->optional & (1u << k))
-			rc |= word(out, form, "%s", optional[k]);
+	for (unsigned k = 0; k < SJ_N_OPTIONAL; k++)
+		if (t->optional & sj_optional_data[k].bit)
+			rc |= word(out, form, "%s", sj_optional_data[k].option);
 	if (o->in_thread)
 		rc |= word(out, form, "--in-thread");
 	if (o->target_pid) {

@@ -428,20 +428,24 @@ static void track(struct scan *s, size_t i)
 	}
 }
 
+const struct sj_optional_desc sj_optional_data[SJ_N_OPTIONAL] = {
+	{ "java_arg", SJ_OPT_ARGS, "--args" },
+	{ "java_ret", SJ_OPT_RETURN, "--return" },
+	{ "java_stack", SJ_OPT_STACK, "--stack" },
+	{ "java_monitor_", SJ_OPT_MONITOR, "--monitor-detail" },
+};
+
 static void scan_optional_data(struct scan *s, const struct sj_token *t)
 {
-	static const struct { const char *word; unsigned bit; } uses[] = {
-		{ "java_arg", SJ_OPT_ARGS }, { "java_ret", SJ_OPT_RETURN }, { "java_stack", SJ_OPT_STACK },
-	};
 	char word[256];
 
 	if (t->kind != SJ_TOK_IDENT || t->len >= sizeof word)
 		return;
 	memcpy(word, t->text, t->len);
 	word[t->len] = '\0';
-	for (size_t k = 0; k < sizeof uses / sizeof uses[0]; k++)
-		if (strstr(word, uses[k].word))
-			s->t->optional |= uses[k].bit;
+	for (size_t k = 0; k < SJ_N_OPTIONAL; k++)
+		if (strstr(word, sj_optional_data[k].word))
+			s->t->optional |= sj_optional_data[k].bit;
 }
 
 /* Tokenize S->buf and go through it: rewrite Java points (unless resolving) and

@@ -33,7 +33,17 @@
 
 enum sj_kind { SJ_KIND_METHOD, SJ_KIND_CLASS, SJ_KIND_EXCEPTION };
 
-enum sj_optional { SJ_OPT_ARGS = 1, SJ_OPT_RETURN = 2, SJ_OPT_STACK = 4 };
+enum sj_optional { SJ_OPT_ARGS = 1, SJ_OPT_RETURN = 2, SJ_OPT_STACK = 4, SJ_OPT_MONITOR = 8 };
+
+/* The optional data a script asks for by using its variables: an
+ * identifier that contains WORD asks the bridge for OPTION. */
+struct sj_optional_desc {
+	const char *word;	/* "java_stack" */
+	enum sj_optional bit;
+	const char *option;	/* "--stack" */
+};
+#define SJ_N_OPTIONAL 4u
+extern const struct sj_optional_desc sj_optional_data[SJ_N_OPTIONAL];
 
 struct sj_slot {
 	enum sj_kind kind;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "markers.h"
 #include "print.h"
 
 static char buf[65536];
@@ -298,12 +299,154 @@ static void test_event_stack(void **state)
 	ev.has_trailer = true;
 	ev.trailer.flags = WIRE_TF_STACK;
 	ev.trailer.depth = 3;
-	ev.trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12 };
-	ev.trailer.frames[1] = (struct wire_frame){ S("java.lang.Object.wait(J)V"), -2 };
-	ev.trailer.frames[2] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), -1 };
+	ev.trailer.frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12, S("Demo.java") };
+	ev.trailer.frames[1] = (struct wire_frame){ S("java.lang.Object.wait(J)V"), -2, S("Object.java") };
+	ev.trailer.frames[2] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), -1, S("Demo.java") };
 	assert_line(&M, "method.enter pid=4242 tid=4250 ts=81234567890 method=Demo.greet(Ljava/lang/String;)V"
 			" args=\"hi\" stack=Demo.greet(Ljava/lang/String;)V:12|java.lang.Object.wait(J)V:-2"
 			"|Demo.main([Ljava/lang/String;)V:-1\n");
+}
+
+/* The markers' form: java.lang.StackTraceElement.toString()'s, without the
+ * module, for every case it has. */
+static void test_java_stack(void **state)
+{
+	struct wire_trailer *t = &ev.trailer;
+
+	(void)state;
+	reset(WIRE_EV_METHOD_ENTER);
+	t->depth = 5;
+	t->frames[0] = (struct wire_frame){ S("Demo.greet(Ljava/lang/String;)V"), 12, S("Demo.java") };
+	t->frames[1] = (struct wire_frame){ S("java.lang.Object.wait(J)V"), -2, S("Object.java") };
+	t->frames[2] = (struct wire_frame){ S("Demo.main([Ljava/lang/String;)V"), -1, S("Demo.java") };
+	t->frames[3] = (struct wire_frame){ S("Gen$$Lambda.run()V"), 7, S("") };
+	t->frames[4] = (struct wire_frame){ S("Odd name.x|y()V"), 3, S("a|b.kt") };
+	assert_int_equal(print_java_stack(buf, sizeof buf, t, NULL), 146);
+	assert_string_equal(buf, "Demo.greet(Demo.java:12)|java.lang.Object.wait(Native Method)"
+				 "|Demo.main(Demo.java)|Gen$$Lambda.run(Unknown Source)"
+				 "|Odd\\x20name.x\\x7cy(a\\x7cb.kt:3)");
+	t->depth = 0;
+	assert_int_equal(print_java_stack(buf, sizeof buf, t, NULL), 0);
+	assert_string_equal(buf, "");
+}
+
+/* Monitor detail (TF_MONITOR): the class on every monitor event, the owner
+ * (its host tid from the meta) on a contended enter only. */
+static void test_event_monitor_detail(void **state)
+{
+	const struct print_meta with_owner = { .pid = 4242, .tid = 4250, .ts_ns = 81234567890,
+					       .owner_tid = 4251 };
+
+	(void)state;
+	reset(WIRE_EV_MONITOR_ENTER);
+	ev.object = 17;
+	ev.has_trailer = true;
+	ev.trailer.flags = WIRE_TF_MONITOR;
+	ev.trailer.monitor_class = S("LShop$Stock;");
+	ev.trailer.owner_tid = 99; /* the JVM's own tid: the meta's is shown */
+	ev.trailer.owner_name = S("pool-1 \"w\"");
+	assert_line(&with_owner, "monitor.contended_enter pid=4242 tid=4250 ts=81234567890 object=17"
+				 " class=Shop$Stock owner=4251 owner_thread=\"pool-1 \\\"w\\\"\"\n");
+	ev.trailer.owner_name = S("");
+	assert_line(&M, "monitor.contended_enter pid=4242 tid=4250 ts=81234567890 object=17"
+			" class=Shop$Stock owner=0 owner_thread=\"\"\n");
+	ev.code = WIRE_EV_MONITOR_ENTERED;
+	assert_line(&with_owner, "monitor.contended_entered pid=4242 tid=4250 ts=81234567890 object=17"
+				 " class=Shop$Stock\n");
+	ev.code = WIRE_EV_MONITOR_WAITED;
+	ev.u32 = 5;
+	ev.trailer.flags = WIRE_TF_MONITOR | WIRE_TF_TIMED_OUT;
+	ev.trailer.monitor_class = S("[I");
+	assert_line(&M, "monitor.waited pid=4242 tid=4250 ts=81234567890 object=17 timeout_ms=5"
+			" timed_out=1 class=int[]\n");
+	/* elsewhere the flag's fields are read but not shown */
+	ev.code = WIRE_EV_GC_START;
+	assert_line(&M, "gc.start pid=4242 tid=4250 ts=81234567890\n");
+}
+
+static uint32_t word_before(const char *text, size_t words_back)
+{
+	uint32_t w;
+
+	memcpy(&w, text - 4 * words_back, 4);
+	return w;
+}
+
+/* $arg12's head (doc/markers.md, "Stacks"): the frame count in the word
+ * before the text, then each frame's offset going down; 0 frames when the
+ * text does not fit, and for an event without a stack. */
+static void test_markers_stack_head(void **state)
+{
+	static char strings[4096];
+	const struct marker_meta mm = { .pid = 4242, .tid = 4250, .ts_ns = 81234567890 };
+	struct marker_args a;
+
+	(void)state;
+	reset(WIRE_EV_METHOD_ENTER);
+	ev.name = S("Shop.buy(I)V");
+	ev.has_trailer = true;
+	ev.trailer.flags = WIRE_TF_STACK;
+	ev.trailer.depth = 3;
+	ev.trailer.frames[0] = (struct wire_frame){ S("Shop.buy(I)V"), 42, S("Shop.java") };
+	ev.trailer.frames[1] = (struct wire_frame){ S("Shop.run()V"), -1, S("") };
+	ev.trailer.frames[2] = (struct wire_frame){ S("Shop.main([Ljava/lang/String;)V"), 7, S("Shop.java") };
+	markers_fill_args(strings, sizeof strings, &mm, &ev, &a);
+	assert_string_equal(a.stack, "Shop.buy(Shop.java:42)|Shop.run(Unknown Source)|Shop.main(Shop.java:7)");
+	assert_int_equal((uintptr_t)a.stack % 4, 0);
+	assert_int_equal(word_before(a.stack, 1), 3);
+	assert_int_equal(word_before(a.stack, 2), 0);
+	assert_int_equal(word_before(a.stack, 3), 23);
+	assert_int_equal(word_before(a.stack, 4), 48);
+	/* no room for the text: no frames, "" */
+	markers_fill_args(strings, 100, &mm, &ev, &a);
+	assert_string_equal(a.stack, "");
+	assert_int_equal(word_before(a.stack, 1), 0);
+	/* no stack */
+	ev.trailer.flags = 0;
+	memset(strings, 0x55, sizeof strings);
+	markers_fill_args(strings, sizeof strings, &mm, &ev, &a);
+	assert_string_equal(a.stack, "");
+	assert_int_equal(word_before(a.stack, 1), 0);
+}
+
+/* The markers' arguments of a monitor event with detail and a stack: the
+ * class in $arg5, the owner's name in $arg6 and tid in $arg10 (contended
+ * enter only), the stack in Java's form in $arg12. */
+static void test_markers_monitor_detail(void **state)
+{
+	static char strings[4096];
+	const struct marker_meta mm = { .pid = 4242, .tid = 4250, .ts_ns = 81234567890, .owner_tid = 4251 };
+	struct marker_args a;
+
+	(void)state;
+	reset(WIRE_EV_MONITOR_ENTER);
+	ev.object = 17;
+	ev.has_trailer = true;
+	ev.trailer.flags = WIRE_TF_MONITOR | WIRE_TF_STACK;
+	ev.trailer.monitor_class = S("Ljava/lang/Object;");
+	ev.trailer.owner_name = S("holder");
+	ev.trailer.depth = 1;
+	ev.trailer.frames[0] = (struct wire_frame){ S("Shop.buy(I)V"), 42, S("Shop.java") };
+	markers_fill_args(strings, sizeof strings, &mm, &ev, &a);
+	assert_int_equal(a.event, WIRE_EV_MONITOR_ENTER | (WIRE_TF_MONITOR | WIRE_TF_STACK) << 8);
+	assert_string_equal(a.name, "java.lang.Object");
+	assert_string_equal(a.method, "holder");
+	assert_int_equal(a.num1, 17);
+	assert_int_equal(a.num2, 4251);
+	assert_string_equal(a.stack, "Shop.buy(Shop.java:42)");
+	assert_string_equal(a.thread_name, "");
+	ev.code = WIRE_EV_MONITOR_ENTERED;
+	markers_fill_args(strings, sizeof strings, &mm, &ev, &a);
+	assert_string_equal(a.name, "java.lang.Object");
+	assert_string_equal(a.method, "");
+	assert_int_equal(a.num2, 0);
+	/* without the flag: nothing of the detail, as before */
+	ev.code = WIRE_EV_MONITOR_ENTER;
+	ev.trailer.flags = 0;
+	markers_fill_args(strings, sizeof strings, &mm, &ev, &a);
+	assert_string_equal(a.name, "");
+	assert_string_equal(a.method, "");
+	assert_int_equal(a.num2, 0);
 }
 
 static void test_event_hostile_names(void **state)
@@ -558,6 +701,10 @@ int main(void)
 		cmocka_unit_test(test_event_vm_gc_lost),
 		cmocka_unit_test(test_event_monitors),
 		cmocka_unit_test(test_event_stack),
+		cmocka_unit_test(test_java_stack),
+		cmocka_unit_test(test_event_monitor_detail),
+		cmocka_unit_test(test_markers_monitor_detail),
+		cmocka_unit_test(test_markers_stack_head),
 		cmocka_unit_test(test_event_hostile_names),
 		cmocka_unit_test(test_events_without_line),
 		cmocka_unit_test(test_buffer_bounds),

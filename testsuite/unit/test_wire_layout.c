@@ -293,9 +293,47 @@ static void test_pinned_trailer_with_stack(void **state)
 	ev->trailer.os_tid = 11;
 	ev->trailer.flags = WIRE_TF_SYNC | WIRE_TF_STACK | WIRE_TF_TIMED_OUT;
 	ev->trailer.depth = 2;
-	ev->trailer.frames[0] = (struct wire_frame){ { "m", 1 }, 5 };
-	ev->trailer.frames[1] = (struct wire_frame){ { "", 0 }, -2 };
-	pin_event("MonitorWaited with trailer", le, be, sizeof(le), ev, WIRE_CAP_ALL);
+	ev->trailer.frames[0] = (struct wire_frame){ { "m", 1 }, 5, { "", 0 } };
+	ev->trailer.frames[1] = (struct wire_frame){ { "", 0 }, -2, { "", 0 } };
+	pin_event("MonitorWaited with trailer", le, be, sizeof(le), ev, 0x7F);
+}
+
+/* CAP_FRAME_SOURCE: each frame ends with its source file; TF_MONITOR: the
+ * monitor's class, the owner's tid and name follow the stack. */
+static void test_pinned_trailer_with_detail(void **state)
+{
+	static const uint8_t le[] = {
+		0x89, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0,
+		0x09, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0, 0, 0, 0, 0, 0, 0, 0x0B, 0, 0, 0,
+		0x0A, 0x01, 0x00,
+		0x01, 0, 0, 0, 'm', 0x05, 0, 0, 0, 0x03, 0, 0, 0, 'A', '.', 'j',
+		0x04, 0, 0, 0, 'L', 'O', ';', 'x', 0x0C, 0, 0, 0, 0x02, 0, 0, 0, 'w', '1',
+	};
+	static const uint8_t be[] = {
+		0x89, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02,
+		0, 0, 0, 0, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0, 0, 0, 0x0B,
+		0x0A, 0x00, 0x01,
+		0, 0, 0, 0x01, 'm', 0, 0, 0, 0x05, 0, 0, 0, 0x03, 'A', '.', 'j',
+		0, 0, 0, 0x04, 'L', 'O', ';', 'x', 0, 0, 0, 0x0C, 0, 0, 0, 0x02, 'w', '1',
+	};
+	struct wire_event *ev = ev_in;
+
+	(void)state;
+	memset(ev, 0, sizeof(*ev));
+	ev->code = WIRE_EV_MONITOR_ENTER;
+	ev->thread = 1;
+	ev->object = 2;
+	ev->has_trailer = true;
+	ev->trailer.seq = 9;
+	ev->trailer.timestamp_ns = 10;
+	ev->trailer.os_tid = 11;
+	ev->trailer.flags = WIRE_TF_STACK | WIRE_TF_MONITOR;
+	ev->trailer.depth = 1;
+	ev->trailer.frames[0] = (struct wire_frame){ { "m", 1 }, 5, { "A.j", 3 } };
+	ev->trailer.monitor_class = (struct wire_str){ "LO;x", 4 };
+	ev->trailer.owner_tid = 12;
+	ev->trailer.owner_name = (struct wire_str){ "w1", 2 };
+	pin_event("MonitorContendedEnter with detail", le, be, sizeof(le), ev, WIRE_CAP_ALL);
 }
 
 static void test_pinned_hello_event(void **state)
@@ -410,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_every_value_type),
 		cmocka_unit_test(test_pinned_method_exit_and_class_load),
 		cmocka_unit_test(test_pinned_trailer_with_stack),
+		cmocka_unit_test(test_pinned_trailer_with_detail),
 		cmocka_unit_test(test_pinned_hello_event),
 		cmocka_unit_test(test_pinned_commands),
 		cmocka_unit_test(test_pinned_bridge_hello),

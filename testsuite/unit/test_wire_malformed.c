@@ -19,7 +19,7 @@
 #include "wire_samples.h"
 
 #define BUF_CAP (2 * WIRE_MAX_MESSAGE)
-#define MAX_FIELDS 512
+#define MAX_FIELDS 1024
 
 static uint8_t *msg;
 static struct wire_event *ev_in, *ev_out;
@@ -243,13 +243,15 @@ static size_t bad_values(const struct wire_ref_field *f, const struct wire_peer 
 		out[n++] = 0xFF;
 		break;
 	case WIRE_REF_FLAGS:
-		out[n++] = current | 0x08;
+		out[n++] = current | 0x10;
 		out[n++] = 0x80;
 		out[n++] = 0xFF;
 		if (!(peer->caps & WIRE_CAP_SYNC))
 			out[n++] = current | WIRE_TF_SYNC;
 		if (!(peer->caps & WIRE_CAP_STACK))
 			out[n++] = current | WIRE_TF_STACK;
+		if (!(peer->caps & WIRE_CAP_MONITOR_DETAIL))
+			out[n++] = current | WIRE_TF_MONITOR;
 		break;
 	case WIRE_REF_DEPTH:
 		out[n++] = WIRE_MAX_STACK_DEPTH + 1;
@@ -471,8 +473,8 @@ static void test_message_too_big(void **state)
 	ev_in->trailer.flags = WIRE_TF_STACK;
 	ev_in->trailer.depth = 20;
 	for (unsigned k = 0; k < 20; k++)
-		ev_in->trailer.frames[k] = (struct wire_frame){ { big, WIRE_MAX_STRING }, 1 };
-	peer = (struct wire_peer){ .swap = false, .hello = true, .caps = WIRE_CAP_ALL };
+		ev_in->trailer.frames[k] = (struct wire_frame){ { big, WIRE_MAX_STRING }, 1, { "", 0 } };
+	peer = (struct wire_peer){ .swap = false, .hello = true, .caps = WIRE_CAP_ALL & ~WIRE_CAP_FRAME_SOURCE };
 	len = wire_ref_encode_event(ev_in, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
 	assert_int_equal(len, 24 + 20 * (WIRE_MAX_STRING + 8));
 	at = 24 + 15 * (WIRE_MAX_STRING + 8);

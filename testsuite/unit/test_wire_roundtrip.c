@@ -291,7 +291,7 @@ static void test_roundtrip_limits(void **state)
 	ev_in->trailer.flags = WIRE_TF_STACK;
 	ev_in->trailer.depth = WIRE_MAX_STACK_DEPTH;
 	for (unsigned k = 0; k < WIRE_MAX_STACK_DEPTH; k++)
-		ev_in->trailer.frames[k] = (struct wire_frame){ { big, k }, (int32_t)k - 2 };
+		ev_in->trailer.frames[k] = (struct wire_frame){ { big, k }, (int32_t)k - 2, { "", 0 } };
 	len = encode_event_checked("max depth", &peer, ev_in);
 	decode_event_checked("max depth", &peer, enc, len, ev_in);
 

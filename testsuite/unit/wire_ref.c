@@ -120,20 +120,27 @@ static void put_values(struct out *o, const struct wire_event *ev)
 		put_value(o, &ev->values[i]);
 }
 
-static void put_trailer(struct out *o, const struct wire_trailer *t)
+static void put_trailer(struct out *o, uint32_t caps, const struct wire_trailer *t)
 {
 	put_u64(o, t->seq);
 	put_u64(o, t->timestamp_ns);
 	put_u32(o, t->os_tid);
 	mark(o, WIRE_REF_FLAGS, 1, "flags");
 	put_u8(o, t->flags);
-	if (!(t->flags & WIRE_TF_STACK))
-		return;
-	mark(o, WIRE_REF_DEPTH, 2, "depth");
-	put_u16(o, t->depth);
-	for (unsigned i = 0; i < t->depth && i < WIRE_MAX_STACK_DEPTH; i++) {
-		put_str(o, t->frames[i].method);
-		put_u32(o, (uint32_t)t->frames[i].line);
+	if (t->flags & WIRE_TF_STACK) {
+		mark(o, WIRE_REF_DEPTH, 2, "depth");
+		put_u16(o, t->depth);
+		for (unsigned i = 0; i < t->depth && i < WIRE_MAX_STACK_DEPTH; i++) {
+			put_str(o, t->frames[i].method);
+			put_u32(o, (uint32_t)t->frames[i].line);
+			if (caps & WIRE_CAP_FRAME_SOURCE)
+				put_str(o, t->frames[i].source);
+		}
+	}
+	if (t->flags & WIRE_TF_MONITOR) {
+		put_str(o, t->monitor_class);
+		put_u32(o, t->owner_tid);
+		put_str(o, t->owner_name);
 	}
 }
 
@@ -189,7 +196,7 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
-		put_trailer(&o, &ev->trailer);
+		put_trailer(&o, peer->caps, &ev->trailer);
 	o0->nf = o.nf;
 	return o.overflow ? 0 : o.len;
 }
@@ -335,12 +342,18 @@ static bool trailer_equal(const struct wire_trailer *a, const struct wire_traile
 	DIFF(a->timestamp_ns != b->timestamp_ns, "trailer timestamp differs");
 	DIFF(a->os_tid != b->os_tid, "trailer os_tid differs");
 	DIFF(a->flags != b->flags, "trailer flags 0x%x != 0x%x", a->flags, b->flags);
+	if (a->flags & WIRE_TF_MONITOR) {
+		DIFF(!str_eq(a->monitor_class, b->monitor_class), "monitor class differs");
+		DIFF(a->owner_tid != b->owner_tid, "monitor owner tid %u != %u", a->owner_tid, b->owner_tid);
+		DIFF(!str_eq(a->owner_name, b->owner_name), "monitor owner name differs");
+	}
 	if (!(a->flags & WIRE_TF_STACK))
 		return true;
 	DIFF(a->depth != b->depth, "trailer depth %u != %u", a->depth, b->depth);
 	for (unsigned i = 0; i < a->depth && i < WIRE_MAX_STACK_DEPTH; i++) {
 		DIFF(!str_eq(a->frames[i].method, b->frames[i].method), "frame %u method differs", i);
 		DIFF(a->frames[i].line != b->frames[i].line, "frame %u line differs", i);
+		DIFF(!str_eq(a->frames[i].source, b->frames[i].source), "frame %u source differs", i);
 	}
 	return true;
 }

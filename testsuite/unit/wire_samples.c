@@ -170,19 +170,22 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 }
 
 /* Trailer variants: none; TRAILER with flags 0; TRAILER with TIMED_OUT;
- * every cap with SYNC|STACK|TIMED_OUT and a 3-frame stack. */
-#define N_VARIANTS 4
+ * the first seven caps with SYNC|STACK|TIMED_OUT and a 3-frame stack; every
+ * cap with STACK|MONITOR, frames with their source files. */
+#define N_VARIANTS 5
+#define CAPS_BEFORE_DETAIL 0x7Fu   /* the caps of peers before monitor detail and frame sources */
 
 static void add_trailer(struct wire_event *ev, struct wire_peer *peer, size_t variant,
 			char *name, size_t n)
 {
-	static const char *const suffix[N_VARIANTS] = { "", "+tr", "+tr-timed", "+tr-stack" };
+	static const char *const suffix[N_VARIANTS] = { "", "+tr", "+tr-timed", "+tr-stack",
+							 "+tr-detail" };
 	size_t len = strlen(name);
 
 	snprintf(name + len, n - len, "%s", suffix[variant]);
 	if (variant == 0)
 		return;
-	peer->caps |= variant == 3 ? WIRE_CAP_ALL : WIRE_CAP_TRAILER;
+	peer->caps |= variant == 4 ? WIRE_CAP_ALL : variant == 3 ? CAPS_BEFORE_DETAIL : WIRE_CAP_TRAILER;
 	if (ev->code == WIRE_EV_HELLO)
 		return;
 	ev->has_trailer = true;
@@ -193,9 +196,18 @@ static void add_trailer(struct wire_event *ev, struct wire_peer *peer, size_t va
 	if (variant == 3) {
 		ev->trailer.flags = WIRE_TF_SYNC | WIRE_TF_STACK | WIRE_TF_TIMED_OUT;
 		ev->trailer.depth = 3;
-		ev->trailer.frames[0] = (struct wire_frame){ S("java.lang.Thread.run()V"), -1 };
-		ev->trailer.frames[1] = (struct wire_frame){ S("Foo.bar(I)V"), 42 };
-		ev->trailer.frames[2] = (struct wire_frame){ S(""), -2 };
+		ev->trailer.frames[0] = (struct wire_frame){ S("java.lang.Thread.run()V"), -1, S("") };
+		ev->trailer.frames[1] = (struct wire_frame){ S("Foo.bar(I)V"), 42, S("") };
+		ev->trailer.frames[2] = (struct wire_frame){ S(""), -2, S("") };
+	}
+	if (variant == 4) {
+		ev->trailer.flags = WIRE_TF_STACK | WIRE_TF_MONITOR;
+		ev->trailer.depth = 2;
+		ev->trailer.frames[0] = (struct wire_frame){ S("Foo.bar(I)V"), 42, S("Foo.java") };
+		ev->trailer.frames[1] = (struct wire_frame){ S("Foo.main([Ljava/lang/String;)V"), -1, S("") };
+		ev->trailer.monitor_class = S("Ljava/lang/Object;");
+		ev->trailer.owner_tid = 4322;
+		ev->trailer.owner_name = S("worker-1");
 	}
 }
 
@@ -225,6 +237,7 @@ static const char *extra_event(size_t x, struct wire_event *ev, struct wire_peer
 	for (unsigned k = 0; k < WIRE_MAX_STACK_DEPTH; k++) {
 		ev->trailer.frames[k].method = (struct wire_str){ method, k % sizeof(method) };
 		ev->trailer.frames[k].line = (int32_t)k - 2;
+		ev->trailer.frames[k].source = S("");
 	}
 	return "ev87-thread-start+tr-max-depth";
 }
