@@ -2,7 +2,9 @@
 # `make install DESTDIR=...` from the build tree puts every file where the
 # documentation says (man/stapprobes-java.3stap FILES, man/stap-java.1
 # ENVIRONMENT, tapset/local.mk), and nothing else; the installed tapset names
-# the installed bridge, not the build tree's.
+# the installed bridge, not the build tree's; and the staged install runs
+# (stap-java -p2: elaboration, the limit on a host whose kernel cannot load
+# modules) with the STAPJAVA_* variables pointing into DESTDIR.
 # STAPJAVA_SRCDIR / STAPJAVA_BUILDDIR: source and build trees (default: the
 # repository top).
 
@@ -24,7 +26,7 @@ setup_file() {
 }
 
 teardown_file() {
-	rm -rf "$DEST" "$DEST.dirs" "$DEST.dirs.mk" "$DEST.log"
+	rm -rf "$DEST" "$DEST.dirs" "$DEST.dirs.mk" "$DEST.log" "$DEST.stp"
 }
 
 dirs() {
@@ -46,6 +48,7 @@ dirs() {
 		$pkgdatadir/runtime-fix/task-work-cancel-func.patch
 		$pkgdatadir/runtime-fix/relay-output-loss.patch
 		$pkgdatadir/tapset/stapjava.stp
+		$pkgdatadir/tapset/stapjava_paths.stpm
 	EOF
 	)
 	run --separate-stderr sh -c "cd '$DEST' && find . ! -type d | sed 's|^\./|/|' | sort"
@@ -58,41 +61,52 @@ dirs() {
 	for f in "$bindir/stap-java" "$bindir/stpd-bridge" "$pkgdatadir/runtime-fix/stap-runtime-fix"; do
 		[ -x "$DEST$f" ] || { echo "not executable: $f"; false; }
 	done
-	for f in "$pkgdatadir/tapset/stapjava.stp" "$mandir/man8/stpd-bridge.8" \
+	for f in "$pkgdatadir/tapset/stapjava.stp" "$pkgdatadir/tapset/stapjava_paths.stpm" "$mandir/man8/stpd-bridge.8" \
 		"$mandir/man3/stapprobes-java.3stap"; do
 		[ "$(stat -c %a "$DEST$f")" = 644 ] || { echo "mode $(stat -c %a "$DEST$f"): $f"; false; }
 	done
 }
 
+# the @define lines of a stapjava_paths.stpm
+defines() {
+	grep -v '^//' "$1"
+}
+
 @test "the installed tapset names the installed bridge and agent and nothing of the build tree" {
 	dirs
-	local tapset=$DEST$pkgdatadir/tapset/stapjava.stp
-	run grep -c "process(\"$bindir/stpd-bridge\").mark(" "$tapset"
+	local tapset=$DEST$pkgdatadir/tapset/stapjava.stp paths=$DEST$pkgdatadir/tapset/stapjava_paths.stpm
+	# the aliases name them through the macros of stapjava_paths.stpm only
+	run grep -c 'process(@__stapjava_bridge).mark(' "$tapset"
 	[ "$output" = 11 ]
 	# every family but lost fires in the agent too (in-thread dispatch)
-	run grep -c "process(\"$libdir/libstapjava.so\").mark(" "$tapset"
+	run grep -c 'process(@__stapjava_agent).mark(' "$tapset"
 	[ "$output" = 10 ]
-	run grep -o 'process("[^"]*")' "$tapset"
-	[ "$(sort -u <<<"$output")" = "$(printf '%s\n' "process(\"$bindir/stpd-bridge\")" "process(\"$libdir/libstapjava.so\")")" ]
-	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ -e @STAPJAVA_AGENT@ "$tapset"
+	run grep -c 'process(' "$tapset"
+	[ "$output" = 21 ]
+	[ "$(defines "$paths")" = "@define __stapjava_bridge %( \"$bindir/stpd-bridge\" %)
+@define __stapjava_agent %( \"$libdir/libstapjava.so\" %)" ]
+	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ -e @STAPJAVA_AGENT@ "$tapset" "$paths"
 	[ "$status" -eq 1 ]
 }
 
 @test "the build tree's tapset names the build tree's bridge and agent" {
-	local tapset=$STAPJAVA_BUILDDIR/tapset/stapjava.stp b
+	local b
 	b=$(cd "$STAPJAVA_BUILDDIR" && pwd)
-	run grep -o 'process("[^"]*")' "$tapset"
-	[ "$(sort -u <<<"$output")" = "$(printf '%s\n' "process(\"$b/agent/.libs/libstapjava.so\")" "process(\"$b/stpd-bridge/stpd-bridge\")")" ]
+	[ "$(defines "$STAPJAVA_BUILDDIR/tapset/stapjava_paths.stpm")" = "@define __stapjava_bridge %( \"$b/stpd-bridge/stpd-bridge\" %)
+@define __stapjava_agent %( \"$b/agent/.libs/libstapjava.so\" %)" ]
+	cmp "$STAPJAVA_SRCDIR/tapset/stapjava.stp.in" "$STAPJAVA_BUILDDIR/tapset/stapjava.stp"
 }
 
-@test "the installed tapset is valid SystemTap: stap -p2 and stap -L with it" {
+@test "the installed tapset is valid SystemTap for plain stap -I: stap -p2 and stap -L with it" {
 	dirs
-	# The installed bridge path exists only under DESTDIR: point a copy there.
+	# The installed paths exist only under DESTDIR: point a copy of the
+	# directory there, stapjava_paths.stpm's paths only.
 	local t=$DEST.tapset
 	mkdir -p "$t"
-	sed -e "s|process(\"$bindir/stpd-bridge\")|process(\"$DEST$bindir/stpd-bridge\")|" \
-		-e "s|process(\"$libdir/libstapjava.so\")|process(\"$DEST$libdir/libstapjava.so\")|" \
-		"$DEST$pkgdatadir/tapset/stapjava.stp" >"$t/stapjava.stp"
+	cp "$DEST$pkgdatadir/tapset/stapjava.stp" "$t/"
+	sed -e "s|\"$bindir/stpd-bridge\"|\"$DEST$bindir/stpd-bridge\"|" \
+		-e "s|\"$libdir/libstapjava.so\"|\"$DEST$libdir/libstapjava.so\"|" \
+		"$DEST$pkgdatadir/tapset/stapjava_paths.stpm" >"$t/stapjava_paths.stpm"
 	krel=$(ls /lib/modules | sort -V | tail -n1)
 	run --separate-stderr stap -r "$krel" -p2 -I "$t" -e '
 		probe java.gc.start { printf("%d %d %d\n", java_pid, java_tid, java_timestamp) }
@@ -100,6 +114,8 @@ dirs() {
 		probe java.thread.start { printf("%s\n", java_thread_name); print_java_stack(java_stack) }
 		probe java.lost { println(java_lost) }'
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -oE '/[^ "]*(stpd-bridge|libstapjava\.so)' <<<"$output" | sort -u)" = "$DEST$bindir/stpd-bridge
+$DEST$libdir/libstapjava.so" ]
 	run --separate-stderr stap -r "$krel" -I "$t" -L 'java.**'
 	rm -rf "$t"
 	[ "$status" -eq 0 ]
@@ -117,6 +133,58 @@ java.thread.start $common $args
 java.vm.death $common $args
 java.vm.init $common $args"
 	diff -u <(echo "$expected") <(echo "$output")
+}
+
+# The staged install's stap-java with the documented variables pointing into
+# DESTDIR (man/stap-java.1, ENVIRONMENT), and a script with a family probe and
+# a java.method probe in $DEST.stp.
+staged() {
+	dirs
+	export STAPJAVA_BRIDGE=$DEST$bindir/stpd-bridge STAPJAVA_AGENT=$DEST$libdir/libstapjava.so
+	export STAPJAVA_TAPSET=$DEST$pkgdatadir/tapset
+	export STAPJAVA_RUNTIME_FIX=$DEST$pkgdatadir/runtime-fix/stap-runtime-fix
+	krel=$(ls /lib/modules | sort -V | tail -n1)
+	printf '%s\n' 'probe java.gc.start { println(java_pid) }' \
+		'probe java.method("Demo.add(II)I").return { println(java_return) }' >"$DEST.stp"
+}
+
+# stap-java said MESSAGE, on its own (stap never ran), and failed
+only_message() {
+	[ "$status" -eq 1 ] && [ "${#lines[@]}" -eq 1 ] && [[ ${lines[0]} =~ ^stap-java\[[0-9]+\]:\ (.*)$ ]] &&
+		[ "${BASH_REMATCH[1]}" = "$1" ] || { echo "status $status: $output"; false; }
+}
+
+@test "a staged install runs: stap-java -p2 with STAPJAVA_* in DESTDIR, the staged bridge and agent only" {
+	staged
+	# the configured paths do not exist yet: had stap seen one, it would fail
+	for mode in --java-async --java-sync; do
+		run --separate-stderr "$DEST$bindir/stap-java" -r "$krel" -p2 -v $mode "$DEST.stp"
+		[ "$status" -eq 0 ] || { echo "$mode: $stderr"; false; }
+		# every path of a bridge or an agent in the elaborated probes and
+		# their handlers (-v prints them), the family's and the slot's
+		[ "$(grep -oE '/[^ "'\'']*(stpd-bridge|libstapjava\.so)' <<<"$output" | sort -u)" = "$STAPJAVA_BRIDGE
+$STAPJAVA_AGENT" ] || { echo "$mode: $output"; false; }
+	done
+}
+
+@test "a staged run whose STAPJAVA_BRIDGE is missing names that bridge, not a tapset file, and fails" {
+	staged
+	STAPJAVA_BRIDGE=$DEST/missing/stpd-bridge run "$DEST$bindir/stap-java" -r "$krel" -p2 "$DEST.stp"
+	only_message "error: the bridge $DEST/missing/stpd-bridge (STAPJAVA_BRIDGE) does not exist"
+}
+
+@test "a staged run whose STAPJAVA_AGENT is missing names that agent, not a tapset file, and fails" {
+	staged
+	STAPJAVA_AGENT=$DEST/missing/libstapjava.so run "$DEST$bindir/stap-java" -r "$krel" -p2 "$DEST.stp"
+	only_message "error: the agent $DEST/missing/libstapjava.so (STAPJAVA_AGENT) does not exist"
+}
+
+@test "a staged run without STAPJAVA_BRIDGE uses the installed path, not there yet, and says so" {
+	staged
+	[ ! -e "$bindir/stpd-bridge" ] || skip "$bindir/stpd-bridge is installed on this host"
+	unset STAPJAVA_BRIDGE
+	run "$DEST$bindir/stap-java" -r "$krel" -p2 "$DEST.stp"
+	only_message "error: the bridge $bindir/stpd-bridge (the installed one: STAPJAVA_BRIDGE is not set) does not exist"
 }
 
 @test "the man pages render without warnings" {

@@ -8,7 +8,9 @@ EXTRA_DIST += \
 
 # stap-java: the translator (see man/stap-java.1).  The paths it uses are compiled
 # in; STAPJAVA_BRIDGE, STAPJAVA_AGENT, STAPJAVA_TAPSET and STAPJAVA_RUNTIME_FIX
-# override them (the tests run from the build tree that way).
+# override them (the tests run from the build tree that way, and a staged
+# install from DESTDIR): the bridge and the agent reach the tapset's aliases
+# through the stapjava_paths.stpm stap-java writes (tapset/local.mk).
 bin_PROGRAMS += translator-patches/stap-java
 translator_patches_stap_java_SOURCES = \
 	translator-patches/stap-java.c \

@@ -9,6 +9,11 @@
  *    a generated tapset file, so stap elides the variables a handler does not use
  *    without warning about it.  Slots not used (t->slots[i].used) get their alias
  *    too, marked in its comment: a branch stap leaves out may still name it.
+ *  - sj_emit_paths(): the macros the tapset's aliases name the bridge and the
+ *    agent with (tapset/stapjava_paths.stpm.in), for SJ_PATHS_TAPSET:
+ *        @define __stapjava_bridge %( "BRIDGE" %)
+ *        @define __stapjava_agent %( "AGENT" %)
+ *    The paths hold no quote, backslash or newline (stap-java checks them).
  *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
  *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --in-thread, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
@@ -60,6 +65,10 @@ struct sj_target_cmd {
 	bool exec;		/* a simple command (wordexp splits it): exec it */
 };
 
+/* The name of tapset/stapjava_paths.stpm.in's file once generated: stap-java's
+ * copy must have it, to replace the one in the tapset directory. */
+#define SJ_PATHS_TAPSET "stapjava_paths.stpm"
+int sj_emit_paths(const char *bridge, const char *agent, struct sj_buf *out);
 /* BINARY: the agent's library when IN_THREAD, else the bridge. */
 int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_thread,
 		    struct sj_buf *out);

@@ -5,8 +5,12 @@
  * `probe begin` with system(), or with -c inside the target command, since stap
  * fires uprobes only in the target's process tree then), adds a probe that reports
  * the bridge's end, the tapset directory, and SystemTap's runtime fix when the
- * kernel needs it, then runs stock stap.  When %( %) conditionals or macros leave
- * the probe points undecided, stap's own pass 1 decides first (sj_resolve.h).
+ * kernel needs it, then runs stock stap.  The tapset's aliases take the bridge's
+ * and the agent's paths from macros: stap-java gives stap its own definitions of
+ * them (the paths it uses, STAPJAVA_BRIDGE and STAPJAVA_AGENT or the installed
+ * ones), so a staged install (DESTDIR) runs as well as an installed one.  When
+ * %( %) conditionals or macros leave the probe points undecided, stap's own pass 1
+ * decides first (sj_resolve.h).
  * stap's messages show the user's file names and lines (sj_srcmap.h).
  * `--dump` prints what would run instead.
  * The user's manual: man/stap-java.1.
@@ -64,7 +68,8 @@ struct job {
 	struct sj_translation tr;
 	struct sj_buf main_text;	/* translated main script, begin probe appended */
 	struct sj_buf *extra;		/* translated -E scripts */
-	struct sj_buf aliases;		/* the generated tapset */
+	struct sj_buf aliases;		/* the generated tapset of the slots */
+	struct sj_buf paths_text;	/* the generated SJ_PATHS_TAPSET */
 	struct sj_buf bridge_args;	/* quoted, for a command line */
 	struct sj_buf bridge_words;	/* one per line, for the arguments file */
 	struct sj_buf target_cmd;	/* -c's command, rewritten */
@@ -81,7 +86,8 @@ struct job {
 	struct sj_buf source;		/* the main script as the user wrote it */
 	char dir[4096];			/* temporary directory, "" until made */
 	char script[4300];		/* the translated main script there, "" with -e or stdin */
-	char slots_dir[4200], slots[4300];	/* the generated tapset there */
+	char tapset_dir[4200];		/* the generated tapset files there: */
+	char slots[4300], paths_file[4300];	/* SLOTS_TAPSET, SJ_PATHS_TAPSET */
 	struct sj_srcmap_file *mapped;	/* the main script and each -E, for map */
 	struct sj_srcmap map;
 };
@@ -104,7 +110,8 @@ static int read_script(const char *file, struct sj_buf *b)
 	return rc;
 }
 
-/* Paths go into single-quoted shell words and stap string literals. */
+/* Paths go into single-quoted shell words and stap string literals (the
+ * generated tapset's macros too). */
 static int check_path(const char *what, const char *path)
 {
 	if (path[0] != '/' || strpbrk(path, "'\"\\\n")) {
@@ -113,6 +120,46 @@ static int check_path(const char *what, const char *path)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The bridge or the agent at PATH (from the variable VAR, or compiled in when
+ * VAR is unset) can be used: a regular file, with MODE (access(2)) for us.  stap
+ * would otherwise fail at a line of a tapset that names it ("no match"), the
+ * generated tapset of the slots being a temporary file gone when read. */
+static int check_file(const char *what, const char *path, const char *var, int mode)
+{
+	const char *v = getenv(var);
+	struct stat st;
+	char why[128];
+
+	if (stat(path, &st) < 0)
+		snprintf(why, sizeof why, "%s", errno == ENOENT || errno == ENOTDIR ? "does not exist"
+						: strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, sizeof why, "is not a regular file");
+	else if (access(path, mode) < 0)
+		snprintf(why, sizeof why, "is not %s", mode == X_OK ? "executable" : "readable");
+	else
+		return 0;
+	if (v && *v)
+		sj_error("the %s %s (%s) %s", what, path, var, why);
+	else
+		sj_error("the %s %s (the installed one: %s is not set) %s", what, path, var, why);
+	return -ENOENT;
+}
+
+/* From pass 2 on, stap reads the bridge and the agent the script's probes name
+ * (the slots', the families' aliases: both), and the bridge is started; with
+ * -c and -x, the agent is loaded into JVMs. */
+static int check_installed(const struct job *j)
+{
+	bool agent = j->tr.families || j->in_thread || j->cmd.command || j->cmd.target_pid;
+
+	if (!j->uses_java || j->cmd.pass_stop < 2)
+		return 0;
+	if (check_file("bridge", j->paths.bridge, "STAPJAVA_BRIDGE", X_OK) < 0)
+		return -ENOENT;
+	return agent ? check_file("agent", j->paths.agent, "STAPJAVA_AGENT", R_OK) : 0;
 }
 
 static int translate(struct job *j)
@@ -342,17 +389,28 @@ static int runtime_fix(struct job *j)
 	return 0;
 }
 
-/* stap's argv; SCRIPT_PATH is the translated main script's file (NULL: pass -e);
+/* -I TAPSET_DIR, before every other -I (the user's, the tapset directory):
+ * stap reads only the first tapset file of a name over its -I directories, in
+ * order ("Skipping tapset ..., duplicate name" with -vv), and the generated
+ * SJ_PATHS_TAPSET must be the one read. */
+static int push_generated_tapset(char ***v, size_t *n, const char *tapset_dir)
+{
+	return sj_argv_push(v, n, "-I") | sj_argv_push(v, n, tapset_dir);
+}
+
+/* stap's argv; TAPSET_DIR holds the generated tapset files; SCRIPT_PATH is the
+ * translated main script's file (NULL: pass -e);
  * TARGET_CMD replaces -c's command.  With Java probes, -x goes to the bridge only:
  * with it, stap would fire the bridge's uprobes only in the PID's process tree.
  * PASS1: for sj_resolve(), stap -p1 with the options that matter to pass 1. */
-static char **stap_argv(const struct job *j, const char *slots_dir, const char *script_path,
+static char **stap_argv(const struct job *j, const char *tapset_dir, const char *script_path,
 			const char *target_cmd, bool pass1)
 {
 	char **v = NULL;
 	size_t n = 0;
 	int rc = sj_argv_push(&v, &n, j->paths.stap);
 
+	rc |= push_generated_tapset(&v, &n, tapset_dir);
 	for (size_t i = 0; i < j->cmd.npass; i++) {
 		if (pass1 && sj_cmdline_pass1_drops(&j->cmd, i))
 			continue;
@@ -380,10 +438,6 @@ static char **stap_argv(const struct job *j, const char *slots_dir, const char *
 	}
 	rc |= sj_argv_push(&v, &n, "-I");
 	rc |= sj_argv_push(&v, &n, j->paths.tapset);
-	if (slots_dir && j->uses_java && j->tr.nslots) {
-		rc |= sj_argv_push(&v, &n, "-I");
-		rc |= sj_argv_push(&v, &n, slots_dir);
-	}
 	for (size_t i = 0; !pass1 && j->fix && j->fix[i]; i++)
 		rc |= sj_argv_push(&v, &n, j->fix[i]);
 	if (script_path) {
@@ -423,6 +477,7 @@ static int dump(const struct job *j)
 		putchar('\n');
 	for (size_t i = 0; i < j->cmd.nextra; i++)
 		printf("# stap-java --dump: script <input%zu>\n%s\n", i + 1, sj_buf_str(&j->extra[i]));
+	printf("# stap-java --dump: tapset <tmpdir>/" SJ_PATHS_TAPSET "\n%s", sj_buf_str(&j->paths_text));
 	if (j->uses_java && j->tr.nslots)
 		printf("# stap-java --dump: tapset <tmpdir>/" SLOTS_TAPSET "\n%s", sj_buf_str(&j->aliases));
 	if (j->uses_java) {
@@ -456,27 +511,48 @@ static int dump(const struct job *j)
 	return fflush(stdout) == 0 ? 0 : -EIO;
 }
 
-/* The temporary directory, made once: the translated main script goes there under
- * the user's base name, so that stap's messages name the user's file, and the
- * stderr filter (j->map) maps the whole path back. */
-static int workdir(struct job *j)
+/* The temporary directory, made once, with the generated tapset directory and
+ * SJ_PATHS_TAPSET in it (the slots' tapset comes later, with run()). */
+static int tmpdir_make(struct job *j)
 {
 	const char *tmp = env_or("TMPDIR", "/tmp");
-	bool file = j->cmd.script_file && strcmp(j->cmd.script_file, "-") != 0;
-	size_t nmapped = 1 + j->cmd.nextra;
-	char name[32];
+	int rc;
 
 	if (j->dir[0])
 		return 0;
 	snprintf(j->dir, sizeof j->dir, "%s/stap-java.XXXXXX", tmp);
 	if (!mkdtemp(j->dir)) {
-		int rc = -errno;
+		rc = -errno;
 		sj_error("cannot make a temporary directory in %s: %s", tmp, strerror(errno));
 		j->dir[0] = '\0';
 		return rc;
 	}
-	snprintf(j->slots_dir, sizeof j->slots_dir, "%s/tapset", j->dir);
-	snprintf(j->slots, sizeof j->slots, "%s/" SLOTS_TAPSET, j->slots_dir);
+	snprintf(j->tapset_dir, sizeof j->tapset_dir, "%s/tapset", j->dir);
+	snprintf(j->slots, sizeof j->slots, "%s/" SLOTS_TAPSET, j->tapset_dir);
+	snprintf(j->paths_file, sizeof j->paths_file, "%s/" SJ_PATHS_TAPSET, j->tapset_dir);
+	rc = mkdir(j->tapset_dir, 0700) < 0 ? -errno : 0;
+	if (rc == 0)
+		rc = sj_write_file(j->paths_file, j->paths_text.data, j->paths_text.len, 0600);
+	if (rc < 0)
+		sj_error("cannot write %s: %s", j->paths_file, strerror(-rc));
+	return rc;
+}
+
+/* The temporary directory, with the map of stap's messages: the translated main
+ * script goes there under the user's base name, so that stap's messages name the
+ * user's file, and the stderr filter (j->map) maps the whole path back. */
+static int workdir(struct job *j)
+{
+	bool file = j->cmd.script_file && strcmp(j->cmd.script_file, "-") != 0;
+	size_t nmapped = 1 + j->cmd.nextra;
+	char name[32];
+	int rc;
+
+	if (j->mapped)
+		return 0;
+	rc = tmpdir_make(j);
+	if (rc < 0)
+		return rc;
 	if (file) {
 		const char *base = strrchr(j->cmd.script_file, '/');
 		snprintf(j->script, sizeof j->script, "%s/%s", j->dir, base ? base + 1 : j->cmd.script_file);
@@ -510,7 +586,8 @@ static void workdir_remove(struct job *j)
 	if (j->script[0])
 		unlink(j->script);
 	unlink(j->slots);
-	rmdir(j->slots_dir);
+	unlink(j->paths_file);
+	rmdir(j->tapset_dir);
 	rmdir(j->dir);
 	for (size_t i = 1; j->mapped && i <= j->cmd.nextra; i++)
 		free((char *)j->mapped[i].stap_name);
@@ -526,7 +603,8 @@ static int resolve(struct job *j)
 
 	if (rc == 0 && j->script[0])
 		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
-	char **argv = rc == 0 ? stap_argv(j, NULL, j->script[0] ? j->script : NULL, NULL, true) : NULL;
+	char **argv = rc == 0 ? stap_argv(j, j->tapset_dir, j->script[0] ? j->script : NULL, NULL, true)
+			      : NULL;
 	if (rc == 0 && !argv)
 		rc = -ENOMEM;
 	if (rc == 0)
@@ -539,16 +617,13 @@ static int run(struct job *j)
 {
 	int rc = workdir(j);
 
-	if (rc == 0 && j->uses_java && j->tr.nslots) {
-		rc = mkdir(j->slots_dir, 0700) < 0 ? -errno : 0;
-		if (rc == 0)
-			rc = sj_write_file(j->slots, j->aliases.data, j->aliases.len, 0600);
-	}
+	if (rc == 0 && j->uses_java && j->tr.nslots)
+		rc = sj_write_file(j->slots, j->aliases.data, j->aliases.len, 0600);
 	if (rc == 0 && j->script[0])
 		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
 	if (rc == 0 && j->args_file)
 		rc = sj_store_private(j->args_file, j->bridge_words.data, j->bridge_words.len);
-	char **argv = rc == 0 ? stap_argv(j, j->slots_dir, j->script[0] ? j->script : NULL,
+	char **argv = rc == 0 ? stap_argv(j, j->tapset_dir, j->script[0] ? j->script : NULL,
 					  sj_buf_str(&j->target_cmd), false)
 			      : NULL;
 	if (rc == 0 && !argv)
@@ -561,13 +636,19 @@ static int run(struct job *j)
 	return rc;
 }
 
-/* -l, -L, --dump-*, -h, -V: nothing to translate, stap answers with our tapset. */
-static int run_listing(const struct job *j)
+/* -l, -L, --dump-*, -h, -V: nothing to translate, stap answers with our tapset
+ * and the paths we use.  stap's stderr is ours: there is no text of the user's
+ * to show instead of a translation.  stap's exit status, or -errno. */
+static int run_listing(struct job *j)
 {
 	char **v = NULL;
 	size_t n = 0;
-	int rc = sj_argv_push(&v, &n, j->paths.stap);
+	int rc = tmpdir_make(j);
 
+	if (rc < 0)
+		return rc;
+	rc = sj_argv_push(&v, &n, j->paths.stap);
+	rc |= push_generated_tapset(&v, &n, j->tapset_dir);
 	for (size_t i = 0; i < j->cmd.npass; i++)
 		rc |= sj_argv_push(&v, &n, j->cmd.pass[i]);
 	rc |= sj_argv_push(&v, &n, "-I");
@@ -587,9 +668,7 @@ static int run_listing(const struct job *j)
 		free(v);
 		return -ENOMEM;
 	}
-	execvp(v[0], v);
-	rc = -errno;
-	sj_error("cannot run %s: %s", v[0], strerror(errno));
+	rc = sj_run_stap(v, &j->map, -1, 2);
 	free(v);
 	return rc;
 }
@@ -642,6 +721,7 @@ static void job_free(struct job *j)
 	sj_buf_free(&j->source);
 	sj_buf_free(&j->main_text);
 	sj_buf_free(&j->aliases);
+	sj_buf_free(&j->paths_text);
 	sj_buf_free(&j->bridge_args);
 	sj_buf_free(&j->bridge_words);
 	sj_buf_free(&j->target_cmd);
@@ -670,10 +750,16 @@ static int stap_java(struct job *j, int argc, char **argv)
 		.fix = env_or("STAPJAVA_RUNTIME_FIX", SJ_RUNTIME_FIX),
 		.stap = env_or("STAPJAVA_STAP", "stap"),
 	};
-	if (j->cmd.listing || (!j->cmd.script_file && !j->cmd.script_text))
-		return run_listing(j) < 0 ? 1 : 0;
 	if (check_path("bridge", j->paths.bridge) < 0 || check_path("agent", j->paths.agent) < 0)
 		return 1;
+	if (sj_emit_paths(j->paths.bridge, j->paths.agent, &j->paths_text) < 0) {
+		sj_error("out of memory");
+		return 1;
+	}
+	if (j->cmd.listing || (!j->cmd.script_file && !j->cmd.script_text)) {
+		rc = run_listing(j);
+		return rc < 0 ? 1 : rc;
+	}
 	sj_translation_init(&j->tr, j->cmd.script_args, j->cmd.nargs);
 	rc = translate(j);
 	if (rc < 0) {
@@ -699,7 +785,7 @@ static int stap_java(struct job *j, int argc, char **argv)
 		printf("%s\n", j->target_cmd.len ? sj_buf_str(&j->target_cmd) : j->cmd.command);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
-	if (rc == 0 && !j->cmd.dump && check_target(j) != 0)
+	if (rc == 0 && !j->cmd.dump && (check_installed(j) < 0 || check_target(j) != 0))
 		return 1;
 	if (rc == 0)
 		rc = runtime_fix(j);
