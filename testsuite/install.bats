@@ -48,6 +48,7 @@ dirs() {
 		$pkgdatadir/runtime-fix/task-work-cancel-func.patch
 		$pkgdatadir/runtime-fix/relay-output-loss.patch
 		$pkgdatadir/tapset/stapjava.stp
+		$pkgdatadir/tapset/stapjava.stpm
 		$pkgdatadir/tapset/stapjava_paths.stpm
 	EOF
 	)
@@ -103,7 +104,7 @@ defines() {
 	# directory there, stapjava_paths.stpm's paths only.
 	local t=$DEST.tapset
 	mkdir -p "$t"
-	cp "$DEST$pkgdatadir/tapset/stapjava.stp" "$t/"
+	cp "$DEST$pkgdatadir/tapset/stapjava.stp" "$DEST$pkgdatadir/tapset/stapjava.stpm" "$t/"
 	sed -e "s|\"$bindir/stpd-bridge\"|\"$DEST$bindir/stpd-bridge\"|" \
 		-e "s|\"$libdir/libstapjava.so\"|\"$DEST$libdir/libstapjava.so\"|" \
 		"$DEST$pkgdatadir/tapset/stapjava_paths.stpm" >"$t/stapjava_paths.stpm"
@@ -111,7 +112,7 @@ defines() {
 	run --separate-stderr stap -r "$krel" -p2 -I "$t" -e '
 		probe java.gc.start { printf("%d %d %d\n", java_pid, java_tid, java_timestamp) }
 		probe java.monitor.waited { printf("%d %d %d\n", java_object, java_timeout_ms, java_timed_out) }
-		probe java.thread.start { printf("%s\n", java_thread_name); print_java_stack(java_stack) }
+		probe java.thread.start { printf("%s %d %s\n", java_thread_name, java_stack_depth, @java_stack_frame(1)); print_java_stack(java_stack) }
 		probe java.lost { println(java_lost) }'
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ "$(grep -oE '/[^ "]*(stpd-bridge|libstapjava\.so)' <<<"$output" | sort -u)" = "$DEST$bindir/stpd-bridge
@@ -119,15 +120,15 @@ $DEST$libdir/libstapjava.so" ]
 	run --separate-stderr stap -r "$krel" -I "$t" -L 'java.**'
 	rm -rf "$t"
 	[ "$status" -eq 0 ]
-	common='java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string'
+	common='java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long'
 	args='$arg1:long $arg2:long $arg3:long $arg4:long $arg5:long $arg6:long $arg7:long $arg8:long $arg9:long $arg10:long $arg11:long $arg12:long'
 	expected="java.gc.finish $common $args
 java.gc.start $common $args
 java.lost $common java_lost:long $args
-java.monitor.contended_enter $common java_object:long $args
-java.monitor.contended_entered $common java_object:long $args
-java.monitor.wait $common java_object:long java_timeout_ms:long $args
-java.monitor.waited $common java_object:long java_timeout_ms:long java_timed_out:long $args
+java.monitor.contended_enter $common java_object:long java_monitor_class:string java_monitor_owner_tid:long java_monitor_owner_name:string $args
+java.monitor.contended_entered $common java_object:long java_monitor_class:string $args
+java.monitor.wait $common java_object:long java_monitor_class:string java_timeout_ms:long $args
+java.monitor.waited $common java_object:long java_monitor_class:string java_timeout_ms:long java_timed_out:long $args
 java.thread.end $common $args
 java.thread.start $common $args
 java.vm.death $common $args

@@ -613,12 +613,10 @@ a b" ]
 # --- the output is valid stap: real elaboration against the stand-in bridge ---------
 
 stap_p2() {
-	# the build tree's tapset (its functions, which the slot aliases call),
-	# its family aliases on the stand-in bridge and the agent
+	# the build tree's tapset (its functions, which the slot aliases call);
+	# its paths are stap-java's (the stand-in bridge, the agent)
 	mkdir -p "$T/tapset"
-	sed -E "s|process\(\"[^\"]*/stpd-bridge\"\)|process(\"$FAKE_BRIDGE\")|; s|process\(\"[^\"]*/libstapjava.so\"\)|process(\"$REAL_AGENT\")|" \
-		"$BUILD/tapset/stapjava.stp" >"$T/tapset/stapjava.stp"
-	cp "$BUILD/tapset/stapjava.stpm" "$T/tapset/"
+	cp "$BUILD/tapset/stapjava.stp" "$BUILD/tapset/stapjava.stpm" "$T/tapset/"
 	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$T/tapset run "$SJ" -p2 -r "$KREL" "$@"
 }
 
