@@ -2,10 +2,11 @@
 # top Makefile.am). The classes land in $(builddir)/examples/java/classes:
 #   test.java  the program of the seed's example 6.2 (java.io.BufferedWriter), verbatim
 #   Tour.java  every kind of Java event, in a fixed order (examples/tour.stp)
+#   Shop.java  an order that waits for a lock, deep in its stack (examples/contention.stp)
 # Hello.java is compiled by ./quickstart demo itself.
-SJ_EXAMPLES_JAVAFILES = examples/java/test.java examples/java/Tour.java
+SJ_EXAMPLES_JAVAFILES = examples/java/test.java examples/java/Tour.java examples/java/Shop.java
 SJ_EXAMPLES_STPFILES = examples/gc-time.stp examples/bufferedwriter.stp \
-	examples/bufferedwriter-seed.stp examples/tour.stp
+	examples/bufferedwriter-seed.stp examples/tour.stp examples/contention.stp
 EXTRA_DIST += $(SJ_EXAMPLES_JAVAFILES) $(SJ_EXAMPLES_STPFILES) examples/java/Hello.java \
 	examples/demo-6.2.sh doc/first-session.md
 check_DATA += examples/java/classes.stamp

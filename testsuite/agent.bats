@@ -567,26 +567,28 @@ WANT
 @test "monitors: contended enter/entered, wait/waited with and without timeout (JDK 17)" { check_monitors "$JDK17"; }
 @test "monitors: contended enter/entered, wait/waited with and without timeout (JDK 25)" { check_monitors "$JDK25"; }
 
-# --monitor-detail: each monitor event names the monitor's class, and the
-# blocker's contended enter the thread that holds the lock (main: its host
-# tid and its name), read while the blocker blocks.
+# --monitor-detail: a contended enter names the monitor's class and the
+# thread that holds it (its host tid and name); the holder lets the lock go
+# only once the bridge has printed that line (Owner in Families.java).
 check_monitor_detail() {
-	family "$1" monitors --monitors --monitor-detail
-	local main blocker waiter lockid
-	main=$(java_tid main) blocker=$(java_tid blocker) waiter=$(java_tid waiter)
-	lockid=$(grep -m1 "^monitor.contended_enter .* tid=$blocker " "$T/events" | sed -E 's/.* object=([0-9]+).*/\1/')
-	[ -n "$lockid" ]
-	sed -E "s/ tid=$main / tid=MAIN /; s/ tid=$blocker / tid=BLOCKER /; s/ tid=$waiter / tid=WAITER /;
-		s/ owner=$main / owner=MAIN /" "$T/events" |
-		grep -E "^monitor.contended_enter(ed)? .*tid=BLOCKER .*object=$lockid |^monitor.wait(ed)? .*(tid=WAITER|timeout_ms=50)" |
-		mask >"$T/got"
+	start_jvm "$1" "" -- Families owner "$T/go" "$T/release"
+	wait_until 20 sock_exists
+	start_bridge b --monitors --monitor-detail
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 30 grep -q '^monitor.contended_enter .* class=Owner\$Shelf ' "$T/b.out"
+	touch "$T/release"
+	wait_exit "$JPID"
+	JVMPID=$JPID JPID=
+	wait_exit "$BPID"
+	bridge_quiet b
+	local main holder
+	main=$(java_tid main) holder=$(java_tid holder)
+	sed -E "s/ tid=$main / tid=MAIN /; s/ owner=$holder / owner=HOLDER /" "$T/b.out" |
+		grep -F 'class=Owner$Shelf' | mask >"$T/got"
 	cat >"$T/want" <<'WANT'
-monitor.contended_enter pid=P tid=BLOCKER ts=X object=ID class=java.lang.Object owner=MAIN owner_thread="main"
-monitor.contended_entered pid=P tid=BLOCKER ts=X object=ID class=java.lang.Object
-monitor.wait pid=P tid=MAIN ts=X object=ID timeout_ms=50 class=java.lang.Object
-monitor.waited pid=P tid=MAIN ts=X object=ID timeout_ms=50 timed_out=1 class=java.lang.Object
-monitor.wait pid=P tid=WAITER ts=X object=ID timeout_ms=0 class=java.lang.Object
-monitor.waited pid=P tid=WAITER ts=X object=ID timeout_ms=0 timed_out=0 class=java.lang.Object
+monitor.contended_enter pid=P tid=MAIN ts=X object=ID class=Owner$Shelf owner=HOLDER owner_thread="holder"
+monitor.contended_entered pid=P tid=MAIN ts=X object=ID class=Owner$Shelf
 WANT
 	diff -u "$T/want" "$T/got"
 }

@@ -55,6 +55,7 @@ public class Families {
         case "exceptions": Exceptions.run(); break;
         case "threads": Threads.run(); break;
         case "monitors": Monitors.run(); break;
+        case "owner": Owner.run(args[2]); break;
         case "gc": printTid("main"); System.gc(); break;
         case "classes": Classes.run(args.length > 2 ? args[2] : null); break;
         case "jit": Hot.run(); break;
@@ -179,6 +180,31 @@ class Monitors {
             Thread.sleep(1);
         synchronized (waitObj) { waitObj.notifyAll(); }
         w.join();
+    }
+}
+
+// Who holds a lock: the holder keeps Shelf's lock until RELEASE exists, which
+// the test creates once the bridge has printed main's contended enter (so the
+// agent read the owner while it held the lock: no race with the release).
+class Owner {
+    static final class Shelf { }
+    static final Shelf shelf = new Shelf();
+    static volatile boolean held;
+
+    static void run(String release) throws Exception {
+        Families.printTid("main");
+        Thread holder = new Thread(() -> {
+            Families.printTid("holder");
+            synchronized (shelf) {
+                held = true;
+                try { Families.waitFor(release); } catch (Exception e) { throw new RuntimeException(e); }
+            }
+        }, "holder");
+        holder.start();
+        while (!held)
+            Thread.sleep(1);
+        synchronized (shelf) { }
+        holder.join();
     }
 }
 

@@ -414,6 +414,28 @@ ctx_script() {
 	! grep -q 'BufferedWriter.write' "$D/bwseed.out"
 }
 
+@test "contention.stp: an argument as a number, the whole stack beyond MAXSTRINGLEN, the lock an order waits for and who holds it" {
+	# the example as it is, and a probe that lets Shop's holder go once the
+	# script has seen the wait (so the owner is read while it holds the lock)
+	{ cat "$S/examples/contention.stp"
+	  printf 'probe java.monitor.contended_enter { if (java_monitor_class == "Shop$Stock") system("touch %s") }\n' "$D/shop.release"
+	} >"$D/contention.stp"
+	run_e2e shop "$D/contention.stp" "$(java_cmd shop -cp "$CLASSES" Shop "$D/shop.release")"
+	[ "$status" -eq 0 ] || { show shop; false; }
+	# 34 frames: take, nest(0) .. nest(30), order, main (Shop.java's lines)
+	expected=$(cat <<-'EOF'
+		order 1: 1250 cents
+		  take: 34 frames, outermost Shop.main(Shop.java:51), innermost three Shop.take:17|Shop.nest:24|Shop.nest:26, java_stack cut with |...
+		order 2: 99 cents
+		  take: 34 frames, outermost Shop.main(Shop.java:57), innermost three Shop.take:17|Shop.nest:24|Shop.nest:26, java_stack cut with |...
+		  blocked on a Shop$Stock held by "holder" (the holder's tid) at Shop.take(Shop.java:18)
+	EOF
+	)
+	diff -u <(echo "$expected") "$D/shop.out" || { show shop; false; }
+	[ -z "$(clean_err "$D/shop.err")" ] || { show shop; false; }
+	[ "$(cat "$D/shop.java.out")" = "left 8" ] || { show shop; false; }
+}
+
 @test "the bridge killed mid-session: stap says so, the JVM is unharmed and back in no-event mode" {
 	# Mid.step("before") fires; then the -c command kills the bridge ($! in
 	# the target command's shell: it started the bridge last) and lets the
