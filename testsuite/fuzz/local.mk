@@ -17,6 +17,14 @@ testsuite_fuzz_make_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/u
 testsuite_fuzz_make_corpus_LDADD = runtime/libsjruntime.la
 
 FUZZ_SECONDS = 60
+# The recipes every target shares: $(FUZZ_CHECK) fails with the packages to
+# install when there is no $(FUZZ_CC); $(call FUZZ_RUN,NAME,CORPUS) runs
+# testsuite/fuzz/fuzz_NAME on a copy of testsuite/fuzz/CORPUS/.
+FUZZ_CHECK = if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+FUZZ_RUN = rm -rf testsuite/fuzz/$(2)-run && $(MKDIR_P) testsuite/fuzz/$(2)-run && \
+	cp $(top_srcdir)/testsuite/fuzz/$(2)/* testsuite/fuzz/$(2)-run/ && \
+	testsuite/fuzz/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/$(2)-run
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/unit
 FUZZ_WIRE_SRC = \
@@ -24,29 +32,26 @@ FUZZ_WIRE_SRC = \
 	$(top_srcdir)/testsuite/unit/wire_samples.c \
 	$(top_srcdir)/testsuite/unit/wire_ref.c \
 	$(top_srcdir)/runtime/wire_codes.c \
+	$(top_srcdir)/runtime/events.c \
 	$(top_srcdir)/runtime/wire_encode.c \
 	$(top_srcdir)/runtime/wire_decode.c \
 	$(top_srcdir)/runtime/wire_reader.c
 FUZZ_WIRE_DEPS = \
-	$(top_srcdir)/runtime/wire.h $(top_srcdir)/runtime/wire_bytes.h \
+	$(top_srcdir)/runtime/wire.h $(top_srcdir)/runtime/wire_bytes.h $(top_srcdir)/runtime/events.h \
 	$(top_srcdir)/testsuite/unit/wire_samples.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_wire_decode.c testsuite/fuzz/corpus
 CLEANFILES += testsuite/fuzz/fuzz_wire_decode
 
 testsuite/fuzz/fuzz_wire_decode: $(FUZZ_WIRE_SRC) $(FUZZ_WIRE_DEPS)
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_WIRE_SRC) -o $@
 
 fuzz:
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_wire_decode
-	rm -rf testsuite/fuzz/corpus-run
-	$(MKDIR_P) testsuite/fuzz/corpus-run
-	cp $(top_srcdir)/testsuite/fuzz/corpus/* testsuite/fuzz/corpus-run/
-	testsuite/fuzz/fuzz_wire_decode -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/corpus-run
+	$(call FUZZ_RUN,wire_decode,corpus)
 
 fuzz-corpus: testsuite/fuzz/make_corpus$(EXEEXT)
 	rm -rf $(top_srcdir)/testsuite/fuzz/corpus
@@ -110,18 +115,14 @@ EXTRA_DIST += testsuite/fuzz/fuzz_classfile.c testsuite/fuzz/corpus-classfile \
 CLEANFILES += testsuite/fuzz/fuzz_classfile
 
 testsuite/fuzz/fuzz_classfile: $(FUZZ_CLASSFILE_SRC) $(FUZZ_CLASSFILE_DEPS)
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/agent $(FUZZ_CLASSFILE_SRC) -o $@
 
 fuzz-classfile:
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_classfile
-	rm -rf testsuite/fuzz/corpus-classfile-run
-	$(MKDIR_P) testsuite/fuzz/corpus-classfile-run
-	cp $(top_srcdir)/testsuite/fuzz/corpus-classfile/* testsuite/fuzz/corpus-classfile-run/
-	testsuite/fuzz/fuzz_classfile -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/corpus-classfile-run
+	$(call FUZZ_RUN,classfile,corpus-classfile)
 
 fuzz-classfile-corpus:
 	rm -rf testsuite/fuzz/classfile-javac
@@ -171,18 +172,14 @@ EXTRA_DIST += testsuite/fuzz/fuzz_pattern.c testsuite/fuzz/corpus-pattern
 CLEANFILES += testsuite/fuzz/fuzz_pattern
 
 testsuite/fuzz/fuzz_pattern: $(FUZZ_PATTERN_SRC) $(FUZZ_PATTERN_DEPS)
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_PATTERN_SRC) -o $@
 
 fuzz-pattern:
-	@if test -n "$(FUZZ_MISSING)"; then echo "$(FUZZ_MISSING)" >&2; exit 1; fi
+	@$(FUZZ_CHECK)
 	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_pattern
-	rm -rf testsuite/fuzz/corpus-pattern-run
-	$(MKDIR_P) testsuite/fuzz/corpus-pattern-run
-	cp $(top_srcdir)/testsuite/fuzz/corpus-pattern/* testsuite/fuzz/corpus-pattern-run/
-	testsuite/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	  -artifact_prefix=testsuite/fuzz/ testsuite/fuzz/corpus-pattern-run
+	$(call FUZZ_RUN,pattern,corpus-pattern)
 
 .PHONY: fuzz-pattern
 
@@ -195,3 +192,4 @@ testsuite_fuzz_replay_pattern_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_fuzz_replay_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_pattern_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_pattern
+
