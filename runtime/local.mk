@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += runtime/libsjruntime.la
 runtime_libsjruntime_la_SOURCES = \
 	runtime/log.c runtime/log.h \
 	runtime/utf8.c runtime/utf8.h \
+	runtime/mutf8.c runtime/mutf8.h \
 	runtime/fdio.c runtime/fdio.h \
 	runtime/wire.h runtime/wire_bytes.h runtime/wire_codes.c \
 	runtime/events.c runtime/events.h \

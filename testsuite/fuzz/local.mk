@@ -193,3 +193,39 @@ testsuite_fuzz_replay_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_pattern_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_pattern
 
+# ---- modified UTF-8 (runtime/mutf8.c): rewrites in place the names a JVM and
+# its class files hand the agent, whatever bytes a constant pool holds.
+#
+#   make fuzz-mutf8 [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_mutf8 with $(FUZZ_CC)
+#                                      and run it on a copy of
+#                                      testsuite/fuzz/corpus-mutf8/ for N seconds
+FUZZ_MUTF8_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_mutf8.c \
+	$(top_srcdir)/runtime/mutf8.c \
+	$(top_srcdir)/runtime/utf8.c
+FUZZ_MUTF8_DEPS = $(top_srcdir)/runtime/mutf8.h $(top_srcdir)/runtime/utf8.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_mutf8.c testsuite/fuzz/corpus-mutf8
+CLEANFILES += testsuite/fuzz/fuzz_mutf8
+
+testsuite/fuzz/fuzz_mutf8: $(FUZZ_MUTF8_SRC) $(FUZZ_MUTF8_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_MUTF8_SRC) -o $@
+
+fuzz-mutf8:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_mutf8
+	$(call FUZZ_RUN,mutf8,corpus-mutf8)
+
+.PHONY: fuzz-mutf8
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_mutf8
+testsuite_fuzz_replay_mutf8_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_mutf8.c
+testsuite_fuzz_replay_mutf8_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-mutf8"' \
+	-DCORPUS_MIN_FILES=12 -DREPLAY_GROUP='"fuzz_mutf8_corpus"'
+testsuite_fuzz_replay_mutf8_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_mutf8_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_mutf8

@@ -104,6 +104,12 @@ testsuite_unit_test_similar_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_similar_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_similar
 
+check_PROGRAMS += testsuite/unit/test_mutf8
+testsuite_unit_test_mutf8_SOURCES = testsuite/unit/test_mutf8.c
+testsuite_unit_test_mutf8_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_mutf8_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_mutf8
+
 # The event path's buffers and clock (agent/libsjevents.la): no JVMTI.
 SJEVENTS_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
 SJEVENTS_TEST_LDADD = agent/libsjevents.la $(CMOCKA_LIBS) -lpthread
