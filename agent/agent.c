@@ -25,6 +25,7 @@
 #include "io.h"
 #include "jvmti_events.h"
 #include "log.h"
+#include "mutf8.h"
 #include "options.h"
 #include "scratch.h"
 #include "tbuf.h"
@@ -49,6 +50,27 @@ unsigned long long agent_now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* NUL-terminated S in standard UTF-8, by a name's rules (mutf8.h); returns its length. */
+static size_t utf8_in_place(char *s)
+{
+	size_t n = mutf8_to_utf8(s, strlen(s), MUTF8_NAME);
+
+	s[n] = '\0';
+	return n;
+}
+
+int agent_class_signature(jclass klass, char **sig, size_t *len)
+{
+	*sig = NULL;
+	if ((*agent.jvmti)->GetClassSignature(agent.jvmti, klass, sig, NULL) != JVMTI_ERROR_NONE ||
+	    !*sig)
+		return -EIO;
+	size_t n = utf8_in_place(*sig);
+	if (len)
+		*len = n;
+	return 0;
+}
+
 int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, void *ctx)
 {
 	jvmtiEnv *jv = agent.jvmti;
@@ -64,7 +86,7 @@ int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, 
 		if (rc == 0 && (*jv)->GetClassStatus(jv, classes[i], &status) == JVMTI_ERROR_NONE &&
 		    (status & JVMTI_CLASS_STATUS_PREPARED) &&
 		    (with_arrays || !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE))) &&
-		    (*jv)->GetClassSignature(jv, classes[i], &sig, NULL) == JVMTI_ERROR_NONE) {
+		    agent_class_signature(classes[i], &sig, NULL) == 0) {
 			rc = fn(ctx, jni, classes[i], sig);
 			(*jv)->Deallocate(jv, (unsigned char *)sig);
 		}
@@ -97,8 +119,11 @@ static void describe(void)
 	char *name = NULL, *version = NULL;
 
 	agent.pid = getpid();
-	(*jv)->GetSystemProperty(jv, "java.vm.name", &name);
-	(*jv)->GetSystemProperty(jv, "java.vm.version", &version);
+	/* JVMTI gives properties in modified UTF-8; our Hello's description is UTF-8 */
+	if ((*jv)->GetSystemProperty(jv, "java.vm.name", &name) == JVMTI_ERROR_NONE && name)
+		utf8_in_place(name);
+	if ((*jv)->GetSystemProperty(jv, "java.vm.version", &version) == JVMTI_ERROR_NONE && version)
+		utf8_in_place(version);
 	snprintf(agent.description, sizeof(agent.description), AGENT_IDENT " " AGENT_VERSION "; %s %s",
 		 name ? name : "JVM", version ? version : "");
 	if (name)

@@ -48,8 +48,14 @@ pid_t agent_gettid(void);
 /* CLOCK_MONOTONIC in nanoseconds. */
 unsigned long long agent_now_ns(void);
 
+/* KLASS's JVMTI signature in standard UTF-8 (JVMTI gives modified UTF-8;
+ * mutf8.h, MUTF8_NAME) into *SIG, which the caller Deallocates; its length
+ * into *LEN when LEN is not NULL. Every class name the agent matches or sends
+ * comes from here, so all agree. 0, or -EIO when JVMTI gives none. */
+int agent_class_signature(jclass klass, char **sig, size_t *len);
+
 /* FN(CTX, JNI, KLASS, SIG) for each loaded class that is prepared (array and
- * primitive classes only WITH_ARRAYS), SIG its JVMTI signature, until FN
+ * primitive classes only WITH_ARRAYS), SIG its signature (agent_class_signature), until FN
  * returns non-zero, which is returned; -ENOTSUP when the VM lists no classes.
  * KLASS is a local reference freed after FN: FN keeps it with NewLocalRef. */
 typedef int (*agent_class_fn)(void *ctx, JNIEnv *jni, jclass klass, const char *sig);

@@ -133,10 +133,10 @@ int capture_class_of(JNIEnv *jni, struct scratch *s, jobject obj, struct wire_st
 	jvmtiEnv *jv = agent.jvmti;
 	jclass cls = (*jni)->GetObjectClass(jni, obj);
 	char *jsig = NULL;
+	size_t n = 0;
 	int rc = -EIO;
 
-	if (cls && (*jv)->GetClassSignature(jv, cls, &jsig, NULL) == JVMTI_ERROR_NONE) {
-		size_t n = strlen(jsig);
+	if (cls && agent_class_signature(cls, &jsig, &n) == 0) {
 		char *copy = scratch_alloc(s, n);
 
 		rc = -ENOMEM;

@@ -125,15 +125,15 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 {
 	jvmtiEnv *jv = agent.jvmti;
 	char *sig = NULL;
+	size_t len;
 
-	if (atomic_load(&agent.dying) ||
-	    (*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
+	if (atomic_load(&agent.dying) || agent_class_signature(klass, &sig, &len) < 0)
 		return;
 	struct scratch *s = scratch_enter();
 	if (!s)
 		goto out;
 	struct emission em;
-	struct class_want w = { sig, strlen(sig), bit, &em.want.fire };
+	struct class_want w = { sig, len, bit, &em.want.fire };
 	emission_init(&em, s, true);
 	emit_want(&em.want, wants_class, &w, false);
 	if (em.want.conns) {

@@ -37,13 +37,14 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jloca
 	jclass cls = (*jni)->GetObjectClass(jni, exception);
 	if (!cls)
 		return;
-	if ((*jv)->GetClassSignature(jv, cls, &sig, NULL) != JVMTI_ERROR_NONE) {
+	size_t len;
+	if (agent_class_signature(cls, &sig, &len) < 0) {
 		(*jni)->DeleteLocalRef(jni, cls);
 		return;
 	}
 	(*jni)->DeleteLocalRef(jni, cls);
 	struct want want;
-	struct exc_want w = { sig, strlen(sig), bit, &want.fire };
+	struct exc_want w = { sig, len, bit, &want.fire };
 	emit_want(&want, wants_exception, &w, false);
 	if (want.conns) {
 		const struct mentry *m = method ? mcache_entry(method) : NULL;

@@ -2,6 +2,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "mutf8.h"
 
 static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 {
@@ -26,8 +27,11 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 		/* ThreadName first, so a bridge always knows the name of a thread it hears of */
 		s->ev.code = WIRE_EV_THREAD_NAME;
 		s->ev.thread = em.tid;
+		/* a String, in modified UTF-8: sent as a String value is (a NUL
+		 * is a 0 byte on the wire, where strings have a length) */
 		s->ev.name.ptr = info.name ? info.name : "";
-		s->ev.name.len = info.name ? (uint32_t)strlen(info.name) : 0;
+		s->ev.name.len = info.name
+			? (uint32_t)mutf8_to_utf8(info.name, strlen(info.name), MUTF8_TEXT) : 0;
 		if (s->ev.name.len > WIRE_MAX_STRING)
 			s->ev.name.len = WIRE_MAX_STRING;
 		/* in-thread markers have the name themselves */

@@ -15,6 +15,7 @@
 #include "io.h"
 #include "log.h"
 #include "mcache.h"
+#include "mutf8.h"
 #include "pattern.h"
 #include "probe.h"
 #include "records.h"
@@ -188,6 +189,9 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	sig[0] = 'L';
 	memcpy(sig + 1, name, len);
 	memcpy(sig + 1 + len, ";", 2);
+	/* as agent_class_signature() gives it for the same class */
+	len = mutf8_to_utf8(sig, len + 2, MUTF8_NAME) - 2;
+	sig[len + 2] = '\0';
 	uint32_t lh = loader_hash_of(loader);
 	struct hook_ctx h = { .sig = sig };
 	if (!conns_want_method_class(sig, METHOD_EVENTS)) {
@@ -206,7 +210,7 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 		*new_class_data = copy;
 		*new_class_data_len = (jint)out_len;
 	} else if (rc != 0 || h.rn.nomem) {
-		sj_warn("class %s cannot have injected calls (%s)", name,
+		sj_warn("class %.*s cannot have injected calls (%s)", (int)len, sig + 1,
 			rc < 0 && why ? why : "out of memory");
 		refuse_all(&h.rn);
 	}
@@ -416,7 +420,7 @@ static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
 	jmethodID *methods = NULL;
 	struct record_names rn = { 0 };
 
-	if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
+	if (agent_class_signature(klass, &sig, NULL) < 0)
 		return;
 	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) == JVMTI_ERROR_NONE) {
 		for (jint i = 0; i < n; i++) {

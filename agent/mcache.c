@@ -8,6 +8,7 @@
 
 #include "agent.h"
 #include "conn.h"
+#include "mutf8.h"
 #include "pattern.h"
 
 static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -96,13 +97,15 @@ static struct mentry *build(jmethodID id)
 	if ((*jv)->GetMethodName(jv, id, &mname, &msig, NULL) != JVMTI_ERROR_NONE)
 		return NULL;
 	if ((*jv)->GetMethodDeclaringClass(jv, id, &cls) != JVMTI_ERROR_NONE ||
-	    (*jv)->GetClassSignature(jv, cls, &csig, NULL) != JVMTI_ERROR_NONE)
+	    agent_class_signature(cls, &csig, NULL) < 0)
 		goto out;
 	(*jv)->GetMethodModifiers(jv, id, &mods);
 	if (!agent.caps.can_get_source_file_name ||
 	    (*jv)->GetSourceFileName(jv, cls, &src) != JVMTI_ERROR_NONE)
 		src = NULL;
-	size_t src_len = src ? strlen(src) : 0;
+	size_t src_len = src ? mutf8_to_utf8(src, strlen(src), MUTF8_NAME) : 0;
+	/* the method's name and descriptor are modified UTF-8: name_method_wire()
+	 * makes the wire name UTF-8, as it does inject.c's from the class file */
 	size_t cap = strlen(csig) + strlen(mname) + strlen(msig) + 4;
 	e = calloc(1, sizeof(*e) + cap + src_len + 1);
 	if (!e)

@@ -20,7 +20,7 @@
 
 struct mentry {
 	jmethodID id;
-	const char *name;        /* wire name, NUL-terminated */
+	const char *name;        /* wire name (UTF-8: pattern.h), NUL-terminated */
 	uint32_t name_len;
 	uint32_t desc_off;       /* offset of '(' in name */
 	const char *source;      /* its class's source file ("Shop.java"), "" unknown */

@@ -6,6 +6,7 @@
 #include "pattern.h"
 #include "signature.h"
 #include "errtext.h"
+#include "mutf8.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -529,6 +530,7 @@ ssize_t name_method_wire_n(char *out, size_t outlen, const char *class_sig, cons
 	out[s.len] = '.';
 	memcpy(out + s.len + 1, method, mlen);
 	memcpy(out + s.len + 1 + mlen, descriptor, dlen);
+	total = mutf8_to_utf8(out, total, MUTF8_NAME);
 	out[total] = '\0';
 	return (ssize_t)total;
 }

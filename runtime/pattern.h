@@ -4,6 +4,8 @@
  *  - Wire names.  A method is "<dotted class>.<name><descriptor>", e.g.
  *    "java.io.BufferedWriter.write(I)V"; name_method_wire() builds it.  Classes and
  *    exceptions travel as JVMTI class signatures: "Ljava/lang/String;", "[I".
+ *    Names are standard UTF-8 (the agent converts JVMTI's modified UTF-8), and
+ *    patterns are matched byte for byte against them.
  *  - Patterns.  `*` is the only wildcard; it matches any run of bytes, empty included,
  *    '.', '/', '(', ')', ';' included.  Every other byte matches itself.
  *    pattern_compile() normalises what users write: for methods, '/' -> '.' before
@@ -82,8 +84,11 @@ ssize_t name_class_signature_to_dotted(const char *sig, size_t len, char *out, s
 ssize_t name_class_any_to_dotted(const char *name, size_t len, char *out, size_t outlen);
 
 /* The wire name of method METHOD with DESCRIPTOR (which starts with '(') declared by
- * the class with JVMTI signature CLASS_SIG, into OUT (NUL-terminated).
- * Returns the length, -EINVAL for bad arguments, -ENAMETOOLONG if OUT is short. */
+ * the class with JVMTI signature CLASS_SIG, into OUT (NUL-terminated). The pieces are
+ * as JVMTI and class files give them, in modified UTF-8; the wire name is standard
+ * UTF-8 (mutf8.h, MUTF8_NAME), so the agent's two sources of names agree.
+ * Returns the length, -EINVAL for bad arguments, -ENAMETOOLONG if OUT is short
+ * (OUT must hold the pieces before conversion). */
 ssize_t name_method_wire(char *out, size_t outlen, const char *class_sig,
 			 const char *method, const char *descriptor);
 /* The same with METHOD and DESCRIPTOR given by length (not NUL-terminated:

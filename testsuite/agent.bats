@@ -274,6 +274,12 @@ WANT
 	diff -u "$T/want" "$T/got"
 }
 
+# without_vm_threads FILE: FILE's lines but the thread events of the JVM's
+# own threads (which vary between JDKs).
+without_vm_threads() {
+	grep -v '^thread.\(start\|end\) .* thread="\(Common-Cleaner\|Notification Thread\|DestroyJavaVM\|Attach Listener\)"' "$1"
+}
+
 # Exceptions through probed frames, by injected calls: each frame the
 # exception leaves reports method.return popped=1 with the throwable (the
 # same object all the way up); the catching frame returns normally; a thread
@@ -285,7 +291,7 @@ check_unwind() {
 	local main dying
 	main=$(java_tid main) dying=$(java_tid dying)
 	[ -n "$main" ] && [ -n "$dying" ]
-	grep -v '^thread.\(start\|end\) .* thread="\(Common-Cleaner\|Notification Thread\|DestroyJavaVM\|Attach Listener\)"' "$T/events" |
+	without_vm_threads "$T/events" |
 		sed -E -e "s/ tid=$main / tid=MAIN /" -e "s/ tid=$dying / tid=DYING /" | mask >"$T/got"
 	diff -u - "$T/got" <<-'EOF'
 		method.enter pid=P tid=MAIN ts=X method=Unwind.run()V args=
@@ -325,6 +331,80 @@ check_unwind() {
 
 @test "unwind: exceptions through probed frames (popped, the throwable), a thread dying in a probed method (JDK 17)" { check_unwind "$JDK17"; }
 @test "unwind: exceptions through probed frames (popped, the throwable), a thread dying in a probed method (JDK 25)" { check_unwind "$JDK25"; }
+
+# Names outside the BMP (testsuite/java/Unicode.java, U+1D518 "𝔘"): JVMTI
+# and class files give them in modified UTF-8 (a surrogate pair, six bytes
+# ED A0 B5 ED B4 98); the agent sends UTF-8, so patterns written in UTF-8
+# select them (in the class-file hook, by the class and exception events) and
+# --print shows them as they are. A String argument holding U+0000 and one
+# holding U+1F600, a thread named with U+1D518 and one with U+0000, exactly
+# (the lines below are UTF-8; before, the names printed as \xed\xa0\xb5...).
+# Ex𝔘.class is a file named in UTF-8: the JVM finds it in a UTF-8 locale.
+check_unicode() {
+	JVM_ENV=(LC_ALL=C.UTF-8)
+	family "$1" unicode -m 'Unicode.h𝔘llo' -m 'Unicode.take(Ex𝔘)' -e 'Ex𝔘' -c 'Ex𝔘' --args --return --threads
+	local main
+	main=$(java_tid main)
+	[ -n "$main" ]
+	without_vm_threads "$T/events" | sed -E "s/ tid=$main / tid=MAIN /" | mask >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		class.load pid=P tid=MAIN ts=X class=Ex𝔘
+		method.enter pid=P tid=MAIN ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; args="a\x00b"
+		method.return pid=P tid=MAIN ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; popped=0 ret="a\x00b!"
+		method.enter pid=P tid=MAIN ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; args="x😀y"
+		method.return pid=P tid=MAIN ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; popped=0 ret="x😀y!"
+		class.prepare pid=P tid=MAIN ts=X class=Ex𝔘
+		exception.thrown pid=P tid=MAIN ts=X exception=Ex𝔘 method=Unicode.thr𝔘w()V
+		exception.catch pid=P tid=MAIN ts=X exception=Ex𝔘 method=Unicode.run()V
+		method.enter pid=P tid=MAIN ts=X method=Unicode.take(LEx𝔘;)I args=Ex𝔘@H#ID
+		method.return pid=P tid=MAIN ts=X method=Unicode.take(LEx𝔘;)I popped=0 ret=1
+		thread.start pid=P tid=T ts=X thread="w𝔘rker"
+		thread.end pid=P tid=T ts=X thread="w𝔘rker"
+		thread.start pid=P tid=T ts=X thread="nul\x00name"
+		thread.end pid=P tid=T ts=X thread="nul\x00name"
+		thread.end pid=P tid=MAIN ts=X thread="main"
+	EOF
+	log_has 'info: method calls injected in 1 class$'
+}
+
+@test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 17)" { check_unicode "$JDK17"; }
+@test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 25)" { check_unicode "$JDK25"; }
+
+# The same names in a class loaded before the registration: its calls come
+# by retransformation, whose names (the class file's) must agree with
+# JVMTI's; stack frames are named in UTF-8; a misspelt literal pattern gets
+# the closest name, in UTF-8.
+check_unicode_loaded() {
+	local src=$SRC/testsuite/java l_h l_a l_x l_main stack
+	l_h=$(grep -n 'static String h.uD835.uDD18llo(String s)' "$src/Unicode.java" | cut -d: -f1)
+	l_a=$(grep -n '^        h.uD835.uDD18llo("a.0b");' "$src/Unicode.java" | cut -d: -f1)
+	l_x=$(grep -n '^        h.uD835.uDD18llo("x' "$src/Unicode.java" | cut -d: -f1)
+	l_main=$(grep -n 'case "unicode-loaded": Unicode.run();' "$src/Families.java" | cut -d: -f1)
+	JVM_ENV=(LC_ALL=C.UTF-8)
+	start_jvm "$1" "" -- Families unicode-loaded "$T/go"
+	wait_until 20 grep -q '^loaded$' "$T/java.out"
+	start_bridge b -m 'Unicode.h𝔘llo' -m 'Unicode.h𝔘lo' --args --stack
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	mask "$T/b.out" >"$T/got"
+	stack="stack=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String;:$l_h|Unicode.run()V"
+	diff -u - "$T/got" <<-EOF
+		method.enter pid=P tid=T ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; args="a\\x00b" $stack:$l_a|Families.main([Ljava/lang/String;)V:$l_main
+		method.return pid=P tid=T ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; popped=0 ret=? $stack:$l_a|Families.main([Ljava/lang/String;)V:$l_main
+		method.enter pid=P tid=T ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; args="x😀y" $stack:$l_x|Families.main([Ljava/lang/String;)V:$l_main
+		method.return pid=P tid=T ts=X method=Unicode.h𝔘llo(Ljava/lang/String;)Ljava/lang/String; popped=0 ret=? $stack:$l_x|Families.main([Ljava/lang/String;)V:$l_main
+	EOF
+	log_has 'info: method calls injected in 1 class$'
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: java.method pattern 'Unicode.h𝔘lo': its class is loaded and declares no such method (an inherited one is its declaring class's); similar: Unicode.h𝔘llo" \
+		"$(silent method 'Unicode.h𝔘lo' 'enter, return')")" bridge_quiet b
+}
+
+@test "names: outside the BMP in a class loaded before the registration (retransformed), in stack frames, and the closest name of a misspelt one (JDK 17)" { check_unicode_loaded "$JDK17"; }
+@test "names: outside the BMP in a class loaded before the registration (retransformed), in stack frames, and the closest name of a misspelt one (JDK 25)" { check_unicode_loaded "$JDK25"; }
 
 # -x PID of a JVM started without the agent: the bridge's worker (as the
 # JVM's owner) loads it through HotSpot's attach mechanism; method events

@@ -48,6 +48,11 @@ public class Families {
             Families.class.getClassLoader().loadClass("LateLink");
             System.out.println("loaded");
         }
+        if (scenario.equals("unicode-loaded")) {
+            // loaded, linked and initialised before the registration
+            Class.forName("Unicode");
+            System.out.println("loaded");
+        }
         if (!scenario.equals("exitrace"))
             waitFor(args[1]);
         switch (scenario) {
@@ -74,6 +79,7 @@ public class Families {
         case "unwind": Unwind.run(); break;
         case "paced": Paced.run(args[2]); break;
         case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;
+        case "unicode": case "unicode-loaded": Unicode.run(); break;
         default: throw new IllegalArgumentException(scenario);
         }
     }

@@ -2,7 +2,9 @@
 # Most tests observe the agent through stpd-bridge --print; sjclient is for what
 # the bridge cannot do on purpose (raw bytes, another uid, Appendix-only,
 # never acking). It prints with the bridge's own formatter (runtime/print.c).
-# The Java classes land in $(builddir)/testsuite/java/classes.
+# The Java classes land in $(builddir)/testsuite/java/classes. Unicode.java has
+# a class named outside ASCII: javac names its file in the locale's encoding,
+# so it runs in a UTF-8 locale (C.UTF-8: glibc 2.35 and later have it built in).
 check_PROGRAMS += testsuite/java/sjclient
 testsuite_java_sjclient_SOURCES = testsuite/java/sjclient.c \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h
@@ -10,14 +12,15 @@ testsuite_java_sjclient_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_java_sjclient_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
 
 SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java testsuite/java/LoadAll.java \
-	testsuite/java/Named.java
+	testsuite/java/Named.java testsuite/java/Unicode.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp
 
 testsuite/java/classes.stamp: $(SJ_JAVA_FILES:%=$(srcdir)/%)
 	$(AM_V_GEN)rm -rf testsuite/java/classes && mkdir -p testsuite/java/classes && \
-	  $(JAVAC) --release 17 -d testsuite/java/classes $(SJ_JAVA_FILES:%=$(srcdir)/%) && touch $@
+	  LC_ALL=C.UTF-8 $(JAVAC) --release 17 -d testsuite/java/classes $(SJ_JAVA_FILES:%=$(srcdir)/%) && \
+	  touch $@
 
 clean-local: clean-sj-java
 clean-sj-java:

@@ -734,6 +734,31 @@ static void test_method_wire(void **state)
 	assert_true(method_matches("java.io.*", out));
 }
 
+/* JVMTI and class files give names in modified UTF-8: U+1D518 is ED A0 B5 ED
+ * B4 98 there, F0 9D 94 98 in UTF-8, which the wire name holds and which a
+ * pattern in UTF-8 matches (the modified form never would). */
+static void test_method_wire_modified_utf8(void **state)
+{
+	(void)state;
+	char out[128];
+
+	assert_int_equal(name_method_wire(out, sizeof out, "Lp/C\xed\xa0\xb5\xed\xb4\x98;",
+					  "h\xed\xa0\xb5\xed\xb4\x98llo",
+					  "(LEx\xed\xa0\xb5\xed\xb4\x98;)V"), 27);
+	assert_string_equal(out, "p.C\xf0\x9d\x94\x98.h\xf0\x9d\x94\x98llo(LEx\xf0\x9d\x94\x98;)V");
+	assert_true(method_matches("p.C\xf0\x9d\x94\x98.h\xf0\x9d\x94\x98llo", out));
+	assert_true(method_matches("p.C\xf0\x9d\x94\x98.h\xf0\x9d\x94\x98llo(Ex\xf0\x9d\x94\x98)", out));
+	assert_false(method_matches("p.C\xed\xa0\xb5\xed\xb4\x98.*", out));
+	/* a NUL in a name stays C0 80: the name stays one C string */
+	assert_int_equal(name_method_wire(out, sizeof out, "LA;", "a\xc0\x80" "b", "()V"), 9);
+	assert_string_equal(out, "A.a\xc0\x80" "b()V");
+	/* OUT must hold the modified form: 6 bytes more here than the result */
+	assert_int_equal(name_method_wire(out, 11, "LA;", "\xed\xa0\xb5\xed\xb4\x98", "()V"),
+			 -ENAMETOOLONG);
+	assert_int_equal(name_method_wire(out, 12, "LA;", "\xed\xa0\xb5\xed\xb4\x98", "()V"), 9);
+	assert_string_equal(out, "A.\xf0\x9d\x94\x98()V");
+}
+
 static void test_method_wire_errors(void **state)
 {
 	(void)state;
@@ -791,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_signature_to_dotted_errors),
 		cmocka_unit_test(test_class_name_forms),
 		cmocka_unit_test(test_method_wire),
+		cmocka_unit_test(test_method_wire_modified_utf8),
 		cmocka_unit_test(test_method_wire_errors),
 	};
 
