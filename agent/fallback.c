@@ -113,7 +113,7 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 	jint n = 0;
 	jmethodID *methods = NULL;
 	size_t bp_before = nset, hidden_ret = 0;
-	uint32_t hidden_conns = 0;
+	uint32_t hidden_conns = 0, bp_conns = 0;
 	bool new_exit = false;
 
 	if (strcmp(sig, "L" CLASSFILE_PROBE_CLASS ";") == 0 ||
@@ -147,9 +147,11 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			continue;
 		}
 		if (enter) {
-			if (eligible_locked(e))
+			if (eligible_locked(e)) {
+				if (!e->bp_set)
+					bp_conns |= m.conns[MC_ENTER];
 				set_locked(e, m.conns[MC_ENTER]);
-			else
+			} else
 				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, agent.caps.can_generate_breakpoint_events
 					    ? "its first instruction is a branch target: a breakpoint there "
 					      "would fire on every loop turn" : "no breakpoints in this VM");
@@ -180,11 +182,14 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 	char dotted[1024];
 	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
 	/* said when this class's methods get breakpoints anew, not on every rescan */
+	/* a fallback costs the methods their compiled code: the user is told
+	 * (a Notice), not only the JVM's log */
 	if (!all && (nset > bp_before || new_exit)) {
 		jboolean mod = JNI_TRUE;
 		(*jv)->IsModifiableClass(jv, klass, &mod);
-		sj_info("method.enter of %s by breakpoints (%s)", dn < 0 ? sig : dotted,
-			mod ? "no injected calls" : "a class the VM will not change");
+		emit_notice(bp_conns, "method.enter of %s by breakpoints (%s): its matched methods run "
+			    "interpreted", dn < 0 ? sig : dotted,
+			    mod ? "no injected calls" : "a class the VM will not change");
 	}
 	if (hidden_ret)
 		emit_notice(hidden_conns, "method.return of %zu method%s of %s cannot be reported (a class "
