@@ -2,6 +2,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "mutf8.h"
 #include "osthread.h"
 
 #include <string.h>
@@ -30,7 +31,9 @@ static void capture_owner(JNIEnv *jni, struct scratch *s, jobject object)
 			char *copy = n ? scratch_alloc(s, n) : NULL;
 
 			if (copy) {
+				/* a thread's name is a Java String: modified UTF-8 here */
 				memcpy(copy, info.name, n);
+				n = mutf8_to_utf8(copy, n, MUTF8_TEXT);
 				t->owner_name = (struct wire_str){ copy, (uint32_t)n };
 			}
 			(*jv)->Deallocate(jv, (unsigned char *)info.name);

@@ -849,6 +849,7 @@ check_inject() {
 	# returns are said not to be reported (MethodExit would interpret the JVM)
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
+		"warn: method.enter of java.lang.Object by breakpoints (no injected calls): its matched methods run interpreted" \
 		"$(silent method java.lang.Object.finalize 'enter, return')")" \
 		entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has "warn: class Ljava/lang/Object; cannot have injected calls (the VM's root class is left alone)$"
