@@ -16,7 +16,10 @@ int cfpool_parse(struct cfpool *cp, struct cf_rd *r, const char **why)
 	cp->start = r->off;
 	for (uint32_t i = 1; i < cp->count && !r->err; i++) {
 		cp->off[i] = (uint32_t)r->off;
-		switch (rd_u1(r)) {
+		uint32_t tag = rd_u1(r);
+		if (r->err)
+			break;	/* cut before a tag: truncated, not an unknown tag */
+		switch (tag) {
 		case CP_UTF8:
 			rd_skip(r, rd_u2(r));
 			break;
@@ -71,6 +74,13 @@ int cfpool_utf8(const struct cfpool *cp, uint32_t idx, const char **s, size_t *l
 	*len = u2(cp, idx, 0);
 	*s = (const char *)cp->bytes + cp->off[idx] + 3;
 	return 0;
+}
+
+int cfpool_class(const struct cfpool *cp, uint32_t idx, const char **s, size_t *len)
+{
+	if (cfpool_tag(cp, idx) != CP_CLASS)
+		return -EINVAL;
+	return cfpool_utf8(cp, u2(cp, idx, 0), s, len);
 }
 
 bool cfpool_utf8_is(const struct cfpool *cp, uint32_t idx, const char *s)

@@ -35,6 +35,8 @@ void cfpool_free(struct cfpool *cp);
 uint8_t cfpool_tag(const struct cfpool *cp, uint32_t idx);
 /* A Utf8 constant's bytes; -EINVAL if IDX is not one. */
 int cfpool_utf8(const struct cfpool *cp, uint32_t idx, const char **s, size_t *len);
+/* The name of a Class constant (its Utf8); -EINVAL if IDX is not one. */
+int cfpool_class(const struct cfpool *cp, uint32_t idx, const char **s, size_t *len);
 bool cfpool_utf8_is(const struct cfpool *cp, uint32_t idx, const char *s);
 /* The index of the Utf8 constant S, or 0. */
 uint32_t cfpool_find_utf8(const struct cfpool *cp, const char *s);

@@ -12,7 +12,8 @@ agent_libsjrewrite_la_SOURCES = \
 	agent/stackmap.c agent/stackmap.h \
 	agent/preinit.c agent/preinit.h \
 	agent/codeattr.c agent/codeattr.h \
-	agent/classfile.c agent/classfile.h
+	agent/classfile.c agent/classfile.h \
+	agent/cfmethods.c agent/cfmethods.h
 
 # The event path's buffers and clock: no JVMTI, so the unit tests use them on their own.
 noinst_LTLIBRARIES += agent/libsjevents.la

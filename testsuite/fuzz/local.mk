@@ -230,3 +230,66 @@ testsuite_fuzz_replay_mutf8_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_fuzz_replay_mutf8_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_mutf8_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_mutf8
+
+# ---- a class file's name and methods (agent/cfmethods.c): stap-java -L reads
+# every class file of a class path it is given, whoever wrote them.
+#
+#   make fuzz-cfmethods [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_cfmethods with
+#                                          $(FUZZ_CC) and run it on a copy of
+#                                          testsuite/fuzz/corpus-cfmethods/ for N seconds
+#   make fuzz-cfmethods-corpus             regenerate that corpus with $(JAVAC)
+#
+# The corpus: the rewriter's corpus (corpus-classfile) and the class files
+# javac --release 17 makes of classfile-src/Kinds.java (an interface with a
+# default and a static method, an abstract class, natives, an enum, a
+# record, an annotation), plus a few truncated and malformed ones.
+FUZZ_CFMETHODS_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_cfmethods.c \
+	$(top_srcdir)/agent/cfmethods.c \
+	$(filter-out %/fuzz_classfile.c,$(FUZZ_CLASSFILE_SRC))
+FUZZ_CFMETHODS_DEPS = $(FUZZ_CLASSFILE_DEPS) $(top_srcdir)/agent/cfmethods.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_cfmethods.c testsuite/fuzz/corpus-cfmethods \
+	testsuite/fuzz/classfile-src/Kinds.java
+CLEANFILES += testsuite/fuzz/fuzz_cfmethods
+
+testsuite/fuzz/fuzz_cfmethods: $(FUZZ_CFMETHODS_SRC) $(FUZZ_CFMETHODS_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/agent $(FUZZ_CFMETHODS_SRC) -o $@
+
+fuzz-cfmethods:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_cfmethods
+	$(call FUZZ_RUN,cfmethods,corpus-cfmethods)
+
+# regenerate that corpus with $(JAVAC)
+fuzz-cfmethods-corpus:
+	rm -rf testsuite/fuzz/cfmethods-javac $(top_srcdir)/testsuite/fuzz/corpus-cfmethods
+	$(MKDIR_P) testsuite/fuzz/cfmethods-javac $(top_srcdir)/testsuite/fuzz/corpus-cfmethods
+	$(JAVAC) --release 17 -d testsuite/fuzz/cfmethods-javac \
+	  $(top_srcdir)/testsuite/fuzz/classfile-src/Kinds.java
+	set -e; c=$(top_srcdir)/testsuite/fuzz/corpus-cfmethods; \
+	cp $(top_srcdir)/testsuite/fuzz/corpus-classfile/*.class "$$c/"; \
+	for f in testsuite/fuzz/cfmethods-javac/*.class; do \
+	  b=`basename "$$f" | tr '$$' -`; cp "$$f" "$$c/r17-$$b"; \
+	done; \
+	k="$$c/r17-Kinds.class"; \
+	head -c 9 "$$k" >"$$c/bad-header"; head -c 200 "$$k" >"$$c/bad-pool"; \
+	head -c `expr \`wc -c <"$$k"\` - 12` "$$k" >"$$c/bad-tail"; \
+	{ cat "$$k"; printf x; } >"$$c/bad-trailing"; \
+	{ printf '\312\376\272\277'; tail -c +5 "$$k"; } >"$$c/bad-magic"
+	rm -rf testsuite/fuzz/cfmethods-javac
+
+.PHONY: fuzz-cfmethods fuzz-cfmethods-corpus
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_cfmethods
+testsuite_fuzz_replay_cfmethods_SOURCES = testsuite/fuzz/replay_corpus.c \
+	testsuite/fuzz/fuzz_cfmethods.c
+testsuite_fuzz_replay_cfmethods_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-cfmethods"' \
+	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_cfmethods_corpus"'
+testsuite_fuzz_replay_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_cfmethods_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_cfmethods

@@ -90,6 +90,13 @@ testsuite_unit_test_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_classfile_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_classfile
 
+check_PROGRAMS += testsuite/unit/test_cfmethods
+testsuite_unit_test_cfmethods_SOURCES = testsuite/unit/test_cfmethods.c
+testsuite_unit_test_cfmethods_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_cfmethods_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_cfmethods
+
 # The one table of events (runtime/events.c) against the codec, --print and the markers.
 check_PROGRAMS += testsuite/unit/test_events
 testsuite_unit_test_events_SOURCES = testsuite/unit/test_events.c
