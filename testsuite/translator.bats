@@ -5,6 +5,8 @@
 # shown in the user's text, and real `stap -p2` runs on the output against a
 # stand-in bridge binary (translator/fake-bridge) that has stpd-bridge's SDT markers.
 
+bats_require_minimum_version 1.5.0
+
 setup_file() {
 	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
@@ -554,10 +556,10 @@ a b" ]
 		exit 3
 	EOF2
 	chmod +x "$T/stap"
-	TMPDIR=$T STAPJAVA_STAP=$T/stap run "$SJ" -L 'java.method("x")'
+	TMPDIR=$T STAPJAVA_STAP=$T/stap run "$SJ" -L 'java.gc.*'
 	[ "$status" -eq 3 ]
 	line=$(cat "$T/args")
-	[ "${line#-I|$T/stap-java.??????/tapset|}" = "-L|java.method(\"x\")|-I|/opt/stapjava/share/stapjava/tapset|" ]
+	[ "${line#-I|$T/stap-java.??????/tapset|}" = "-L|java.gc.*|-I|/opt/stapjava/share/stapjava/tapset|" ]
 	[ "$(grep -v '^//' "$T/paths")" = '@define __stapjava_bridge %( "/opt/stapjava/bin/stpd-bridge" %)
 @define __stapjava_agent %( "/opt/stapjava/lib/libstapjava.so" %)' ]
 	# and the temporary directory is gone
@@ -809,4 +811,252 @@ global __stapjava_fired0, __stapjava_fired1' ] || { echo "$output"; return 1; }
 	STAPJAVA_BRIDGE=$BUILD/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_STAP=$T/stap \
 		run "$SJ" -p4 -x 999999 -e 'probe java.method("A.b") { println(1) }'
 	[ -e "$T/stap-ran" ]
+}
+
+# --- -l / -L ---------------------------------------------------------------------
+
+# What the slot aliases set (translator-patches/sj_emit.c), as stap -L lists them.
+SLOT_VARS="java_event_name:string java_event:long java_flags:long java_sync:long java_pid:long java_tid:long java_timestamp:long java_name:string java_method:string java_args:string java_return:string java_thread_name:string java_stack:string java_stack_depth:long"
+
+# $SHOP: a class path made once per run of this file with the JDK's javac and
+# jar: classes/ (with a package-info.class and a module-info.class that is no
+# class file, both to be skipped) and shop.jar of the same classes (and the
+# package-info.class).
+shop_classes() {
+	export SHOP=$BATS_FILE_TMPDIR/shop
+	[ -e "$SHOP/shop.jar" ] && return 0
+	local jdk=/usr/lib/jvm/java-17-openjdk-amd64/bin
+	mkdir -p "$SHOP/src/shop" "$SHOP/classes"
+	cat >"$SHOP/src/shop/Shop.java" <<-'EOF2'
+		package shop;
+		import java.util.List;
+		public class Shop {
+		    public static class OutOfStock extends RuntimeException {
+		        public OutOfStock(String item) { super(item); }
+		    }
+		    static class Refused extends OutOfStock { Refused() { super("refused"); } }
+		    public interface Priced { long price(); }
+		    public abstract static class Item implements Priced {
+		        public abstract String name();
+		        String label() { return name(); }
+		    }
+		    private int stock;
+		    public void buy(int n) { stock -= n; }
+		    public boolean buy(String item, int n) { buy(n); return stock >= 0; }
+		    public void handle(int code, List<String> lines) { }
+		    public native void peek();
+		    static int total() { return 0; }
+		}
+	EOF2
+	cat >"$SHOP/src/shop/Order.java" <<-'EOF2'
+		package shop;
+		class Order { void buy() { } }
+	EOF2
+	printf '@Deprecated\npackage shop;\n' >"$SHOP/src/shop/package-info.java"
+	printf 'public class Main { public static void main(String[] args) { } }\n' >"$SHOP/src/Main.java"
+	# a name outside the BMP: a surrogate pair in the class file's modified UTF-8
+	printf 'class Unicode { void h\\uD835\\uDD18llo() { } }\n' >"$SHOP/src/Unicode.java"
+	"$jdk/javac" --release 17 -d "$SHOP/classes" "$SHOP/src/shop/"*.java "$SHOP/src/Main.java" "$SHOP/src/Unicode.java"
+	[ -e "$SHOP/classes/shop/package-info.class" ]
+	"$jdk/jar" cf "$SHOP/shop.jar.new" -C "$SHOP/classes" .
+	echo 'not a class file' >"$SHOP/classes/module-info.class"
+	mv "$SHOP/shop.jar.new" "$SHOP/shop.jar"
+}
+
+# stderr of the last `run --separate-stderr`, the pids of stap-java's messages taken out
+errors() {
+	sed -E 's/^stap-java\[[0-9]+\]: /stap-java: /' <<<"$stderr"
+}
+
+@test "-L java.method(...) --classpath: every method selected, from a directory or a jar, sorted, with the slot's variables" {
+	shop_classes
+	local want="java.method(\"shop.Shop.buy(I)V\").enter $SLOT_VARS method_name:string
+java.method(\"shop.Shop.buy(Ljava/lang/String;I)Z\").enter $SLOT_VARS method_name:string"
+	# no '(': every overload; the same from the directory, the jar, and both
+	for cp in "$SHOP/classes" "$SHOP/shop.jar" "$SHOP/shop.jar:$SHOP/classes"; do
+		run --separate-stderr "$SJ" -L 'java.method("shop.Shop.buy")' --classpath "$cp"
+		[ "$status" -eq 0 ] && [ "$output" = "$want" ] && [ -z "$stderr" ] || { echo "$cp: $status $output $stderr"; return 1; }
+	done
+	# DIR/*: the jars in DIR
+	run --separate-stderr "$SJ" -l 'java.method("shop.Shop.buy")' --classpath "$SHOP/*"
+	[ "$status" -eq 0 ]
+	[ "$output" = 'java.method("shop.Shop.buy(I)V").enter
+java.method("shop.Shop.buy(Ljava/lang/String;I)Z").enter' ]
+	# a name outside the BMP comes out in UTF-8, as the agent names it, and a
+	# pattern in UTF-8 selects it
+	run --separate-stderr "$SJ" -l 'java.method("Unicode.h𝔘*")' --classpath "$SHOP/shop.jar"
+	[ "$status" -eq 0 ]
+	[ "$output" = 'java.method("Unicode.h𝔘llo()V").enter' ]
+	# an event, internal names, and --classpath=CP
+	run --separate-stderr "$SJ" -L 'java.method("shop/Shop.buy(I)V").return' --classpath="$SHOP/shop.jar"
+	[ "$status" -eq 0 ]
+	[ "$output" = "java.method(\"shop.Shop.buy(I)V\").return $SLOT_VARS method_name:string java_popped:long" ]
+	run --separate-stderr "$SJ" -L 'java.method("shop.Shop.total").compile' --classpath "$SHOP/classes"
+	[ "$output" = "java.method(\"shop.Shop.total()I\").compile $SLOT_VARS method_name:string java_code_size:long java_code_addr:long" ]
+	# parameters as Java source writes them; any class; -l: the points alone
+	run --separate-stderr "$SJ" -l 'java.method("shop.Shop.handle(int, List)")' --classpath "$SHOP/classes"
+	[ "$output" = 'java.method("shop.Shop.handle(ILjava/util/List;)V").enter' ]
+	run --separate-stderr "$SJ" -l 'java.method("*.buy")' --classpath "$SHOP/shop.jar"
+	[ "$output" = 'java.method("shop.Order.buy()V").enter
+java.method("shop.Shop.buy(I)V").enter
+java.method("shop.Shop.buy(Ljava/lang/String;I)Z").enter' ]
+	# every method of the package: abstract and native ones (no code: they never
+	# fire) are not listed; package-info and module-info are not classes
+	run --separate-stderr "$SJ" -l 'java.method("shop.*"),java.method("Main.*")' --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "$status $stderr"; return 1; }
+	[ "$output" = 'java.method("Main.<init>()V").enter
+java.method("Main.main([Ljava/lang/String;)V").enter
+java.method("shop.Order.<init>()V").enter
+java.method("shop.Order.buy()V").enter
+java.method("shop.Shop$Item.<init>()V").enter
+java.method("shop.Shop$Item.label()Ljava/lang/String;").enter
+java.method("shop.Shop$OutOfStock.<init>(Ljava/lang/String;)V").enter
+java.method("shop.Shop$Refused.<init>()V").enter
+java.method("shop.Shop.<init>()V").enter
+java.method("shop.Shop.buy(I)V").enter
+java.method("shop.Shop.buy(Ljava/lang/String;I)Z").enter
+java.method("shop.Shop.handle(ILjava/util/List;)V").enter
+java.method("shop.Shop.total()I").enter' ] || { echo "$output"; return 1; }
+}
+
+@test "-L java.class(...) and java.exception(...) --classpath: the classes, and for exceptions those that may be Throwables" {
+	shop_classes
+	run --separate-stderr "$SJ" -L 'java.class("shop.Shop*")' --classpath "$SHOP/shop.jar"
+	[ "$status" -eq 0 ]
+	[ "$output" = "java.class(\"shop.Shop\").load $SLOT_VARS class_name:string
+java.class(\"shop.Shop\$Item\").load $SLOT_VARS class_name:string
+java.class(\"shop.Shop\$OutOfStock\").load $SLOT_VARS class_name:string
+java.class(\"shop.Shop\$Priced\").load $SLOT_VARS class_name:string
+java.class(\"shop.Shop\$Refused\").load $SLOT_VARS class_name:string" ] || { echo "$output"; return 1; }
+	run --separate-stderr "$SJ" -l 'java.class("Main").unload' --classpath "$SHOP/classes"
+	[ "$output" = 'java.class("Main").unload' ]
+	# OutOfStock extends RuntimeException (not in the class path: it may be one),
+	# Refused extends OutOfStock; the others end at Object, or are interfaces
+	run --separate-stderr "$SJ" -L 'java.exception("*")' --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ]
+	[ "$output" = "java.exception(\"shop.Shop\$OutOfStock\").thrown $SLOT_VARS exception_name:string
+java.exception(\"shop.Shop\$Refused\").thrown $SLOT_VARS exception_name:string" ] || { echo "$output"; return 1; }
+	run --separate-stderr "$SJ" -l 'java.exception("shop.Shop$Refused").catch' --classpath "$SHOP/classes"
+	[ "$output" = 'java.exception("shop.Shop$Refused").catch' ]
+}
+
+@test "-l/-L --classpath: what cannot be read is named, the rest is listed, status 1" {
+	shop_classes
+	echo 'not a zip' >"$T/bad.jar"
+	mkdir -p "$T/dir/shop"
+	cp "$SHOP/classes/shop/Order.class" "$T/dir/shop/"
+	# symbolic links are followed, a way back up is not, a dangling one is nobody's
+	ln -s .. "$T/dir/shop/up"
+	ln -s "$SHOP/classes/Main.class" "$T/dir/Linked.class"
+	ln -s "$T/gone" "$T/dir/Gone.class"
+	head -c 100 "$SHOP/classes/shop/Shop.class" >"$T/dir/shop/Cut.class"
+	mkdir -p "$T/jar"
+	cp "$T/dir/shop/Cut.class" "$T/jar/"
+	/usr/lib/jvm/java-17-openjdk-amd64/bin/jar cf "$T/cut.jar" -C "$T/jar" Cut.class
+	run --separate-stderr "$SJ" -l 'java.method("*.buy"),java.class("Main")' --classpath "$T/nope:$T/bad.jar:$T/dir:$T/cut.jar"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'java.class("Main").load
+java.method("shop.Order.buy()V").enter' ]
+	[ "$(errors)" = "stap-java: error: cannot read the class path entry $T/nope: No such file or directory
+stap-java: error: cannot read the jar $T/bad.jar: Not a zip archive
+stap-java: error: malformed class file $T/dir/shop/Cut.class: constant pool truncated
+stap-java: error: malformed class file Cut.class in the jar $T/cut.jar: constant pool truncated" ] || { echo "$stderr"; return 1; }
+}
+
+@test "-l/-L of a pattern: no match, no --classpath, -x without --classpath, --classpath without -l/-L: one message, status 1" {
+	shop_classes
+	printf '#!/bin/sh\ntouch "%s/stap-ran"\n' "$T" >"$T/stap"
+	chmod +x "$T/stap"
+	export STAPJAVA_STAP=$T/stap
+	# MESSAGE alone on stderr, nothing on stdout, status 1, and no stap
+	only() {
+		[ "$status" -eq 1 ] && [ -z "$output" ] && [ "$(errors)" = "$1" ] && [ ! -e "$T/stap-ran" ] ||
+			{ echo "status $status: $output / $stderr"; return 1; }
+	}
+	run --separate-stderr "$SJ" -L 'java.method("shop.Shop.nosuch")' --classpath "$SHOP/classes"
+	only 'stap-java: error: no method of the class path matches java.method("shop.Shop.nosuch")'
+	run --separate-stderr "$SJ" -l 'java.class("nosuch.*").unload' --classpath "$SHOP/classes"
+	only 'stap-java: error: no class of the class path matches java.class("nosuch.*").unload'
+	run --separate-stderr "$SJ" -l 'java.exception("shop.Shop$Item")' --classpath "$SHOP/classes"
+	only 'stap-java: error: no exception class of the class path matches java.exception("shop.Shop$Item")'
+	run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 4242
+	only "stap-java: error: -L java.method(\"Shop.*\") lists from a class path: give --classpath CP (listing the classes of a running JVM, -x 4242, is not supported yet)"
+	run --separate-stderr "$SJ" -l 'java.gc.*,java.class("Shop")'
+	only "stap-java: error: -l java.class(\"Shop\") lists from a class path: give --classpath CP (directories and jars, separated by ':')"
+	run --separate-stderr "$SJ" --classpath "$SHOP/classes" -e 'probe begin {}'
+	only 'stap-java: error: --classpath is for -l and -L: it says where their java.method, java.class and java.exception points are listed from'
+	run --separate-stderr "$SJ" -l 'java.class("A")' --classpath
+	only "stap-java: error: option '--classpath' requires an argument"
+	# a mistake in the Java syntax: stap's format, as stap shows -L's argument
+	run --separate-stderr "$SJ" -L 'java.method("a b")' --classpath "$SHOP/classes"
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e "$T/stap-ran" ]
+	[ "$stderr" = 'parse error: bad pattern in java.method: space at offset 1 cannot occur in a Java name
+        saw: string "a b" at <input>:1:19
+     source: probe java.method("a b") {}
+                               ^
+
+1 parse error.' ] || { echo "$stderr"; return 1; }
+	run --separate-stderr "$SJ" -l 'java.method("A.b")java.class("C")' --classpath "$SHOP/classes"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$stderr" = "parse error: 'java.method(\"A.b\")java.class(\"C\")' is not one Java probe point" ]
+}
+
+@test "-L of the tapset's points: stap's lines without the markers' \$argN; other points' lines as stap prints them" {
+	# a stand-in stap: what it was asked, and lines as stap -L prints them
+	cat >"$T/stap" <<-EOF2
+		#!/bin/sh
+		printf '%s|' "\$@" >"$T/args"
+		echo 'java.gc.start java_event:long java_pid:long \$arg1:long \$arg2:long \$arg12:long'
+		echo 'syscall.read fd:long \$arg1:long \$regs:struct pt_regs*'
+		exit 0
+	EOF2
+	chmod +x "$T/stap"
+	shop_classes
+	STAPJAVA_STAP=$T/stap run --separate-stderr "$SJ" -L ' java.gc.start , syscall.read'
+	[ "$status" -eq 0 ]
+	[ "$output" = 'java.gc.start java_event:long java_pid:long
+syscall.read fd:long $arg1:long $regs:struct pt_regs*' ] || { echo "$output"; return 1; }
+	# with a pattern point: stap is asked about the others only, and all is sorted
+	STAPJAVA_STAP=$T/stap run --separate-stderr "$SJ" -L 'syscall.read,java.class("Main"),java.gc.start' --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ]
+	[[ $(cat "$T/args") == *"|-L|syscall.read,java.gc.start|"* ]]
+	[ "$output" = "java.class(\"Main\").load $SLOT_VARS class_name:string
+java.gc.start java_event:long java_pid:long
+syscall.read fd:long \$arg1:long \$regs:struct pt_regs*" ] || { echo "$output"; return 1; }
+	# -l: stap's output as it is
+	STAPJAVA_STAP=$T/stap run --separate-stderr "$SJ" -l 'java.gc.*'
+	[ "$output" = 'java.gc.start java_event:long java_pid:long $arg1:long $arg2:long $arg12:long
+syscall.read fd:long $arg1:long $regs:struct pt_regs*' ]
+	# the real stap, on the tapset
+	mkdir -p "$T/tapset"
+	cp "$BUILD/tapset/stapjava.stp" "$BUILD/tapset/stapjava.stpm" "$T/tapset/"
+	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$T/tapset \
+		run --separate-stderr "$SJ" -r "$KREL" -L 'java.gc.*'
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$output" = 'java.gc.finish java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long
+java.gc.start java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long' ] || { echo "$output"; return 1; }
+}
+
+@test "-L lists for a pattern point exactly the variables stap -L finds in its slot's alias" {
+	shop_classes
+	mkdir -p "$T/tapset"
+	cp "$BUILD/tapset/stapjava.stp" "$BUILD/tapset/stapjava.stpm" "$T/tapset/"
+	export STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT
+	local points='java.method("shop.Shop.total"), java.method("shop.Shop.total").return, java.method("shop.Shop.total").compile, java.class("Main").unload, java.exception("shop.Shop$Refused").catch'
+	# the aliases stap-java generates for them, and what stap -L says of them
+	run "$SJ" --dump -p2 -e "probe $points {}"
+	[ "$status" -eq 0 ]
+	section "tapset <tmpdir>/stapjava_slots.stp" >"$T/tapset/stapjava_slots.stp"
+	section "tapset <tmpdir>/stapjava_paths.stpm" >"$T/tapset/stapjava_paths.stpm"
+	run stap -r "$KREL" -I "$T/tapset" -L '__stapjava_s*'
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "${#lines[@]}" -eq 5 ]
+	# each alias's variables: its own, less the count of its events and the markers' arguments
+	sed -E 's/^__stapjava_s[0-9]+ //; s/ __stapjava_fired[0-9]+:stats//; s/ \$arg[0-9]+:long//g' <<<"$output" >"$T/stap-vars"
+	run --separate-stderr "$SJ" -L "$points" --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ]
+	# stap-java's lines, sorted, in the slots' order: enter, return, compile, unload, catch
+	printf '%s\n' "${lines[3]}" "${lines[4]}" "${lines[2]}" "${lines[0]}" "${lines[1]}" | sed -E 's/^[^ ]+ //' >"$T/list-vars"
+	diff -u "$T/stap-vars" "$T/list-vars"
+	[ "$(sed -n 2p "$T/list-vars")" = "$SLOT_VARS method_name:string java_popped:long" ]
 }

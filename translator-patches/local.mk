@@ -23,13 +23,17 @@ translator_patches_stap_java_SOURCES = \
 	translator-patches/sj_run.c translator-patches/sj_run.h \
 	translator-patches/sj_srcmap.c translator-patches/sj_srcmap.h \
 	translator-patches/sj_resolve.c translator-patches/sj_resolve.h \
-	translator-patches/sj_files.c translator-patches/sj_files.h
-translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) \
+	translator-patches/sj_files.c translator-patches/sj_files.h \
+	translator-patches/sj_list.c translator-patches/sj_list.h \
+	translator-patches/sj_classpath.c translator-patches/sj_classpath.h
+# The class files of a --classpath are read with the agent's own code
+# (agent/cfmethods.h), the jars with libzip.
+translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(LIBZIP_CFLAGS) \
 	-DSJ_BRIDGE_PATH='"$(bindir)/stpd-bridge"' \
 	-DSJ_AGENT_PATH='"$(libdir)/libstapjava.so"' \
 	-DSJ_TAPSET_DIR='"$(pkgdatadir)/tapset"' \
 	-DSJ_RUNTIME_FIX='"$(runtimefixdir)/stap-runtime-fix"'
-translator_patches_stap_java_LDADD = runtime/libsjruntime.la
+translator_patches_stap_java_LDADD = agent/libsjrewrite.la runtime/libsjruntime.la $(LIBZIP_LIBS)
 
 # The runtime fix is installed for stap-java, with the patch it applies beside it.
 runtimefixdir = $(pkgdatadir)/runtime-fix

@@ -70,6 +70,14 @@ static int long_option(struct sj_cmdline *c, int argc, char **argv, int *i, char
 		c->sync = arg[7] == 's' ? SJ_SYNC_ON : SJ_SYNC_OFF;
 		return 0;
 	}
+	if (len == 9 && memcmp(name, "classpath", 9) == 0) {
+		if (!eq && *i + 1 >= argc) {
+			snprintf(err, errlen, "option '%s' requires an argument", arg);
+			return -EINVAL;
+		}
+		c->classpath = eq ? value : argv[++*i];
+		return 0;
+	}
 	if (len == 14 && memcmp(name, "target-command", 14) == 0) {
 		if (!eq && *i + 1 >= argc) {
 			snprintf(err, errlen, "option '%s' requires an argument", arg);
@@ -143,6 +151,11 @@ static int short_option(struct sj_cmdline *c, char opt, const char *value)
 	int rc = sj_argv_push(&c->pass, &c->npass, word);
 	if (value)
 		rc |= sj_argv_push(&c->pass, &c->npass, value);
+	if (!rc && (opt == 'l' || opt == 'L')) {
+		c->list_point = value;
+		c->list_at = c->npass;
+		c->list_vars = opt == 'L';
+	}
 	/* stap-java's pass-1 run sets its own -p; -o, -c, -x, -k and -i are about
 	 * later passes and would only get in its way */
 	if (!rc && strchr("pocxki", opt)) {

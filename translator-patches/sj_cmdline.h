@@ -5,7 +5,7 @@
  * order, as the words to pass on; the script (a file, "-" or -e TEXT), the -E
  * scripts and the script's arguments are taken out, and the options stap-java
  * itself looks at are noted.  stap-java's own options (--dump, --java-sync,
- * --java-async) are removed; --target-command CMD counts as -c CMD.  Returns 0, or -EINVAL with a message in ERR
+ * --java-async, --classpath CP) are removed; --target-command CMD counts as -c CMD.  Returns 0, or -EINVAL with a message in ERR
  * (an option that lacks its argument).
  */
 #ifndef STAPJAVA_SJ_CMDLINE_H
@@ -34,6 +34,10 @@ struct sj_cmdline {
 	bool runtime_given;	/* -R */
 	bool non_kernel_runtime;	/* --runtime=bpf|dyninst, --bpf, --dyninst */
 	bool listing;		/* -l, -L, -h, -V, --dump-*: nothing to translate */
+	const char *list_point;	/* -l / -L's probe point(s) */
+	size_t list_at;		/* 1 + index in pass of that word; 0: none */
+	bool list_vars;		/* it is -L's */
+	const char *classpath;	/* --classpath */
 	bool dump;		/* --dump */
 	enum sj_sync_choice sync;	/* --java-sync / --java-async */
 	size_t *pass1_drop;	/* indices in pass of words stap -p1 is not given */

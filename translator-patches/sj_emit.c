@@ -10,28 +10,68 @@
 #include "events.h"
 #include "pattern.h"
 
-/* The variables every slot probe sets; doc/markers.md's table ($arg1: the event
- * code in bits 0..7, the trailer flags in bits 8..15, in-thread the session
- * from bit 16, as the tapset reads it). */
-static const char common_vars[] =
-	"java_event = $arg1 & 0xff; java_flags = ($arg1 >> 8) & 0xff; java_sync = ($arg1 >> 8) & 1; "
-	"java_pid = $arg2; java_tid = $arg3; java_timestamp = $arg4; "
-	"java_name = user_string($arg5); java_method = user_string($arg6); "
-	"java_args = user_string($arg7); java_return = user_string($arg8); "
-	"java_thread_name = user_string($arg11); java_stack = __stapjava_stack($arg12); "
-	"java_stack_depth = __stapjava_stack_depth($arg12);";
+/* The variables a slot probe sets, in the order it sets them; doc/markers.md's
+ * table ($arg1: the event code in bits 0..7, the trailer flags in bits 8..15,
+ * in-thread the session from bit 16, as the tapset reads it).  KIND -1: every
+ * slot; EVENT NULL: every event of KIND.  The first, java_event_name, has no
+ * expression: the alias writes the slot's event name. */
+static const struct {
+	struct sj_slot_var var;
+	int kind;
+	const char *event;
+} slot_vars[] = {
+	{ { "java_event_name", "string", NULL }, -1, NULL },
+	{ { "java_event", "long", "$arg1 & 0xff" }, -1, NULL },
+	{ { "java_flags", "long", "($arg1 >> 8) & 0xff" }, -1, NULL },
+	{ { "java_sync", "long", "($arg1 >> 8) & 1" }, -1, NULL },
+	{ { "java_pid", "long", "$arg2" }, -1, NULL },
+	{ { "java_tid", "long", "$arg3" }, -1, NULL },
+	{ { "java_timestamp", "long", "$arg4" }, -1, NULL },
+	{ { "java_name", "string", "user_string($arg5)" }, -1, NULL },
+	{ { "java_method", "string", "user_string($arg6)" }, -1, NULL },
+	{ { "java_args", "string", "user_string($arg7)" }, -1, NULL },
+	{ { "java_return", "string", "user_string($arg8)" }, -1, NULL },
+	{ { "java_thread_name", "string", "user_string($arg11)" }, -1, NULL },
+	{ { "java_stack", "string", "__stapjava_stack($arg12)" }, -1, NULL },
+	{ { "java_stack_depth", "long", "__stapjava_stack_depth($arg12)" }, -1, NULL },
+	{ { "method_name", "string", "java_name" }, SJ_KIND_METHOD, NULL },
+	{ { "java_popped", "long", "$arg9" }, SJ_KIND_METHOD, "return" },
+	{ { "java_code_size", "long", "$arg9" }, SJ_KIND_METHOD, "compile" },
+	{ { "java_code_addr", "long", "$arg10" }, SJ_KIND_METHOD, "compile" },
+	{ { "class_name", "string", "java_name" }, SJ_KIND_CLASS, NULL },
+	{ { "exception_name", "string", "java_name" }, SJ_KIND_EXCEPTION, NULL },
+};
 
-static const char *kind_vars(enum sj_kind kind, const char *event)
+size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_slot_var **vars,
+		    size_t max)
 {
-	if (kind == SJ_KIND_METHOD && strcmp(event, "return") == 0)
-		return " method_name = java_name; java_popped = $arg9;";
-	if (kind == SJ_KIND_METHOD && strcmp(event, "compile") == 0)
-		return " method_name = java_name; java_code_size = $arg9; java_code_addr = $arg10;";
-	if (kind == SJ_KIND_METHOD)
-		return " method_name = java_name;";
-	if (kind == SJ_KIND_CLASS)
-		return " class_name = java_name;";
-	return " exception_name = java_name;";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof slot_vars / sizeof slot_vars[0]; i++) {
+		if ((slot_vars[i].kind >= 0 && slot_vars[i].kind != (int)kind) ||
+		    (slot_vars[i].event && strcmp(slot_vars[i].event, event) != 0))
+			continue;
+		if (n < max)
+			vars[n] = &slot_vars[i].var;
+		n++;
+	}
+	return n;
+}
+
+/* The assignments of the slot alias of SL, each "NAME = EXPR;", space-separated. */
+static int slot_assignments(struct sj_buf *out, const struct sj_slot *sl)
+{
+	const struct sj_slot_var *vars[SJ_MAX_SLOT_VARS];
+	size_t n = sj_slot_vars(sl->kind, sl->event, vars, SJ_MAX_SLOT_VARS);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && i < SJ_MAX_SLOT_VARS; i++) {
+		rc |= sj_buf_printf(out, "%s%s = ", i ? " " : "", vars[i]->name);
+		rc |= vars[i]->expr ? sj_buf_puts(out, vars[i]->expr)
+				    : sj_buf_printf(out, "\"%s.%s\"", sj_kind_name(sl->kind), sl->event);
+		rc |= sj_buf_puts(out, ";");
+	}
+	return rc;
 }
 
 int sj_emit_paths(const char *bridge, const char *agent, struct sj_buf *out)
@@ -59,10 +99,9 @@ int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_
 				    sl->pattern, sl->event,
 				    sl->used ? "" : " (not registered: stap's preprocessor leaves it out)");
 		rc |= sj_buf_printf(out,
-				    "probe " SJ_SLOT_PREFIX "%zu = process(\"%s\").mark(\"slot%zu\") {\n"
-				    "\t%sjava_event_name = \"%s.%s\"; %s%s",
-				    i, binary, i, mine, sj_kind_name(sl->kind), sl->event, common_vars,
-				    kind_vars(sl->kind, sl->event));
+				    "probe " SJ_SLOT_PREFIX "%zu = process(\"%s\").mark(\"slot%zu\") {\n\t%s",
+				    i, binary, i, mine);
+		rc |= slot_assignments(out, sl);
 		/* an aggregate: each CPU counts on its own, no lock in the handler */
 		rc |= sl->used ? sj_buf_printf(out, " " SJ_FIRED_PREFIX "%zu <<< 1;\n}\n", i)
 			       : sj_buf_puts(out, "\n}\n");

@@ -3,7 +3,8 @@
  * Contract (doc/markers.md):
  *  - sj_emit_aliases(): one probe alias per slot,
  *        probe __stapjava_sN = process("BINARY").mark("slotN") { java_... = $argK; ... }
- *    setting the tapset's variables from the marker's twelve arguments; BINARY is
+ *    setting the variables sj_slot_vars() names from the marker's twelve
+ *    arguments, in its order (stap -L lists them so); BINARY is
  *    the agent's library in-thread (and the alias skips other sessions' events:
  *    $arg1 >> 16 is not stp_pid()), the bridge otherwise.  It goes in
  *    a generated tapset file, so stap elides the variables a handler does not use
@@ -64,6 +65,19 @@ struct sj_target_cmd {
 	const char *command;	/* the user's -c, as given */
 	bool exec;		/* a simple command (wordexp splits it): exec it */
 };
+
+/* A variable a slot's alias sets: its name, its type as stap -L prints it,
+ * and the expression it is set to (NULL: the slot's event name, "KIND.EVENT",
+ * as a string literal). */
+struct sj_slot_var {
+	const char *name, *type, *expr;
+};
+#define SJ_MAX_SLOT_VARS 24
+/* The variables the alias of a slot of KIND and EVENT sets, in the order it
+ * sets them: the first MAX into VARS; returns how many there are.  The one
+ * table both the aliases and stap-java's listing (sj_list.h) read. */
+size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_slot_var **vars,
+		    size_t max);
 
 /* The name of tapset/stapjava_paths.stpm.in's file once generated: stap-java's
  * copy must have it, to replace the one in the tapset directory. */

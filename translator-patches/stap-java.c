@@ -12,7 +12,8 @@
  * %( %) conditionals or macros leave the probe points undecided, stap's own pass 1
  * decides first (sj_resolve.h).
  * stap's messages show the user's file names and lines (sj_srcmap.h).
- * `--dump` prints what would run instead.
+ * `--dump` prints what would run instead.  -l and -L list probe points:
+ * stap the tapset's, sj_list.h those that take a pattern, from a class path.
  * The user's manual: man/stap-java.1.
  */
 #define _GNU_SOURCE /* asprintf */
@@ -33,6 +34,7 @@
 #include "sj_diag.h"
 #include "sj_emit.h"
 #include "sj_files.h"
+#include "sj_list.h"
 #include "sj_resolve.h"
 #include "sj_run.h"
 #include "sj_srcmap.h"
@@ -636,10 +638,10 @@ static int run(struct job *j)
 	return rc;
 }
 
-/* -l, -L, --dump-*, -h, -V: nothing to translate, stap answers with our tapset
- * and the paths we use.  stap's stderr is ours: there is no text of the user's
- * to show instead of a translation.  stap's exit status, or -errno. */
-static int run_listing(struct job *j)
+/* stap's argv for -l, -L, --dump-*, -h, -V into *ARGV: the user's, with our
+ * tapset and the paths we use; POINTS, when not NULL, replaces -l/-L's
+ * argument.  0 or -errno. */
+static int listing_argv(struct job *j, const char *points, char ***argv)
 {
 	char **v = NULL;
 	size_t n = 0;
@@ -650,7 +652,7 @@ static int run_listing(struct job *j)
 	rc = sj_argv_push(&v, &n, j->paths.stap);
 	rc |= push_generated_tapset(&v, &n, j->tapset_dir);
 	for (size_t i = 0; i < j->cmd.npass; i++)
-		rc |= sj_argv_push(&v, &n, j->cmd.pass[i]);
+		rc |= sj_argv_push(&v, &n, points && i + 1 == j->cmd.list_at ? points : j->cmd.pass[i]);
 	rc |= sj_argv_push(&v, &n, "-I");
 	rc |= sj_argv_push(&v, &n, j->paths.tapset);
 	if (j->cmd.script_text) {
@@ -668,9 +670,92 @@ static int run_listing(struct job *j)
 		free(v);
 		return -ENOMEM;
 	}
+	*argv = v;
+	return 0;
+}
+
+/* Nothing to translate: stap answers, its output and stderr ours (there is
+ * no text of the user's to show instead of a translation).  stap's exit
+ * status, or -errno. */
+static int run_stap_listing(struct job *j)
+{
+	char **v;
+	int rc = listing_argv(j, NULL, &v);
+
+	if (rc < 0)
+		return rc;
 	rc = sj_run_stap(v, &j->map, -1, 2);
 	free(v);
 	return rc;
+}
+
+/* stap -l/-L OTHERS, its output lines appended to LINES: stap's exit status,
+ * or -errno. */
+static int stap_lines(struct job *j, const char *others, struct sj_lines *lines)
+{
+	char **out = NULL, **v;
+	int rc = listing_argv(j, others, &v);
+
+	if (rc < 0)
+		return rc;
+	rc = sj_run_lines(v, &out);
+	for (size_t i = 0; rc >= 0 && out && out[i]; i++)
+		if (sj_lines_add(lines, out[i]) < 0)
+			rc = -ENOMEM;
+	sj_run_free_lines(out);
+	free(v);
+	return rc;
+}
+
+/* -l / -L with probe points: those that take a pattern listed from the class
+ * path (sj_list.h), the others by stap, with -L the markers' $argN left out
+ * of the tapset's points.  The exit status: stap's when it failed, else 1
+ * when something could not be read or a point selected nothing. */
+static int run_point_listing(struct job *j)
+{
+	const char *opt = j->cmd.list_vars ? "-L" : "-l";
+	struct sj_list l;
+	struct sj_lines lines = { 0 };
+	int rc = sj_list_parse(&l, j->cmd.list_point), status = 0, problems = 0;
+
+	if (rc == 0 && l.nerrors) {
+		fputs(sj_buf_str(&l.errors), stderr);
+		status = 1;
+	} else if (rc == 0 && !l.npoints && !j->cmd.list_vars) {
+		status = run_stap_listing(j);	/* nothing of ours to add or take out */
+		rc = status < 0 ? status : 0;
+	} else if (rc == 0 && l.npoints && !j->cmd.classpath) {
+		if (j->cmd.target_pid)
+			sj_error("%s %s lists from a class path: give --classpath CP (listing the classes of a running JVM, -x %s, is not supported yet)",
+				 opt, l.points[0].text, j->cmd.target_pid);
+		else
+			sj_error("%s %s lists from a class path: give --classpath CP (directories and jars, separated by ':')",
+				 opt, l.points[0].text);
+		status = 1;
+	} else if (rc == 0) {
+		if (l.npoints)
+			problems = rc = sj_list_classpath(&l, j->cmd.classpath, j->cmd.list_vars, &lines);
+		if (rc >= 0 && l.others.len)
+			rc = status = stap_lines(j, sj_buf_str(&l.others), &lines);
+		if (rc >= 0 && j->cmd.list_vars)
+			sj_list_strip_args(&lines);
+		/* stap sorts its lines: alone they stay as they are, with ours
+		 * all are sorted together */
+		if (rc >= 0)
+			rc = l.npoints ? sj_list_print(&lines) : sj_lines_print(&lines);
+	}
+	sj_lines_free(&lines);
+	sj_list_free(&l);
+	if (rc == -ENOMEM)
+		sj_error("out of memory");
+	if (rc < 0)
+		return rc;
+	return status ? status : problems ? 1 : 0;
+}
+
+static int run_listing(struct job *j)
+{
+	return j->cmd.list_point ? run_point_listing(j) : run_stap_listing(j);
 }
 
 /* With -x and a run to the end: a pid that is no JVM the bridge may serve
@@ -754,6 +839,10 @@ static int stap_java(struct job *j, int argc, char **argv)
 		return 1;
 	if (sj_emit_paths(j->paths.bridge, j->paths.agent, &j->paths_text) < 0) {
 		sj_error("out of memory");
+		return 1;
+	}
+	if (j->cmd.classpath && !j->cmd.list_point) {
+		sj_error("--classpath is for -l and -L: it says where their java.method, java.class and java.exception points are listed from");
 		return 1;
 	}
 	if (j->cmd.listing || (!j->cmd.script_file && !j->cmd.script_text)) {
