@@ -62,8 +62,15 @@ configure_fresh() {
 	[[ ${lines[-1]} == "configure: error: elfutils/libdw.h not found: install the Debian package 'libdw-dev' (apt-get install libdw-dev)" ]]
 }
 
-@test "configure without the test tools names cmocka, bats, systemtap, systemtap-runtime" {
+@test "configure without libzip names libzip-dev" {
 	configure_fresh PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH=
+	[ "$status" -ne 0 ]
+	[[ ${lines[-1]} == "configure: error: libzip (stap-java) not found: install the Debian package 'libzip-dev' (apt-get install libzip-dev)" ]]
+}
+
+@test "configure without the test tools names cmocka, bats, systemtap, systemtap-runtime" {
+	# pkg-config finds nothing; libzip (checked before cmocka) is given by hand
+	configure_fresh PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= LIBZIP_CFLAGS=-I/usr/include LIBZIP_LIBS=-lzip
 	[ "$status" -ne 0 ]
 	[[ ${lines[-1]} == "configure: error: cmocka (C unit tests) not found: install the Debian package 'libcmocka-dev' (apt-get install libcmocka-dev)" ]]
 	configure_without ac_cv_path_BATS=
