@@ -223,7 +223,7 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 {
 	static struct wire_command done[BATCH];
 	size_t ndone = 0;
-	bool changed_any = false, more = false;
+	bool changed_any = false, more = false, window_was_open = !c->early.closed;
 	int rc = 0;
 
 	for (;;) {
@@ -250,6 +250,10 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 			rc = -EBADMSG;
 			break;
 		}
+		if (wire_early_window_ignores(&c->early, &c->peer, cmd.code)) {
+			wire_reader_consume(&c->rd, used);
+			continue;
+		}
 		rc = apply_command(c, &cmd, &changed);
 		if (rc < 0)
 			break;
@@ -267,6 +271,10 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 		 * events queued meanwhile goes out between two */
 		io_flush_now();
 	}
+	/* once, in its place: only the Hello comes before what it ignored */
+	if (window_was_open && c->early.closed && c->early.ignored)
+		sj_info("conn#%u: %u Appendix B commands before the bridge's first extension command "
+			"ignored (they are for an Appendix-only agent)", c->serial, c->early.ignored);
 	for (size_t i = 0; i < ndone; i++)
 		log_applied(c, &done[i]);
 	if (changed_any && rc >= 0)

@@ -8,7 +8,8 @@
  * changes bump conn_generation and update the JVMTI events (and the classes'
  * calls) once per batch, before the commands' info log lines are written,
  * so a test that sees "conn#N: RegisterMethod ..." knows the registration
- * is live.
+ * is live. The Appendix B commands of the early-Appendix window (wire.h)
+ * are skipped, not applied, and said in one line when the window closes.
  */
 #ifndef STAPJAVA_AGENT_COMMANDS_H
 #define STAPJAVA_AGENT_COMMANDS_H

@@ -236,6 +236,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->accepted_ms = 0;   /* set by io.c on accept */
 		c->partial_since_ms = 0;
 		c->started = false;
+		c->early = (struct wire_early_window){ 0 };
 		c->families = 0;
 		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->sync, false, __ATOMIC_RELAXED);

@@ -47,6 +47,9 @@ struct conn {
 	 * read left a message unfinished (0: none), in ms (io.c's stall deadlines) */
 	uint64_t accepted_ms, partial_since_ms;
 	bool started;            /* Start received: the peer's registrations are complete */
+	/* I/O thread only: the bridge's Appendix B commands for an Appendix-only
+	 * agent, which an agent that negotiated WIRE_CAP_EARLY_APPENDIX ignores */
+	struct wire_early_window early;
 	/* registrations and switches */
 	struct reg **regs;
 	size_t nregs, regcap;

@@ -231,7 +231,7 @@ static int record(const char *sock, const char *file, unsigned seconds,
 	out = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0)
 		die("%s: %s", file, strerror(errno));
-	rc = conn_send_hello(&c);
+	rc = conn_send_hello(&c, &o->reg);
 	if (rc < 0)
 		die("sending Hello: %s", strerror(-rc));
 	for (;;) {

@@ -119,10 +119,14 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_STACK      = 1u << 4, /* WIRE_TF_STACK, WIRE_OPT_STACK */
 	WIRE_CAP_NOTICE     = 1u << 5, /* 0x98 */
 	WIRE_CAP_IN_THREAD  = 1u << 6, /* 0x57, 0x58: markers fired in the Java thread */
+	/* the bridge's Appendix B commands before its first extension command
+	 * are for an Appendix-only agent, and an agent with the bit ignores them
+	 * (wire_early_window_ignores); negotiated only with WIRE_CAP_EXT_CMDS */
+	WIRE_CAP_EARLY_APPENDIX = 1u << 7,
 	WIRE_CAP_MONITOR_DETAIL = 1u << 8, /* WIRE_TF_MONITOR, WIRE_OPT_MONITOR */
 	WIRE_CAP_FRAME_SOURCE   = 1u << 9, /* each stack frame carries its source file */
 };
-#define WIRE_CAP_ALL 0x37Fu
+#define WIRE_CAP_ALL 0x3FFu
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u
@@ -251,9 +255,25 @@ struct wire_error {
 
 /* ------------------------------------------------------------ API */
 void wire_peer_init(struct wire_peer *peer);
-/* Negotiate from the peer's Hello: caps = ours & theirs, byte order from hello->order.
+/* Negotiate from the peer's Hello: caps = ours & theirs (without
+ * WIRE_CAP_EARLY_APPENDIX unless WIRE_CAP_EXT_CMDS is in them: no extension
+ * command could end its window), byte order from hello->order.
  * Returns 0, or -EPROTO for an unknown order / version 0. */
 int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hello, uint32_t our_caps);
+
+/* The early-Appendix window of a connection (PROTOCOL.md, Handshake): a
+ * bridge whose Hello has WIRE_CAP_EARLY_APPENDIX sends right after it the
+ * Appendix B commands an Appendix-only agent needs. An agent that
+ * negotiated the bit ignores every Appendix B command (0x40..0x46) received
+ * before the bridge's first extension command (0x50..0x58). Zeroed when the
+ * connection starts; the receiver passes every command after the Hello, in
+ * order, to wire_early_window_ignores(), which says whether it is one of
+ * those (and counts it). */
+struct wire_early_window {
+	bool closed;        /* an extension command arrived */
+	uint32_t ignored;   /* Appendix B commands ignored so far */
+};
+bool wire_early_window_ignores(struct wire_early_window *w, const struct wire_peer *peer, unsigned code);
 
 /* Decode one message from buf[0..len). Returns 0 and sets *used, -EAGAIN when
  * buf holds a valid but incomplete prefix, -EBADMSG when it can never become a

@@ -1,5 +1,6 @@
 /* wire_codes.c: names of wire codes, as the seed spells them (CamelCase);
- * the events' are in their table (events.h). */
+ * the events' are in their table (events.h). What kind of code each is,
+ * and so which commands the early-Appendix window ignores. */
 #include "wire.h"
 
 #include "events.h"
@@ -64,4 +65,15 @@ bool wire_event_is_extension(unsigned code)
 bool wire_command_is_extension(unsigned code)
 {
 	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_REGISTER_SLOT) || code == WIRE_CMD_HELLO;
+}
+
+bool wire_early_window_ignores(struct wire_early_window *w, const struct wire_peer *peer, unsigned code)
+{
+	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_REGISTER_SLOT)
+		w->closed = true;
+	if (w->closed || !(peer->caps & WIRE_CAP_EARLY_APPENDIX) ||
+	    code < WIRE_CMD_REGISTER_METHOD || code > WIRE_CMD_OPTIONAL_DATA)
+		return false;
+	w->ignored++;
+	return true;
 }

@@ -302,6 +302,8 @@ int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hell
 	peer->swap = hello->order != WIRE_HOST_ORDER;
 	peer->hello = true;
 	peer->caps = hello->caps & our_caps;
+	if (!(peer->caps & WIRE_CAP_EXT_CMDS))
+		peer->caps &= ~(uint32_t)WIRE_CAP_EARLY_APPENDIX;
 	return 0;
 }
 

@@ -140,14 +140,6 @@ static int batch_add(struct command_batch *b, const struct wire_command *cmd)
 	return rc;
 }
 
-int conn_send_hello(struct agent_conn *c)
-{
-	struct wire_command cmd = { .code = WIRE_CMD_HELLO };
-
-	wire_hello_init(&cmd.hello, CONN_OUR_CAPS, "stpd-bridge " PACKAGE_VERSION);
-	return send_command(c, &cmd);
-}
-
 static int batch_switch(struct command_batch *b, unsigned code, bool on)
 {
 	struct wire_command cmd = { .code = code, .enable = on };
@@ -160,12 +152,22 @@ static bool have(const struct agent_conn *c, uint32_t cap)
 	return (c->peer.caps & cap) != 0;
 }
 
+enum conn_next conn_next_step(const struct agent_conn *c)
+{
+	if (!c->peer.hello) /* Appendix-only: what went with our Hello is all it can take */
+		return c->appendix_sent ? CONN_NEXT_NOTHING : CONN_NEXT_REGISTER;
+	if (!c->appendix_sent || have(c, WIRE_CAP_EARLY_APPENDIX))
+		return CONN_NEXT_REGISTER;
+	/* an older agent applied them: registering again would add up */
+	return have(c, WIRE_CAP_EXT_CMDS) ? CONN_NEXT_RESET_REGISTER : CONN_NEXT_NOTHING;
+}
+
 static bool same_pattern(const struct registry_entry *a, const struct registry_entry *b)
 {
 	return a->kind == b->kind && strcmp(pattern_text(&a->pat, NULL), pattern_text(&b->pat, NULL)) == 0;
 }
 
-static int batch_patterns(struct command_batch *b, const struct agent_conn *c, const struct registry *reg)
+static int batch_patterns(struct command_batch *b, uint32_t caps, const struct registry *reg)
 {
 	static const unsigned appendix_code[] = {
 		[WIRE_KIND_METHOD] = WIRE_CMD_REGISTER_METHOD,
@@ -193,7 +195,7 @@ static int batch_patterns(struct command_batch *b, const struct agent_conn *c, c
 			if (same_pattern(&reg->entries[j], e))
 				cmd.events |= reg->entries[j].events;
 		/* Appendix B registers every type of a kind */
-		cmd.code = have(c, WIRE_CAP_EXT_CMDS) ? WIRE_CMD_REGISTER : appendix_code[e->kind];
+		cmd.code = (caps & WIRE_CAP_EXT_CMDS) ? WIRE_CMD_REGISTER : appendix_code[e->kind];
 		rc = batch_add(b, &cmd);
 		if (rc < 0)
 			return rc;
@@ -223,17 +225,97 @@ static int batch_slots(struct command_batch *b, const struct registry *reg,
 	return 0;
 }
 
-/* The order matters. In-thread dispatch, the optional-data mask and the
- * dispatch mode come first: a pattern switches its events on as soon as the
- * agent applies it, and events sent before would come to us, lack their
- * arguments or not wait for us. Then VmEvents (always, with extension
- * commands: VmDeath tells a JVM's normal end from an agent that died; the
- * registry keeps the lines out unless --vm), and last Start, which tells the
- * agent the registration is complete (its wait_ms wait ends on it). */
+/* The registration for an agent with CAPS. The order matters. In-thread
+ * dispatch comes first. Then VmEvents (always, with extension commands:
+ * VmDeath tells a JVM's normal end from an agent that died; the registry
+ * keeps the lines out unless --vm): an extension command, it ends the
+ * early-Appendix window (wire.h) before any Appendix B command the agent
+ * must apply. Then the optional-data mask and the dispatch mode: a pattern
+ * switches its events on as soon as the agent applies it, and events sent
+ * before would come to us, lack their arguments or not wait for us. Last
+ * Start, which tells the agent the registration is complete (its wait_ms
+ * wait ends on it). Nothing is said here about what CAPS lack
+ * (say_missing). */
+static int batch_registrations(struct command_batch *b, uint32_t caps, const struct registry *reg,
+			       const struct conn_in_thread *it)
+{
+	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
+	int rc = 0;
+
+	if (it) {
+		struct wire_command fire = { .code = WIRE_CMD_FIRE_IN_THREAD, .session = it->session };
+
+		rc = batch_add(b, &fire);
+	}
+	if (rc == 0 && (caps & WIRE_CAP_EXT_CMDS))
+		rc = batch_switch(b, WIRE_CMD_VM_EVENTS, true);
+	if (!(caps & WIRE_CAP_STACK))
+		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
+	if (!(caps & WIRE_CAP_MONITOR_DETAIL))
+		opt.mask &= ~(uint32_t)WIRE_OPT_MONITOR;
+	if (rc == 0 && opt.mask)
+		rc = batch_add(b, &opt);
+	if (rc == 0 && reg->sync && (caps & WIRE_CAP_SYNC)) {
+		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
+					     .timeout_us = reg->sync_timeout_us };
+
+		rc = batch_add(b, &mode);
+	}
+	if (rc == 0)
+		rc = it ? batch_slots(b, reg, it->slots) : batch_patterns(b, caps, reg);
+	for (size_t f = 0; f < N_SWITCHED_FAMILIES && rc == 0; f++)
+		if (event_families[f].family != EVENT_FAMILY_VM)
+			rc = batch_switch(b, event_families[f].switch_command,
+					  registry_family_on(reg, event_families[f].family));
+	if (rc == 0 && (caps & WIRE_CAP_EXT_CMDS)) {
+		struct wire_command start = { .code = WIRE_CMD_START };
+
+		rc = batch_add(b, &start);
+	}
+	return rc;
+}
+
+/* What an agent registered for CAPS cannot do of what REG asks. */
+static void say_missing(const struct agent_conn *c, uint32_t caps, const struct registry *reg)
+{
+	if ((reg->opt_mask & WIRE_OPT_STACK) && !(caps & WIRE_CAP_STACK))
+		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
+	if ((reg->opt_mask & WIRE_OPT_MONITOR) && !(caps & WIRE_CAP_MONITOR_DETAIL))
+		sj_warn("pid %d: the agent cannot say which class a monitor is of nor who holds it "
+			"(%s): monitor events come without them", (int)c->jvm.pid,
+			c->peer.hello ? "an older agent" : "an Appendix-only agent");
+	if (reg->sync && !(caps & WIRE_CAP_SYNC))
+		sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
+			(int)c->jvm.pid);
+	if (!(caps & WIRE_CAP_EXT_CMDS) && registry_family_on(reg, EVENT_FAMILY_VM))
+		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
+}
+
+int conn_send_hello(struct agent_conn *c, const struct registry *reg)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_HELLO };
+	struct command_batch b = { 0 };
+	size_t hello_len;
+	int rc;
+
+	wire_hello_init(&cmd.hello, CONN_OUR_CAPS, "stpd-bridge " PACKAGE_VERSION);
+	rc = batch_add(&b, &cmd);
+	hello_len = b.len;
+	/* what an agent without Hello takes; our Hello tells ours to ignore it */
+	if (rc == 0 && reg)
+		rc = batch_registrations(&b, 0, reg, NULL);
+	if (rc == 0)
+		rc = fd_send_all(c->fd, b.data, b.len);
+	if (rc == 0)
+		c->appendix_sent = b.len > hello_len;
+	free(b.data);
+	return rc;
+}
+
 int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it)
 {
-	struct wire_command opt = { .code = WIRE_CMD_OPTIONAL_DATA, .mask = reg->opt_mask };
+	enum conn_next next = conn_next_step(c);
 	struct command_batch b = { 0 };
 	int rc = 0;
 
@@ -243,51 +325,21 @@ int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			(int)c->jvm.pid, c->peer.hello ? "an older agent" : "an Appendix-only agent");
 		return -EPROTONOSUPPORT;
 	}
-	if (it) {
-		struct wire_command fire = { .code = WIRE_CMD_FIRE_IN_THREAD, .session = it->session };
+	/* the Appendix B registration it keeps was made for no capability */
+	say_missing(c, next == CONN_NEXT_NOTHING ? 0 : c->peer.caps, reg);
+	if (next == CONN_NEXT_NOTHING)
+		return 0;
+	if (next == CONN_NEXT_RESET_REGISTER) {
+		struct wire_command reset = { .code = WIRE_CMD_RESET };
 
-		rc = batch_add(&b, &fire);
-	}
-	if ((opt.mask & WIRE_OPT_STACK) && !have(c, WIRE_CAP_STACK)) {
-		sj_warn("pid %d: the agent cannot send stack traces", (int)c->jvm.pid);
-		opt.mask &= ~(uint32_t)WIRE_OPT_STACK;
-	}
-	if ((opt.mask & WIRE_OPT_MONITOR) && !have(c, WIRE_CAP_MONITOR_DETAIL)) {
-		sj_warn("pid %d: the agent cannot say which class a monitor is of nor who holds it "
-			"(%s): monitor events come without them", (int)c->jvm.pid,
-			c->peer.hello ? "an older agent" : "an Appendix-only agent");
-		opt.mask &= ~(uint32_t)WIRE_OPT_MONITOR;
-	}
-	if (rc == 0 && opt.mask)
-		rc = batch_add(&b, &opt);
-	if (rc == 0 && reg->sync) {
-		struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC,
-					     .timeout_us = reg->sync_timeout_us };
-
-		if (have(c, WIRE_CAP_SYNC))
-			rc = batch_add(&b, &mode);
-		else
-			sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
-				(int)c->jvm.pid);
+		rc = batch_add(&b, &reset);
 	}
 	if (rc == 0)
-		rc = it ? batch_slots(&b, reg, it->slots) : batch_patterns(&b, c, reg);
-	/* VM events last, always (below) */
-	for (size_t f = 0; f < N_SWITCHED_FAMILIES && rc == 0; f++)
-		if (event_families[f].family != EVENT_FAMILY_VM)
-			rc = batch_switch(&b, event_families[f].switch_command,
-					  registry_family_on(reg, event_families[f].family));
-	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS))
-		rc = batch_switch(&b, WIRE_CMD_VM_EVENTS, true);
-	else if (rc == 0 && registry_family_on(reg, EVENT_FAMILY_VM))
-		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
-	if (rc == 0 && have(c, WIRE_CAP_EXT_CMDS)) {
-		struct wire_command start = { .code = WIRE_CMD_START };
-
-		rc = batch_add(&b, &start);
-	}
+		rc = batch_registrations(&b, c->peer.caps, reg, it);
 	if (rc == 0 && b.len)
 		rc = fd_send_all(c->fd, b.data, b.len);
+	if (rc == 0 && !c->peer.hello)
+		c->appendix_sent = b.len > 0;
 	free(b.data);
 	return rc;
 }

@@ -5,11 +5,14 @@
  * JVM's, and the JVM's start time must still be the one the path was made
  * from. Otherwise it fails with c->untrusted set and *why saying what did not
  * match (a squatted socket). It must run after the privilege drop, as the JVM's
- * owner. The send functions encode one command each with the runtime codec
- * and write it whole (a send timeout bounds a peer that stops reading);
+ * owner. The send functions encode commands with the runtime codec and
+ * write each group whole (a send timeout bounds a peer that stops reading);
  * which commands go depends on what the Hello exchange negotiated: the
  * extension Register with per-type masks when WIRE_CAP_EXT_CMDS, else the
- * Appendix B commands. Functions return 0 or a negative errno; nothing here
+ * Appendix B commands. An Appendix-only agent gets its Appendix B
+ * registration with our Hello, at once; an agent that answers the Hello
+ * gets its own registration then, once, with no registration twice
+ * (conn_next_step). Functions return 0 or a negative errno; nothing here
  * logs, except conn_send_registrations' warnings about what the agent cannot
  * do.
  */
@@ -37,6 +40,9 @@ struct agent_conn {
 	struct wire_peer peer;   /* the agent, as far as we know it */
 	struct wire_reader rd;
 	bool hello_done;         /* agent's Hello received, or given up waiting */
+	/* Appendix B registrations went to the agent before its Hello was
+	 * read: with ours, or when we gave up waiting for it */
+	bool appendix_sent;
 	bool untrusted;          /* conn_open failed because the listener is not the JVM */
 	uint8_t acks[CONN_ACK_BATCH + 16]; /* encoded Acks not yet sent */
 	size_t acks_len;
@@ -48,13 +54,31 @@ int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const c
 	      char *why, size_t whylen);
 void conn_close(struct agent_conn *c);
 
-int conn_send_hello(struct agent_conn *c);
+/* Our Hello, and with REG (NULL for in-thread dispatch, which an
+ * Appendix-only agent cannot do), in the same write, the Appendix B
+ * registration an Appendix-only agent needs (PROTOCOL.md,
+ * CAP_EARLY_APPENDIX): such an agent may stop reading before we could know
+ * what it is. Sets appendix_sent. */
+int conn_send_hello(struct agent_conn *c, const struct registry *reg);
+
+/* What the agent still needs once we know what it is. */
+enum conn_next {
+	CONN_NEXT_NOTHING,        /* the Appendix B registration it has is all it can take */
+	CONN_NEXT_REGISTER,       /* its registration, for the negotiated capabilities */
+	CONN_NEXT_RESET_REGISTER, /* Reset, then that: it applied the Appendix B one (an older agent) */
+};
+/* From peer (its Hello, if any) and appendix_sent. */
+enum conn_next conn_next_step(const struct agent_conn *c);
+
 /* In-thread dispatch (--in-thread): the agent fires the slots' markers. */
 struct conn_in_thread {
 	const struct slot_table *slots;
 	uint32_t session;
 };
-/* IT NULL: the agent sends us the events. With IT, an agent that cannot
+/* Once we know what the agent is (its Hello, in time or late; its first
+ * event; the Hello timeout): send what conn_next_step() says, in one write,
+ * and warn about what the registration the agent ends up with cannot do.
+ * IT NULL: the agent sends us the events. With IT, an agent that cannot
  * fire in-thread is refused (-EPROTONOSUPPORT, after a warning). */
 int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it);

@@ -49,6 +49,17 @@ testsuite_unit_test_slots_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge 
 testsuite_unit_test_slots_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_slots
 
+# Unit test of the early-Appendix window: the agent's rule (runtime) and
+# what the bridge sends with its Hello and after it (cmocka).
+check_PROGRAMS += testsuite/unit/test_early_appendix
+testsuite_unit_test_early_appendix_SOURCES = testsuite/unit/test_early_appendix.c \
+	stpd-bridge/connection.c stpd-bridge/connection.h stpd-bridge/discovery.c stpd-bridge/discovery.h \
+	stpd-bridge/procfs.c stpd-bridge/procfs.h stpd-bridge/registry.c stpd-bridge/registry.h \
+	stpd-bridge/slots.c stpd-bridge/slots.h
+testsuite_unit_test_early_appendix_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_early_appendix_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_early_appendix
+
 # A fake agent for testsuite/bridge.bats: listens where an agent would and
 # sends chosen bytes.
 check_PROGRAMS += testsuite/fakeagent

@@ -84,8 +84,9 @@ static enum step on_hello(struct worker *w, const struct wire_hello *h)
 	sj_info("pid %d: agent \"%.*s\", protocol %u, capabilities 0x%02x", w->pid,
 		(int)(h->description.len > 200 ? 200 : h->description.len), h->description.ptr,
 		h->version, w->conn.peer.caps);
-	/* after a late Hello the Appendix B registrations stay: they cover it */
-	return w->conn.hello_done ? STEP_OK : registrations(w);
+	/* a late Hello too: an agent that ignored what went with our Hello
+	 * still needs its registration (conn_next_step) */
+	return registrations(w);
 }
 
 static enum step on_event(struct worker *w, const struct wire_event *ev)
@@ -96,6 +97,8 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 	if (ev->code == WIRE_EV_HELLO)
 		return on_hello(w, &ev->hello);
 	if (!w->conn.hello_done) { /* an Appendix-only agent that talks first */
+		sj_info("pid %d: the agent's first message is %s, not a Hello: speaking Appendix A/B only",
+			w->pid, wire_event_name(ev->code));
 		s = registrations(w);
 		if (s != STEP_OK)
 			return s;
@@ -355,7 +358,7 @@ static int connect_and_run(struct worker *w)
 	}
 	sj_info("pid %d: connected to the agent (worker uid %u gid %u)", w->pid,
 		(unsigned)getuid(), (unsigned)getgid());
-	rc = conn_send_hello(&w->conn);
+	rc = conn_send_hello(&w->conn, w->cfg->opts->in_thread ? NULL : &w->cfg->opts->reg);
 	if (rc < 0) {
 		sj_warn("pid %d: sending Hello failed: %s", w->pid, strerror(-rc));
 		return WORKER_FAILED;

@@ -101,8 +101,8 @@ start_plain_jvm() {
 }
 
 # registered N: the Nth connection has sent its whole registration (the
-# bridge always ends it with VmEvents).
-registered() { log_has "conn#$1: VmEvents on"; }
+# bridge always ends it with Start).
+registered() { log_has "conn#$1: Start: registrations complete"; }
 
 # worker_of NAME: the pid of the bridge's worker for $JPID, from its log.
 worker_of() { sed -n "s/.*: info: pid $JPID: worker \([0-9]*\) started.*/\1/p" "$T/$1.log" | head -1; }
@@ -1332,6 +1332,56 @@ check_two_sessions() {
 	diff -u "$T/want" "$T/got"
 }
 
+# conn_lines N: the agent's log lines of connection N, from its Hello to
+# its Start (or to the end), without "stapjava-agent[PID]: " and pids.
+conn_lines() {
+	sed -n "/conn#$1: Hello/,/conn#$1: Start/p" "$T/agent.log" | grep "conn#$1: " |
+		sed -E 's/^stapjava-agent\[[0-9]+\]: //; s/pid [0-9]+/pid N/'
+}
+
+# The bridge sends an Appendix-only agent's registration with its Hello;
+# ours ignores it (CAP_EARLY_APPENDIX) and applies the bridge's own once:
+# a RegisterMethod taken too would add method.return and method.compile.
+@test "peers: the Appendix B registration a bridge sends with its Hello is ignored; its own is applied once, without Reset" {
+	family "$JDK17" methods -m 'Demo.add:enter' --args
+	mask "$T/events" >"$T/got"
+	echo 'method.enter pid=P tid=T ts=X method=Demo.add(II)I args=2,3' >"$T/want"
+	diff -u "$T/want" "$T/got"
+	conn_lines 1 >"$T/got"
+	cat >"$T/want" <<'WANT'
+info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
+info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
+info: conn#1: VmEvents on
+info: conn#1: RequestForOptionalData 0x1
+info: conn#1: Register method 0x1 "Demo.add"
+info: conn#1: Start: registrations complete
+WANT
+	diff -u "$T/want" "$T/got"
+	! log_has 'RegisterMethod' || return 1
+	! log_has 'Reset' || return 1
+}
+
+# The rule itself, with a client that offers CAP_EARLY_APPENDIX: Appendix B
+# commands are ignored up to the first extension command, applied after it.
+@test "peers: with CAP_EARLY_APPENDIX, Appendix B commands before the first extension command are ignored, later ones applied" {
+	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
+		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
+	mask "$T/events" >"$T/got"
+	printf '%s\n' 'hello pid=P caps=0x3ff' \
+		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
+		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
+		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
+	diff -u "$T/want" "$T/got"
+	conn_lines 1 >"$T/got"
+	cat >"$T/want" <<'WANT'
+info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
+info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
+info: conn#1: Register method 0x2 "Demo.add"
+info: conn#1: RegisterMethod "Demo.inst"
+WANT
+	diff -u "$T/want" "$T/got"
+}
+
 check_stack() {
 	family "$1" methods -m Demo.add:enter --stack
 	local src=$SRC/testsuite/java/Families.java l_add l_run l_main
@@ -1601,7 +1651,7 @@ check_filters() {
 	start_bridge dotdesc -m 'sj.filt.Named.over(Ljava.lang.String;)I' --return
 	start_bridge inner -m 'sj.filt.Named$Inner.*' --args --return
 	start_bridge none -m 'sj.filt.Nope.*' -m 'sj.filt.Named.over(J)I' -m '*.overtime'
-	wait_until 20 log_count_is ': VmEvents on' 6
+	wait_until 20 log_count_is ': Start: registrations complete' 6
 	touch "$T/go"
 	wait_exit "$JPID"
 	JVMPID=$JPID JPID=
@@ -1994,7 +2044,7 @@ start_container() {
 		-m 'sj.filt.Named.get*' --args --return --vm 3>&- &
 	BPID=$!
 	BPIDS+=("$BPID")
-	wait_until 20 grep -q 'conn#1: VmEvents on' "$T/ct/agent.log"
+	wait_until 20 grep -q 'conn#1: Start: registrations complete' "$T/ct/agent.log"
 	touch "$T/ct/go"
 	wait_exit "$unshare" 30
 	wait_exit "$BPID"
@@ -2032,7 +2082,7 @@ WANT
 		-m 'sj.filt.Named.get*' --return 3>&- &
 	BPID=$!
 	BPIDS+=("$BPID")
-	wait_until 30 grep -q 'conn#1: VmEvents on' "$T/ct/agent.log"
+	wait_until 30 grep -q 'conn#1: Start: registrations complete' "$T/ct/agent.log"
 	# the copy was removed once loaded; the JVM keeps its mapping
 	[ -z "$(ls -A "/proc/$jvm/root/tmp" | grep '^stapjava-agent-')" ]
 	grep -q '/tmp/stapjava-agent-[0-9]*-[0-9]*\.so (deleted)$' "/proc/$jvm/maps"

@@ -183,7 +183,7 @@ ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads 
 		'CapEff:	0000000000000000' 'CapBnd:	0000000000000000' 'NoNewPrivs:	1')" ]
 }
 
-@test "--print writes every event in the documented format; extension registrations" {
+@test "--print writes every event in the documented format; extension registrations, after the Appendix B ones our agent ignores" {
 	start_fake 65534 65534 --scenario all
 	start_bridge "${ALL_OPTS[@]}"
 	wait_for "$T/out" '^vm.death '
@@ -208,9 +208,19 @@ method.enter pid=PID tid=4250 ts=18000000 method=Demo.greet(Ljava/lang/String;)V
 lost pid=PID tid=0 ts=19000000 lost=3
 thread.end pid=PID tid=4251 ts=21000000 thread="worker-1"
 vm.death pid=PID tid=4250 ts=22000000' ]
+	# with the Hello, what an Appendix-only agent needs; an agent with
+	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7f
+Hello version=1 caps=0x3ff
+RequestForOptionalData mask=0x3 (ignored)
+RegisterMethod pattern=Demo.* (ignored)
+RegisterClass pattern=* (ignored)
+RegisterException pattern=* (ignored)
+GcEvents enable=1 (ignored)
+ThreadEvents enable=1 (ignored)
+MonitorEvents enable=1 (ignored)
+VmEvents enable=1
 RequestForOptionalData mask=0x7
 Register kind=1 events=0x7 pattern=Demo.*
 Register kind=2 events=0x7 pattern=*
@@ -218,31 +228,76 @@ Register kind=3 events=0x3 pattern=*
 GcEvents enable=1
 ThreadEvents enable=1
 MonitorEvents enable=1
-VmEvents enable=1
 Start
 scenario all' ]
 }
 
-@test "an Appendix-only agent gets Appendix B registrations; event types are filtered by the bridge" {
-	start_fake 0 0 --appendix --scenario all --start-on ThreadEvents
-	start_bridge --print -m 'Demo.add:enter' -m 'Demo.add:return' -e '*:catch' --threads --args \
-		--hello-timeout-ms 200 --log-level info
+@test "an agent without CAP_EARLY_APPENDIX (caps 0x7f) applied the Appendix B registration: Reset, then its own" {
+	start_fake 65534 65534 --caps 0x7f --scenario some
+	start_bridge --print -m 'Demo.*' --threads --args
+	wait_for "$T/out" 'ts=2000000 '
+	run cat "$FA_CMDS"
+	[ "$output" = 'accepted
+Hello version=1 caps=0x3ff
+RequestForOptionalData mask=0x1
+RegisterMethod pattern=Demo.*
+ThreadEvents enable=1
+Reset
+VmEvents enable=1
+RequestForOptionalData mask=0x1
+Register kind=1 events=0x3 pattern=Demo.*
+ThreadEvents enable=1
+Start
+scenario some' ]
+	run sed "s/ pid=$FA / pid=PID /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=4250 ts=1000000 method=Demo.tick()V args=
+method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
+	[ ! -s "$T/log" ]
+}
+
+APPENDIX_OPTS=(--print -m 'Demo.add:enter' -m 'Demo.add:return' -e '*:catch' --threads --args --log-level info)
+
+# appendix_session_was LINE: an Appendix-only fake agent's scenario "all"
+# came out as the types APPENDIX_OPTS asked for (the bridge filters them);
+# and once the bridge is gone, every command the agent ever got was what
+# came with the Hello, then LINE (if any) before the scenario, then nothing.
+appendix_session_was() {
 	wait_for "$T/out" '^thread.end '
-	wait_for "$T/log" "pid $FA: no Hello from the agent within 200 ms: speaking Appendix A/B only"
 	run sed -E "s/ pid=$FA / pid=PID /; s/ ts=[0-9]+( |$)/ ts=TS\1/" "$T/out"
 	[ "$output" = 'thread.start pid=PID tid=4251 ts=TS
 method.enter pid=PID tid=4250 ts=TS method=Demo.add(II)I args=2,3
 method.return pid=PID tid=4250 ts=TS method=Demo.add(II)I popped=0 ret=5
 exception.catch pid=PID tid=4250 ts=TS exception=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V
 thread.end pid=PID tid=4251 ts=TS' ]
+	kill "$BR"
+	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
-	[ "$output" = 'accepted
-Hello version=1 caps=0x7f
+	[ "$output" = "accepted
+Hello version=1 caps=0x3ff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
 ThreadEvents enable=1
-scenario all' ]
+${1:+$1
+}scenario all
+closed" ]
+}
+
+@test "an Appendix-only agent gets Appendix B registrations with the Hello, nothing after the Hello timeout; event types are filtered by the bridge" {
+	start_fake 0 0 --appendix --scenario all --start-on ThreadEvents --wait-file "$T/go"
+	start_bridge "${APPENDIX_OPTS[@]}" --hello-timeout-ms 200
+	wait_for "$T/log" "pid $FA: no Hello from the agent within 200 ms: speaking Appendix A/B only"
+	touch "$T/go"
+	appendix_session_was ''
+}
+
+# A third-party agent that takes a short quiet period as the end of its
+# registrations, and reads nothing after it: it had them all before.
+@test "an Appendix-only agent that stops reading 300 ms after its last command still receives every registration" {
+	start_fake 0 0 --appendix --scenario all --quiet-ms 300
+	start_bridge "${APPENDIX_OPTS[@]}"
+	appendix_session_was 'stopped reading: 300 ms without a command'
+	grep -q "info: pid $FA: the agent's first message is ThreadStarted, not a Hello: speaking Appendix A/B only" "$T/log"
 }
 
 @test "a socket squatted by another user is refused before a byte is sent" {
@@ -376,10 +431,11 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7f
+Hello version=1 caps=0x3ff
+RegisterMethod pattern=Demo.* (ignored)
+VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
 Register kind=1 events=0x3 pattern=Demo.*
-VmEvents enable=1
 Start
 scenario some
 Ack seq=1
@@ -497,14 +553,20 @@ markers_of() {
 	wait_for "$T/out" '^lost '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7f
+Hello version=1 caps=0x3ff
+RequestForOptionalData mask=0x3 (ignored)
+RegisterMethod pattern=Demo.add (ignored)
+RegisterMethod pattern=Demo.* (ignored)
+RegisterClass pattern=java.lang.String (ignored)
+RegisterException pattern=* (ignored)
+GcEvents enable=1 (ignored)
+VmEvents enable=1
 RequestForOptionalData mask=0x3
 Register kind=1 events=0x7 pattern=Demo.add
 Register kind=1 events=0x1 pattern=Demo.*
 Register kind=2 events=0x1 pattern=java.lang.String
 Register kind=3 events=0x2 pattern=*
 GcEvents enable=1
-VmEvents enable=1
 Start
 scenario all' ]
 	# markers with no probe on them cost nothing and change nothing

@@ -1,7 +1,7 @@
 /* fakeagent.c: a stand-in for the JVMTI agent, for testsuite/bridge.bats.
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
- *             [--commands FILE] [--appendix] [--caps N]
+ *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
@@ -10,19 +10,26 @@
  * to /tmp/stapjava-<uid>, the name is jvm-<pidns>-<pid>-<starttime>.sock), or
  * on PATH exactly (to squat a socket), writes the path to FILE once it
  * listens, accepts one connection, logs every command it decodes to the
- * commands file (one line each), answers the bridge's Hello (unless
- * --appendix), and after the command that ends a registration (Start,
- * which the bridge sends last; --start-on names another, e.g. for an
- * Appendix-only peer, which gets no VmEvents) sends the scenario's events (once FILE exists, with --wait-file; with a
- * TF_SYNC flag on each after DispatchMode 1). Then it stays until the bridge hangs up
- * (stay) or exits at once, mid-stream (exit). Copied to a file named "java",
- * it passes for a JVM; a NAME argument is ignored and shows as its "main class".
+ * commands file (one line each; " (ignored)" after those the real agent
+ * ignores: the early-Appendix window, wire.h), answers the bridge's Hello
+ * with caps N (default WIRE_CAP_ALL; not at all with --appendix), and after
+ * the command that ends a registration (Start, which the bridge sends last;
+ * --start-on names another, e.g. for an Appendix-only peer, which gets no
+ * Start) sends the scenario's events (once FILE exists, with --wait-file;
+ * with a TF_SYNC flag on each after DispatchMode 1). Then it stays until the
+ * bridge hangs up (stay) or exits at once, mid-stream (exit). With
+ * --quiet-ms, like a third-party agent that takes a quiet period as the end
+ * of its registrations, it stops reading N ms after the last command it
+ * got, runs the scenario then, and once the bridge hangs up logs what came
+ * too late ("late ..."). Copied to a file named "java", it passes for a
+ * JVM; a NAME argument is ignored and shows as its "main class".
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +37,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wire.h"
@@ -39,7 +47,9 @@ static const char *start_on = "Start"; /* the command after which the scenario r
 static bool sync_mode;         /* DispatchMode 1 received: every event asks for an Ack */
 static uint32_t our_caps = WIRE_CAP_ALL;
 static int appendix_only;
+static unsigned quiet_ms;      /* --quiet-ms: stop reading this long after the last command */
 static struct wire_peer peer;  /* the bridge, as we see it */
+static struct wire_early_window early; /* what the real agent would ignore */
 static uint64_t seq;
 
 static void die(const char *fmt, ...)
@@ -277,7 +287,6 @@ static void answer_hello(int fd, const struct wire_hello *h)
 	struct wire_buf b = { data, sizeof data, 0 };
 	struct wire_event ev = { .code = WIRE_EV_HELLO };
 
-	note("Hello version=%u caps=0x%02x", h->version, h->caps);
 	if (appendix_only)
 		return;
 	wire_peer_accept_hello(&peer, h, our_caps);
@@ -287,84 +296,149 @@ static void answer_hello(int fd, const struct wire_hello *h)
 	send_bytes(fd, b.data, b.len);
 }
 
-static void log_command(const struct wire_command *c)
+/* PREFIX before the command, " (ignored)" after it when the real agent
+ * would ignore it. */
+static void log_command(const char *prefix, const struct wire_command *c, bool ignored)
 {
 	const char *name = wire_command_name(c->code);
+	char what[400];
 
 	switch (c->code) {
 	case WIRE_CMD_REGISTER:
-		note("%s kind=%u events=0x%x pattern=%.*s", name, c->kind, c->events,
-		     (int)c->pattern.len, c->pattern.ptr);
+		snprintf(what, sizeof what, "%s kind=%u events=0x%x pattern=%.*s", name, c->kind,
+			 c->events, (int)c->pattern.len, c->pattern.ptr);
 		break;
 	case WIRE_CMD_UNREGISTER:
-		note("%s kind=%u pattern=%.*s", name, c->kind, (int)c->pattern.len, c->pattern.ptr);
+		snprintf(what, sizeof what, "%s kind=%u pattern=%.*s", name, c->kind,
+			 (int)c->pattern.len, c->pattern.ptr);
 		break;
 	case WIRE_CMD_REGISTER_METHOD:
 	case WIRE_CMD_REGISTER_CLASS:
 	case WIRE_CMD_REGISTER_EXCEPTION:
-		note("%s pattern=%.*s", name, (int)c->pattern.len, c->pattern.ptr);
+		snprintf(what, sizeof what, "%s pattern=%.*s", name, (int)c->pattern.len, c->pattern.ptr);
 		break;
 	case WIRE_CMD_GC_EVENTS:
 	case WIRE_CMD_THREAD_EVENTS:
 	case WIRE_CMD_MONITOR_EVENTS:
 	case WIRE_CMD_VM_EVENTS:
-		note("%s enable=%d", name, c->enable);
+		snprintf(what, sizeof what, "%s enable=%d", name, c->enable);
 		break;
 	case WIRE_CMD_OPTIONAL_DATA:
-		note("%s mask=0x%x", name, c->mask);
+		snprintf(what, sizeof what, "%s mask=0x%x", name, c->mask);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:
-		note("%s mode=%u timeout_us=%u", name, c->mode, c->timeout_us);
+		snprintf(what, sizeof what, "%s mode=%u timeout_us=%u", name, c->mode, c->timeout_us);
 		break;
 	case WIRE_CMD_ACK:
-		note("%s seq=%" PRIu64, name, c->seq);
+		snprintf(what, sizeof what, "%s seq=%" PRIu64, name, c->seq);
+		break;
+	case WIRE_CMD_HELLO:
+		snprintf(what, sizeof what, "Hello version=%u caps=0x%02x", c->hello.version, c->hello.caps);
 		break;
 	default:
-		note("%s", name ? name : "?");
+		snprintf(what, sizeof what, "%s", name ? name : "?");
 	}
+	note("%s%s%s", prefix, what, ignored ? " (ignored)" : "");
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Decode and act on every whole command in R; LATE: only log them, with
+ * that word (they came after we stopped reading). Returns the commands
+ * decoded, -1 on a malformed one. */
+static int handle_commands(int fd, struct wire_reader *r, bool late)
+{
+	int got = 0;
+
+	for (;;) {
+		struct wire_command cmd;
+		struct wire_error err;
+		size_t len, used;
+		const uint8_t *d = wire_reader_data(r, &len);
+		int rc;
+
+		if (!len)
+			return got;
+		rc = wire_decode_command(&peer, d, len, &cmd, &used, &err);
+		if (rc == -EAGAIN)
+			return got;
+		if (rc < 0) {
+			note("malformed: %s", err.text);
+			return -1;
+		}
+		got++;
+		if (late) {
+			log_command("late ", &cmd, false);
+		} else if (cmd.code == WIRE_CMD_HELLO) {
+			log_command("", &cmd, false);
+			answer_hello(fd, &cmd.hello);
+		} else {
+			bool ignored = wire_early_window_ignores(&early, &peer, cmd.code);
+
+			log_command("", &cmd, ignored);
+			if (cmd.code == WIRE_CMD_DISPATCH_MODE)
+				sync_mode = cmd.mode == WIRE_DISPATCH_SYNC;
+			if (!ignored && start_on && wire_command_name(cmd.code) &&
+			    strcmp(wire_command_name(cmd.code), start_on) == 0)
+				run_scenario(fd);
+		}
+		wire_reader_consume(r, used);
+	}
+}
+
+/* --quiet-ms: read no more; the scenario; once the bridge hangs up, what it
+ * sent meanwhile. */
+static void stop_reading(int fd, struct wire_reader *r)
+{
+	struct pollfd p = { .fd = fd, .events = 0 };
+
+	note("stopped reading: %u ms without a command", quiet_ms);
+	run_scenario(fd);
+	while (poll(&p, 1, -1) < 0 || !(p.revents & (POLLHUP | POLLERR)))
+		;
+	while (wire_reader_fill(r, fd) > 0)
+		if (handle_commands(fd, r, true) < 0)
+			break;
+	note("closed");
 }
 
 static void serve(int fd)
 {
 	static struct wire_reader r;
+	uint64_t last_command_ms = 0;
 
 	if (wire_reader_init(&r, 2 * WIRE_MAX_MESSAGE) < 0)
 		die("reader");
 	wire_peer_init(&peer);
 	for (;;) {
+		if (quiet_ms && last_command_ms) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			uint64_t quiet_until = last_command_ms + quiet_ms, now = now_ms();
+
+			if (now >= quiet_until ||
+			    poll(&p, 1, (int)(quiet_until - now)) == 0) {
+				stop_reading(fd, &r);
+				return;
+			}
+		}
 		long n = wire_reader_fill(&r, fd);
+		int got;
 
 		if (n <= 0) {
 			note("closed");
 			return;
 		}
-		for (;;) {
-			struct wire_command cmd;
-			struct wire_error err;
-			size_t len, used;
-			const uint8_t *d = wire_reader_data(&r, &len);
-			int rc;
-
-			if (!len)
-				break;
-			rc = wire_decode_command(&peer, d, len, &cmd, &used, &err);
-			if (rc == -EAGAIN)
-				break;
-			if (rc < 0) {
-				note("malformed: %s", err.text);
-				return;
-			}
-			if (cmd.code == WIRE_CMD_HELLO)
-				answer_hello(fd, &cmd.hello);
-			else
-				log_command(&cmd);
-			if (cmd.code == WIRE_CMD_DISPATCH_MODE)
-				sync_mode = cmd.mode == WIRE_DISPATCH_SYNC;
-			if (cmd.code != WIRE_CMD_HELLO && wire_command_name(cmd.code) &&
-			    strcmp(wire_command_name(cmd.code), start_on) == 0)
-				run_scenario(fd);
-			wire_reader_consume(&r, used);
-		}
+		got = handle_commands(fd, &r, false);
+		if (got < 0)
+			return;
+		if (got > 0)
+			last_command_ms = now_ms();
 	}
 }
 
@@ -404,7 +478,8 @@ int main(int argc, char **argv)
 		{ "commands", required_argument, NULL, 'c' }, { "appendix", no_argument, NULL, 'a' },
 		{ "caps", required_argument, NULL, 'C' }, { "scenario", required_argument, NULL, 's' },
 		{ "then", required_argument, NULL, 't' }, { "wait-file", required_argument, NULL, 'w' },
-		{ "start-on", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+		{ "start-on", required_argument, NULL, 'S' }, { "quiet-ms", required_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
 	unsigned mode = 0600;
@@ -425,9 +500,12 @@ int main(int argc, char **argv)
 		case 't': then = optarg; break;
 		case 'w': wait_file = optarg; break;
 		case 'S': start_on = optarg; break;
+		case 'q': quiet_ms = (unsigned)strtoul(optarg, NULL, 0); break;
 		default: die("bad option");
 		}
 	}
+	if (quiet_ms)
+		start_on = NULL; /* the quiet period ends its registration */
 	if (fixed)
 		snprintf(path, sizeof path, "%s", fixed);
 	else

@@ -18,6 +18,9 @@
  *   --gap-ms MS         wait MS ms between two commands (each then gets an update of its own)
  *   --quit              once the commands are sent, close and exit ("quit" on stderr)
  *   --read-delay-ms MS  wait MS ms before each read: a peer that cannot keep up
+ *   --early-appendix    offer CAP_EARLY_APPENDIX (off by default: our Appendix B
+ *                       commands are meant): the agent then ignores them until
+ *                       the first extension command
  * Commands:
  *   method:PAT class:PAT exception:PAT           Appendix B registrations
  *   reg:KIND:EVENTS:PAT  unreg:KIND:PAT          KIND = method|class|exception, EVENTS a number
@@ -233,6 +236,7 @@ int main(int argc, char **argv)
 	bool hello = true, count = false, ack = true;
 	unsigned gap_ms = 0, read_delay_ms = 0;
 	bool quit = false;
+	uint32_t our_caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_EARLY_APPENDIX;
 	const char *pause_file = NULL, *raw = NULL;
 	long uid = -1;
 	unsigned timeout = 60;
@@ -248,6 +252,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc) gap_ms = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--quit")) quit = true;
+		else if (!strcmp(argv[i], "--early-appendix")) our_caps |= WIRE_CAP_EARLY_APPENDIX;
 		else if (!strcmp(argv[i], "--read-delay-ms") && i + 1 < argc) read_delay_ms = (unsigned)atoi(argv[++i]);
 		else die("unknown option %s", argv[i]);
 	}
@@ -274,7 +279,7 @@ int main(int argc, char **argv)
 		struct wire_command h;
 		memset(&h, 0, sizeof(h));
 		h.code = WIRE_CMD_HELLO;
-		wire_hello_init(&h.hello, WIRE_CAP_ALL, "sjclient");
+		wire_hello_init(&h.hello, our_caps, "sjclient");
 		send_cmd(fd, &h);
 	}
 	if (raw) {
@@ -323,7 +328,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (ev.code == WIRE_EV_HELLO) {
-			if (wire_peer_accept_hello(&peer, &ev.hello, WIRE_CAP_ALL) < 0)
+			if (wire_peer_accept_hello(&peer, &ev.hello, our_caps) < 0)
 				die("bad agent Hello");
 			got_hello = true;
 			if (!count)

@@ -129,7 +129,7 @@ static void test_families(void **state)
 	assert_null(events_family(EVENT_BY_PATTERN));
 	assert_null(events_family(EVENT_ALWAYS));
 	assert_null(events_family_of_switch(WIRE_CMD_REGISTER));
-	/* the bridge sends VmEvents last */
+	/* VM last: the order stap-java writes the families in (sj_emit.c) */
 	assert_int_equal(event_families[N_SWITCHED_FAMILIES - 1].family, EVENT_FAMILY_VM);
 }
 

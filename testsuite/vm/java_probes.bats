@@ -70,17 +70,19 @@ java_cmd() {
 
 # one_session_log LOG MASK: LOG is the agent's log of one stap-java session
 # on Tick.tick (optional data MASK) from the bridge's Hello to its Reset:
-# the calls went in with the registration and out at the end, nothing else.
+# what came with the Hello for an Appendix-only agent ignored, the calls
+# went in with the registration and out at the end, nothing else.
 one_session_log() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
 	[ "$output" = "$(sed 's/^\t*//' <<-EOF
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x7f; negotiated 0x7f
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
+		stapjava-agent[N]: info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
+		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: RequestForOptionalData $2
 		stapjava-agent[N]: info: conn#1: Register method $2 "Tick.tick"
-		stapjava-agent[N]: info: conn#1: VmEvents on
 		stapjava-agent[N]: info: conn#1: Start: registrations complete
 		stapjava-agent[N]: info: injected calls removed: 1 class back to its original code
 		stapjava-agent[N]: info: method injection off
