@@ -8,6 +8,7 @@
 #include "agent.h"
 #include "io.h"
 #include "jvmti_events.h"
+#include "listing.h"
 #include "log.h"
 #include "nomatch.h"
 
@@ -76,7 +77,7 @@ static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int sl
 }
 
 /* Apply one command; *changed says whether registrations or switches moved. */
-static int apply_command(struct conn *c, const struct wire_command *cmd, bool *changed)
+static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command *cmd, bool *changed)
 {
 	const char *name = wire_command_name(cmd->code);
 
@@ -98,6 +99,8 @@ static int apply_command(struct conn *c, const struct wire_command *cmd, bool *c
 	case WIRE_CMD_REGISTER_SLOT:
 		*changed = true;
 		return add_registration(c, cmd->kind, cmd->events, cmd->slot, &cmd->pattern, name);
+	case WIRE_CMD_LIST_MATCHES:
+		return listing_answer(c, jni, cmd->kind, &cmd->pattern);
 	case WIRE_CMD_FIRE_IN_THREAD:
 		pthread_mutex_lock(&c->lock);
 		__atomic_store_n(&c->session, cmd->session, __ATOMIC_RELAXED);
@@ -190,6 +193,7 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 			cmd->session);
 		return;
 	case WIRE_CMD_UNREGISTER:
+	case WIRE_CMD_LIST_MATCHES:
 		sj_info("conn#%u: %s %s \"%.*s\"", c->serial, name, kind_name(cmd->kind),
 			(int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
@@ -254,7 +258,7 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 			wire_reader_consume(&c->rd, used);
 			continue;
 		}
-		rc = apply_command(c, &cmd, &changed);
+		rc = apply_command(c, jni, &cmd, &changed);
 		if (rc < 0)
 			break;
 		changed_any |= changed;

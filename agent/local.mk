@@ -34,6 +34,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/emit.c agent/emit.h \
 	agent/inthread.c agent/inthread.h \
 	agent/nomatch.c agent/nomatch.h \
+	agent/listing.c agent/listing.h \
 	agent/mcache.c agent/mcache.h \
 	agent/osthread.c agent/osthread.h \
 	agent/fallback.c agent/fallback.h \

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define FIRST_CODE 0x80u
-#define LAST_CODE  0x98u
+#define LAST_CODE  WIRE_EV_LAST_EXTENSION
 
 #define EVENT_MARKER_NAME_EVENT_MARKER(m) #m
 #define EVENT_MARKER_NAME_EVENT_NO_MARKER(m) NULL

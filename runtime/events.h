@@ -68,7 +68,9 @@ enum event_family {
 	  WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD, EVENT_NO_MARKER, _)                                   \
 	X(WIRE_EV_THREAD_NAME, "ThreadName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
 	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost)                     \
-	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
+	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)              \
+	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
+	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
 
 /* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
  * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'

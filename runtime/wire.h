@@ -64,7 +64,10 @@ enum wire_event_code {
 	WIRE_EV_THREAD_NAME       = 0x96, /* thread, string name */
 	WIRE_EV_LOST              = 0x97, /* u64 total events dropped on this connection so far */
 	WIRE_EV_NOTICE            = 0x98, /* string text: what the agent cannot do for this connection */
+	WIRE_EV_MATCH             = 0x99, /* u8 kind, string name: one loaded match of a ListMatches */
+	WIRE_EV_MATCH_END         = 0x9A, /* u8 kind, u32 total: a ListMatches answered */
 };
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_MATCH_END
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -85,6 +88,7 @@ enum wire_command_code {
 	WIRE_CMD_START              = 0x56, /* (nothing): this connection's registrations are complete */
 	WIRE_CMD_FIRE_IN_THREAD     = 0x57, /* u32 session: the agent fires this connection's markers itself */
 	WIRE_CMD_REGISTER_SLOT      = 0x58, /* u8 kind, u8 events, u16 slot, string pattern */
+	WIRE_CMD_LIST_MATCHES       = 0x59, /* u8 kind, string pattern: the loaded methods/classes it selects */
 	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
 	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
 	 * it for a pattern that matches no method. Decoders report it with this
@@ -125,8 +129,9 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_EARLY_APPENDIX = 1u << 7,
 	WIRE_CAP_MONITOR_DETAIL = 1u << 8, /* WIRE_TF_MONITOR, WIRE_OPT_MONITOR */
 	WIRE_CAP_FRAME_SOURCE   = 1u << 9, /* each stack frame carries its source file */
+	WIRE_CAP_LIST           = 1u << 10, /* 0x59 ListMatches, 0x99 Match, 0x9A MatchEnd */
 };
-#define WIRE_CAP_ALL 0x3FFu
+#define WIRE_CAP_ALL 0x7FFu
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u
@@ -214,6 +219,7 @@ struct wire_event {
 	uint64_t object;         /* MONITOR_*: object id */
 	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */
 	bool popped;             /* METHOD_EXIT: popped by exception */
+	uint8_t kind;            /* MATCH, MATCH_END: enum wire_kind */
 	uint64_t lost;           /* LOST */
 	struct wire_hello hello; /* HELLO */
 	uint8_t nvalues;         /* METHOD_ENTER / COMPILE */

@@ -30,6 +30,8 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 {
 	if (code == WIRE_EV_NOTICE)   /* added after 0x91..0x97: a bit of its own */
 		return WIRE_CAP_NOTICE;
+	if (code == WIRE_EV_MATCH || code == WIRE_EV_MATCH_END)
+		return WIRE_CAP_LIST;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 
@@ -42,6 +44,8 @@ static inline uint32_t wire_command_needs_cap(unsigned code)
 		return WIRE_CAP_SYNC;
 	if (code == WIRE_CMD_FIRE_IN_THREAD || code == WIRE_CMD_REGISTER_SLOT)
 		return WIRE_CAP_IN_THREAD;
+	if (code == WIRE_CMD_LIST_MATCHES)
+		return WIRE_CAP_LIST;
 	return 0;
 }
 

@@ -427,6 +427,16 @@ static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
 	return READ_STRING(c, "description", &h->description);
 }
 
+static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "kind", kind));
+	if (!wire_kind_event_bits(*kind))
+		return wire_fail(c, "kind", at, "%u is not 1 (method), 2 (class) or 3 (exception)", *kind);
+	return 0;
+}
+
 static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 {
 	uint32_t u32;
@@ -486,6 +496,12 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 		return wire_read_u64(c, "lost count", &ev->lost);
 	case WIRE_EV_NOTICE:
 		return READ_STRING(c, "notice text", &ev->name);
+	case WIRE_EV_MATCH:
+		TRY(wire_read_kind(c, &ev->kind));
+		return READ_STRING(c, "matched name", &ev->name);
+	case WIRE_EV_MATCH_END:
+		TRY(wire_read_kind(c, &ev->kind));
+		return wire_read_u32(c, "total", &ev->u32);
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}
@@ -504,6 +520,7 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->object = 0;
 	ev->u32 = 0;
 	ev->popped = false;
+	ev->kind = 0;
 	ev->lost = 0;
 	ev->hello = (struct wire_hello){ 0 };
 	ev->nvalues = 0;
@@ -627,16 +644,6 @@ static int wire_read_pattern_or_hello(struct wire_cursor *c, const struct wire_p
 	return 0;
 }
 
-static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
-{
-	size_t at = c->pos;
-
-	TRY(wire_read_u8(c, "kind", kind));
-	if (!wire_kind_event_bits(*kind))
-		return wire_fail(c, "kind", at, "%u is not 1 (method), 2 (class) or 3 (exception)", *kind);
-	return 0;
-}
-
 static int wire_read_register(struct wire_cursor *c, struct wire_command *cmd)
 {
 	uint8_t allowed;
@@ -690,6 +697,7 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 	case WIRE_CMD_FIRE_IN_THREAD:
 		return wire_read_u32(c, "session", &cmd->session);
 	case WIRE_CMD_UNREGISTER:
+	case WIRE_CMD_LIST_MATCHES:
 		TRY(wire_read_kind(c, &cmd->kind));
 		return READ_STRING(c, "pattern", &cmd->pattern);
 	case WIRE_CMD_RESET:

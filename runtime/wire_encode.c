@@ -378,6 +378,16 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 	case WIRE_EV_LOST:
 		wire_put_u64(w, ev->lost);
 		break;
+	case WIRE_EV_MATCH:
+	case WIRE_EV_MATCH_END:
+		if (ev->kind < WIRE_KIND_METHOD || ev->kind > WIRE_KIND_EXCEPTION)
+			w->invalid = true;
+		wire_put_u8(w, ev->kind);
+		if (ev->code == WIRE_EV_MATCH)
+			wire_put_string(w, &ev->name);
+		else
+			wire_put_u32(w, ev->u32);
+		break;
 	default:
 		w->invalid = true;
 		break;
@@ -475,6 +485,7 @@ static void wire_put_command_body(struct wire_writer *w, const struct wire_comma
 		wire_put_u32(w, cmd->session);
 		break;
 	case WIRE_CMD_UNREGISTER:
+	case WIRE_CMD_LIST_MATCHES:
 		if (cmd->kind < WIRE_KIND_METHOD || cmd->kind > WIRE_KIND_EXCEPTION)
 			w->invalid = true;
 		wire_put_u8(w, (uint8_t)cmd->code);

@@ -344,6 +344,31 @@ int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 	return rc;
 }
 
+int conn_send_list(struct agent_conn *c, const struct registry *reg)
+{
+	struct command_batch b = { 0 };
+	int rc = 0;
+
+	if (!have(c, WIRE_CAP_LIST)) {
+		sj_warn("pid %d: the agent cannot list its loaded methods and classes (%s)", (int)c->jvm.pid,
+			c->peer.hello ? "an older agent" : "an Appendix-only agent");
+		return -EPROTONOSUPPORT;
+	}
+	for (size_t i = 0; i < reg->n && rc == 0; i++) {
+		const struct registry_entry *e = &reg->entries[i];
+		size_t len;
+		const char *text = pattern_text(&e->pat, &len);
+		struct wire_command cmd = { .code = WIRE_CMD_LIST_MATCHES, .kind = e->kind,
+					    .pattern = { text, (uint32_t)len } };
+
+		rc = batch_add(&b, &cmd);
+	}
+	if (rc == 0)
+		rc = fd_send_all(c->fd, b.data, b.len);
+	free(b.data);
+	return rc;
+}
+
 int conn_send_reset(struct agent_conn *c)
 {
 	struct wire_command cmd = { .code = WIRE_CMD_RESET };

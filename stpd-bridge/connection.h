@@ -80,6 +80,10 @@ struct conn_in_thread {
  * and warn about what the registration the agent ends up with cannot do.
  * IT NULL: the agent sends us the events. With IT, an agent that cannot
  * fire in-thread is refused (-EPROTONOSUPPORT, after a warning). */
+/* --matches: after the agent's Hello, one ListMatches per entry of REG, in
+ * its order, in one write. -EPROTONOSUPPORT (after a warning) when the agent
+ * cannot list. */
+int conn_send_list(struct agent_conn *c, const struct registry *reg);
 int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it);
 int conn_send_reset(struct agent_conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */

@@ -30,6 +30,8 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		if (!h->line || !h->hits)
 			return -ENOMEM;
 	}
+	if (opts->matches && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
+		return -ENOMEM;
 	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
 	if (opts->fire && !opts->in_thread) {
 		rc = dispatch_init(&h->disp, &opts->reg, &opts->slots);
@@ -150,6 +152,39 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
 }
 
+/* --matches: one line per match, "method NAME" (its wire name), "class
+ * NAME" or "exception NAME" (Java form); at a list's end, how many the
+ * agent left out. */
+static int list_match(struct handler *h, const struct wire_event *ev)
+{
+	static const char *const kinds[] = { [WIRE_KIND_METHOD] = "method", [WIRE_KIND_CLASS] = "class",
+					     [WIRE_KIND_EXCEPTION] = "exception" };
+	const char *kind = kinds[ev->kind];   /* the decoder took only these */
+	char *line = h->line + h->batched;
+	size_t k = strlen(kind);
+	ssize_t n;
+
+	if (ev->code == WIRE_EV_MATCH_END) {
+		if (ev->u32 > h->listed)
+			sj_warn("pid %d: %u of the %u loaded matches of a %s pattern are not listed (the "
+				"agent's queue was full)", (int)h->pid, ev->u32 - h->listed, ev->u32, kind);
+		h->listed = 0;
+		return 0;
+	}
+	h->listed++;
+	memcpy(line, kind, k);
+	line[k] = ' ';
+	n = ev->kind == WIRE_KIND_METHOD ? print_name(line + k + 1, PRINT_LINE_MAX - k - 2, &ev->name)
+					 : print_class(line + k + 1, PRINT_LINE_MAX - k - 2, &ev->name);
+	if (n < 0) {
+		sj_warn("pid %d: a matched name exceeds %u bytes; not listed", (int)h->pid, PRINT_LINE_MAX);
+		return 0;
+	}
+	line[k + 1 + (size_t)n] = '\n';
+	h->batched += k + 2 + (size_t)n;
+	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
+}
+
 int handler_event(struct handler *h, const struct wire_event *ev)
 {
 	struct marker_meta meta;
@@ -158,6 +193,8 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 
 	if (ev->code == WIRE_EV_LOST && ev->lost > h->lost)
 		h->lost = ev->lost;   /* a running total */
+	if (ev->code == WIRE_EV_MATCH || ev->code == WIRE_EV_MATCH_END)
+		return h->opts->matches ? list_match(h, ev) : 0;
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;

@@ -41,6 +41,7 @@ struct handler {
 	size_t batched;          /* bytes of whole lines in it */
 	uint64_t *hits;          /* --print: events per registry entry (handler_report_silent) */
 	uint64_t lost;           /* the agent's last Lost total */
+	uint32_t listed;         /* --matches: the Matches of the list under way */
 };
 
 /* Lines are written once this much has gathered (and at handler_flush). */

@@ -22,6 +22,8 @@ static const char usage_text[] =
 	"  -x, --pid PID            serve this JVM (repeatable); default: every JVM,\n"
 	"                           including those that start later\n"
 	"  -l, --list               print the JVMs this user can see and exit\n"
+	"      --matches            with -x: list the loaded methods (-m) and classes (-c,\n"
+	"                           -e) each pattern selects now, one per line, then exit\n"
 	"      --check              say whether each -x PID is a JVM this bridge may\n"
 	"                           serve, and exit (0: all are)\n"
 	"      --sockdir DIR        agents' socket directory, under /proc/PID/root;\n"
@@ -75,7 +77,7 @@ enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
-	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL,
+	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES,
 };
 
 static const struct option long_options[] = {
@@ -111,6 +113,7 @@ static const struct option long_options[] = {
 	{ "in-thread", no_argument, NULL, OPT_IN_THREAD },
 	{ "session", required_argument, NULL, OPT_SESSION },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "matches", no_argument, NULL, OPT_MATCHES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -327,6 +330,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_NO_ATTACH: o->no_attach = true; return 0;
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
 	case OPT_CHECK: o->check = true; return 0;
+	case OPT_MATCHES: o->matches = true; return 0;
 	case OPT_SESSION:
 		if (parse_uint("--session", arg, UINT32_MAX, &v) < 0)
 			return -EINVAL;
@@ -391,6 +395,12 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	}
 	if (!o->session_given)
 		o->session = (uint32_t)o->parent;
+	if (o->matches && (!o->npids || !o->reg.n || o->print || o->fire || o->in_thread)) {
+		sj_error("--matches: %s", !o->npids ? "give the JVMs to list with -x"
+			 : !o->reg.n ? "give the patterns to list with -m, -c or -e"
+			 : "it only lists: no --print, --fire or --in-thread");
+		return -EINVAL;
+	}
 	if (o->check && !o->npids) {
 		sj_error("--check: give the JVMs to check with -x");
 		return -EINVAL;

@@ -392,6 +392,15 @@ static void scan(struct supervisor *s)
 	free(pids);
 }
 
+/* --matches: has every named JVM had its worker, or failed? */
+static bool named_all_listed(const struct supervisor *s)
+{
+	for (size_t i = 0; i < s->o->npids; i++)
+		if (!jvm_list_has_pid(&s->served, s->o->pids[i]) && !jvm_list_has_pid(&s->failed, s->o->pids[i]))
+			return false;
+	return true;
+}
+
 /* With -x: is every named process gone, or one that cannot be served? */
 static bool named_all_gone(const struct supervisor *s)
 {
@@ -475,6 +484,9 @@ static void reap(struct supervisor *s)
 				continue;
 			k->pid = 0;
 			if (k->attach && WIFEXITED(status) && WEXITSTATUS(status) == WORKER_NO_AGENT)
+				mark_failed(s, &k->jvm);
+			/* --matches: a JVM that did not answer fails the run */
+			else if (s->o->matches && !(WIFEXITED(status) && WEXITSTATUS(status) == WORKER_DONE))
 				mark_failed(s, &k->jvm);
 			if (WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM)
 				sj_warn("pid %d: worker %d died of signal %d", (int)k->jvm.pid, (int)pid,
@@ -631,6 +643,8 @@ static int loop(struct supervisor *s)
 			}
 			if (!s->stopping && s->nkids == 0 && named_all_gone(s))
 				begin_stop(s, "every JVM named with -x is gone or cannot be served");
+			if (!s->stopping && s->nkids == 0 && s->o->matches && named_all_listed(s))
+				begin_stop(s, "every JVM named with -x has answered");
 		}
 		forget_finished(s);
 		if (s->stopping && s->nkids == 0)

@@ -36,6 +36,7 @@ struct worker {
 	uint64_t partial_since_ns; /* the last read left a message unfinished (0: none) */
 	bool seen_seq;           /* last_seq is an event's */
 	bool gap_said;           /* a gap in the numbers was said (once) */
+	size_t lists_answered;   /* --matches: MatchEnds received */
 };
 
 /* How a step ended: go on, stop quietly, or stop because the peer failed. */
@@ -57,6 +58,12 @@ static enum step registrations(struct worker *w)
 	const struct bridge_options *o = w->cfg->opts;
 	const struct conn_in_thread it = { &o->slots, o->session };
 
+	if (o->matches) {
+		rc = conn_send_list(&w->conn, &o->reg);
+		if (rc < 0 && rc != -EPROTONOSUPPORT)
+			sj_warn("pid %d: asking for the matches failed: %s", w->pid, strerror(-rc));
+		return rc < 0 ? STEP_STOP : STEP_OK;
+	}
 	rc = conn_send_registrations(&w->conn, &o->reg, o->in_thread ? &it : NULL);
 	if (rc == -EPROTONOSUPPORT)
 		return STEP_STOP;
@@ -135,6 +142,10 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
 		return STEP_STOP;
 	}
+	/* --matches: done once every pattern's list has ended */
+	if (ev->code == WIRE_EV_MATCH_END && w->cfg->opts->matches &&
+	    ++w->lists_answered == w->cfg->opts->reg.n)
+		return STEP_STOP;
 	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
 		rc = conn_queue_ack(&w->conn, ev->trailer.seq);
 		if (rc < 0) {
@@ -358,7 +369,9 @@ static int connect_and_run(struct worker *w)
 	}
 	sj_info("pid %d: connected to the agent (worker uid %u gid %u)", w->pid,
 		(unsigned)getuid(), (unsigned)getgid());
-	rc = conn_send_hello(&w->conn, w->cfg->opts->in_thread ? NULL : &w->cfg->opts->reg);
+	/* in-thread and listing, nothing for an Appendix-only agent goes with it */
+	rc = conn_send_hello(&w->conn, w->cfg->opts->in_thread || w->cfg->opts->matches
+				       ? NULL : &w->cfg->opts->reg);
 	if (rc < 0) {
 		sj_warn("pid %d: sending Hello failed: %s", w->pid, strerror(-rc));
 		return WORKER_FAILED;
@@ -366,6 +379,11 @@ static int connect_and_run(struct worker *w)
 	s = run(w);
 	if (s == STEP_REFUSE)
 		return WORKER_REFUSED;
+	if (w->cfg->opts->matches && w->lists_answered < w->cfg->opts->reg.n) {
+		if (w->conn.peer.caps & WIRE_CAP_LIST)
+			sj_warn("pid %d: the JVM ended before it answered every pattern", w->pid);
+		return WORKER_FAILED;
+	}
 	conn_send_reset(&w->conn); /* best effort: closing drops registrations too */
 	return WORKER_DONE;
 }

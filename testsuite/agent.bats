@@ -449,6 +449,62 @@ check_attach() {
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 17)" { check_attach "$JDK17"; }
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 25)" { check_attach "$JDK25"; }
 
+# --matches: what each pattern selects among what the JVM has loaded now (the
+# idle scenario has loaded Families, not Demo); stap-java -l/-L -x lists the
+# same as probe points.
+check_matches() {
+	start_jvm "$1" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	run --separate-stderr "$BRIDGE" --matches -x "$JPID" --sockdir "$T/s" -m 'Families.print*' \
+		-m 'Families.wait*(Ljava/lang/String;)V' -c 'Families' -e 'java.lang.Throwable' -e 'Families' -m 'Demo.*'
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'method Families.printTid(Ljava/lang/String;)V' \
+		'method Families.waitFor(Ljava/lang/String;)V' 'class Families' 'exception java.lang.Throwable')" ]
+	[ -z "$stderr" ]
+	log_has 'info: conn#1: ListMatches method "Families.print\*"$'
+	log_has 'info: conn#1: ListMatches exception "java.lang.Throwable"$'
+	# nothing registered: the JVM's classes are as they were
+	! log_has 'injected in' || return 1
+	local sj=$BUILD/translator-patches/stap-java
+	export STAPJAVA_BRIDGE=$BRIDGE STAPJAVA_AGENT=$AGENT STAPJAVA_TAPSET=$BUILD/tapset STAPJAVA_BRIDGE_OPTS="--sockdir $T/s"
+	run --separate-stderr "$sj" -l 'java.method("Families.print*"), java.class("Families").load' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'java.class("Families").load' 'java.method("Families.printTid(Ljava/lang/String;)V").enter')" ]
+	run --separate-stderr "$sj" -L 'java.method("Families.waitFor").return' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$output" == 'java.method("Families.waitFor(Ljava/lang/String;)V").return java_event_name:string '*' java_popped:long' ]]
+	# a class the JVM has not loaded yet is not listed: said, status 1
+	run --separate-stderr "$sj" -l 'java.method("Demo.*")' -x "$JPID"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[[ "$stderr" =~ ^stap-java\[[0-9]+\]:\ error:\ no\ method\ of\ what\ JVM\ $JPID\ has\ loaded\ matches\ java.method\(\"Demo.\*\"\)$ ]] ||
+		{ echo "$stderr"; false; }
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
+@test "matches: --matches and stap-java -l/-L -x list what a running JVM has loaded (JDK 17)" { check_matches "$JDK17"; }
+@test "matches: --matches and stap-java -l/-L -x list what a running JVM has loaded (JDK 25)" { check_matches "$JDK25"; }
+
+@test "matches: --matches on a JVM started without the agent loads it first; a pid that is no JVM fails" {
+	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
+	run --separate-stderr "$BRIDGE" --matches -x "$JPID" --sockdir "$T/s" --agent "$AGENT" -m 'Families.wait*'
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = 'method Families.waitFor(Ljava/lang/String;)V' ]
+	[ -z "$stderr" ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	run --separate-stderr "$BRIDGE" --matches -x $$ --sockdir "$T/s" -m 'X.*'
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[[ "$stderr" =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $$:\ not\ a\ JVM\ \(no\ java\ executable,\ no\ libjvm.so\ mapped\)$ ]] ||
+		{ echo "$stderr"; false; }
+	# usage
+	run --separate-stderr "$BRIDGE" --matches -m 'X.*'
+	[ "$status" -eq 2 ]
+	[[ "$stderr" =~ ^stpd-bridge\[[0-9]+\]:\ error:\ --matches:\ give\ the\ JVMs\ to\ list\ with\ -x$ ]] || { echo "$stderr"; false; }
+}
+
 @test "attach: a JVM started with -Xrs (no SIGQUIT handler; its listener runs from the start) is attached too" {
 	start_plain_jvm "$JDK17" -Xrs Families methods "$T/go"
 	start_bridge b -m 'Demo.*' --args --return \
@@ -1349,7 +1405,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
+info: conn#1: Hello from pid N, version 1, caps 0x7ff; negotiated 0x7ff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1367,14 +1423,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x3ff' \
+	printf '%s\n' 'hello pid=P caps=0x7ff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
+info: conn#1: Hello from pid N, version 1, caps 0x7ff; negotiated 0x7ff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"

@@ -212,7 +212,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ff
+Hello version=1 caps=0x7ff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.* (ignored)
 RegisterClass pattern=* (ignored)
@@ -238,7 +238,7 @@ scenario all' ]
 	wait_for "$T/out" 'ts=2000000 '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ff
+Hello version=1 caps=0x7ff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.*
 ThreadEvents enable=1
@@ -273,7 +273,7 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
 	[ "$output" = "accepted
-Hello version=1 caps=0x3ff
+Hello version=1 caps=0x7ff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -431,7 +431,7 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ff
+Hello version=1 caps=0x7ff
 RegisterMethod pattern=Demo.* (ignored)
 VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
@@ -553,7 +553,7 @@ markers_of() {
 	wait_for "$T/out" '^lost '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ff
+Hello version=1 caps=0x7ff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.add (ignored)
 RegisterMethod pattern=Demo.* (ignored)

@@ -324,6 +324,20 @@ stap -I '<tmpdir>/tapset' -p 2 -r $KREL -I /opt/stapjava/share/stapjava/tapset -
 	stap_p2 "$T/m.stp"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *'__stapjava_stack_frame:string (addr:long, n:long)'* ]]
+	# the tapset functions' locals are their own, whatever globals the script has
+	# (examples/bufferedwriter.stp's depth[] met __stapjava_stack_depth's depth)
+	cat >"$T/g.stp" <<-'EOF2'
+		global depth, text, len, i, rest, out, frame, start, index, quoted, c, k, at, cut, from
+		global before, colon, inside, last, name, open, short
+		probe java.method("A.b(I)V").enter {
+			depth[java_tid]++
+			printf("%s %s %s %d %d %s\n", java_arg(java_args, 1), java_stack_frame(java_stack, 1),
+			       sprint_java_stack(java_stack), java_stack_depth(java_stack), java_arg_long(java_args, 2),
+			       @java_stack_compact(3))
+		}
+	EOF2
+	stap_p2 "$T/g.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *'__stapjava_stack_compact:string (addr:long, n:long)'* ]]
 }
 
@@ -979,10 +993,12 @@ stap-java: error: malformed class file Cut.class in the jar $T/cut.jar: constant
 	only 'stap-java: error: no class of the class path matches java.class("nosuch.*").unload'
 	run --separate-stderr "$SJ" -l 'java.exception("shop.Shop$Item")' --classpath "$SHOP/classes"
 	only 'stap-java: error: no exception class of the class path matches java.exception("shop.Shop$Item")'
-	run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 4242
-	only "stap-java: error: -L java.method(\"Shop.*\") lists from a class path: give --classpath CP (listing the classes of a running JVM, -x 4242, is not supported yet)"
+	# -x PID: the bridge asks that JVM; one that does not exist is the bridge's to say
+	run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 999999
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e "$T/stap-ran" ]
+	[[ "$(errors)" == *"-x 999999: no such process"* ]] || { echo "$stderr"; false; }
 	run --separate-stderr "$SJ" -l 'java.gc.*,java.class("Shop")'
-	only "stap-java: error: -l java.class(\"Shop\") lists from a class path: give --classpath CP (directories and jars, separated by ':')"
+	only "stap-java: error: -l java.class(\"Shop\") lists from a class path or a running JVM: give --classpath CP (directories and jars, separated by ':') or -x PID"
 	run --separate-stderr "$SJ" --classpath "$SHOP/classes" -e 'probe begin {}'
 	only 'stap-java: error: --classpath is for -l and -L: it says where their java.method, java.class and java.exception points are listed from'
 	run --separate-stderr "$SJ" -l 'java.class("A")' --classpath

@@ -424,36 +424,86 @@ static char *vars_text(enum sj_kind kind, const char *event)
 	return b.data;
 }
 
+/* Each point's variables (or ""), into R->vars. */
+static int points_vars(struct reading *r, bool vars)
+{
+	struct sj_list *l = r->l;
+
+	r->vars = calloc(l->npoints ? l->npoints : 1, sizeof *r->vars);
+	if (!r->vars)
+		return -ENOMEM;
+	for (size_t p = 0; p < l->npoints; p++)
+		if (!(r->vars[p] = vars ? vars_text(l->points[p].kind, l->points[p].event) : strdup("")))
+			return -ENOMEM;
+	return 0;
+}
+
+static void points_vars_free(struct reading *r)
+{
+	for (size_t p = 0; r->vars && p < r->l->npoints; p++)
+		free(r->vars[p]);
+	free(r->vars);
+}
+
+/* A point that selected nothing is said; how many there were. */
+static unsigned say_unmatched(const struct sj_list *l, const char *where)
+{
+	unsigned n = 0;
+
+	for (size_t p = 0; p < l->npoints; p++) {
+		if (l->points[p].matched)
+			continue;
+		sj_error("no %s of %s matches %s",
+			 l->points[p].kind == SJ_KIND_METHOD ? "method" :
+			 l->points[p].kind == SJ_KIND_CLASS ? "class" : "exception class", where, l->points[p].text);
+		n++;
+	}
+	return n;
+}
+
+int sj_list_jvm(struct sj_list *l, char *const *found, const char *pid, bool vars, struct sj_lines *lines)
+{
+	static const char *const kinds[] = { [SJ_KIND_METHOD] = "method ", [SJ_KIND_CLASS] = "class ",
+					     [SJ_KIND_EXCEPTION] = "exception " };
+	struct reading r = { .l = l, .lines = lines };
+	char where[64];
+	int rc = points_vars(&r, vars);
+
+	for (size_t i = 0; rc == 0 && found && found[i]; i++) {
+		for (size_t p = 0; rc == 0 && p < l->npoints; p++) {
+			const struct sj_list_point *pt = &l->points[p];
+			size_t k = strlen(kinds[pt->kind]);
+			const char *name = found[i] + k;
+
+			if (strncmp(found[i], kinds[pt->kind], k) != 0)
+				continue;
+			if (pt->kind == SJ_KIND_METHOD ? pattern_match_method(&pt->pattern, name, strlen(name))
+						       : pattern_match_class_name(&pt->pattern, name, strlen(name)))
+				rc = add_line(&r, p, name);
+		}
+	}
+	snprintf(where, sizeof where, "what JVM %s has loaded", pid);
+	unsigned problems = rc == 0 ? say_unmatched(l, where) : 0;
+	points_vars_free(&r);
+	return rc < 0 ? rc : (int)problems;
+}
+
 int sj_list_classpath(struct sj_list *l, const char *cp, bool vars, struct sj_lines *lines)
 {
 	struct reading r = { .l = l, .lines = lines };
-	int rc = 0;
+	int rc = points_vars(&r, vars);
 
-	r.vars = calloc(l->npoints ? l->npoints : 1, sizeof *r.vars);
-	if (!r.vars)
-		return -ENOMEM;
-	for (size_t p = 0; rc == 0 && p < l->npoints; p++)
-		if (!(r.vars[p] = vars ? vars_text(l->points[p].kind, l->points[p].event) : strdup("")))
-			rc = -ENOMEM;
 	if (rc == 0)
 		rc = sj_classpath_each(cp, one_class, &r);
 	if (rc >= 0) {
 		r.problems += (unsigned)rc;
 		rc = match_classes(&r);
 	}
-	for (size_t p = 0; rc == 0 && p < l->npoints; p++) {
-		if (l->points[p].matched)
-			continue;
-		sj_error("no %s of the class path matches %s",
-			 l->points[p].kind == SJ_KIND_METHOD ? "method" :
-			 l->points[p].kind == SJ_KIND_CLASS ? "class" : "exception class", l->points[p].text);
-		r.problems++;
-	}
+	if (rc == 0)
+		r.problems += say_unmatched(l, "the class path");
 	for (size_t i = 0; i < r.nclasses; i++)
 		cls_free(&r.classes[i]);
 	free(r.classes);
-	for (size_t p = 0; p < l->npoints; p++)
-		free(r.vars[p]);
-	free(r.vars);
+	points_vars_free(&r);
 	return rc < 0 ? rc : (int)r.problems;
 }

@@ -22,6 +22,9 @@
  *    java.lang.Throwable.  What cannot be read, a malformed class file (named
  *    with its jar) and a point that selects nothing are said on stderr;
  *    returns how many there were, or -ENOMEM.
+ *  - sj_list_jvm() does the same for the names FOUND (NULL-terminated)
+ *    that `stpd-bridge --matches -x PID` printed for L's points: "method
+ *    NAME", "class NAME" or "exception NAME", what the JVM has loaded now.
  *  - sj_list_strip_args() removes the words $argN:TYPE from the lines of
  *    LINES that start with "java." (the tapset's aliases do not offer the
  *    markers' arguments), keeping every other line as it is.
@@ -61,6 +64,7 @@ struct sj_lines {
 
 int sj_list_parse(struct sj_list *l, const char *points);
 void sj_list_free(struct sj_list *l);
+int sj_list_jvm(struct sj_list *l, char *const *found, const char *pid, bool vars, struct sj_lines *lines);
 int sj_list_classpath(struct sj_list *l, const char *cp, bool vars, struct sj_lines *lines);
 void sj_list_strip_args(struct sj_lines *lines);
 /* Append a copy of S: 0 or -ENOMEM. */

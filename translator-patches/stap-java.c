@@ -707,8 +707,42 @@ static int stap_lines(struct job *j, const char *others, struct sj_lines *lines)
 	return rc;
 }
 
+/* The names `stpd-bridge --matches -x PID` gives for L's points: what the
+ * JVM has loaded (the bridge loads the agent into a JVM without one, and
+ * says on stderr what went wrong).  Its exit status, or -errno. */
+static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
+{
+	static const char *const flag[] = { [SJ_KIND_METHOD] = "-m", [SJ_KIND_CLASS] = "-c",
+					    [SJ_KIND_EXCEPTION] = "-e" };
+	char **v = NULL;
+	size_t n = 0;
+	int rc = bridge_opts(j);
+
+	rc |= sj_argv_push(&v, &n, j->paths.bridge);
+	rc |= sj_argv_push(&v, &n, "--matches");
+	rc |= sj_argv_push(&v, &n, "-x");
+	rc |= sj_argv_push(&v, &n, j->cmd.target_pid);
+	rc |= sj_argv_push(&v, &n, "--agent");
+	rc |= sj_argv_push(&v, &n, j->paths.agent);
+	for (size_t i = 0; i < l->npoints; i++) {
+		rc |= sj_argv_push(&v, &n, flag[l->points[i].kind]);
+		rc |= sj_argv_push(&v, &n, pattern_text(&l->points[i].pattern, NULL));
+	}
+	for (size_t i = 0; i < j->nopts; i++)
+		rc |= sj_argv_push(&v, &n, j->opts[i]);
+	if (rc) {
+		free(v);
+		return rc < 0 ? rc : -ENOMEM;
+	}
+	rc = sj_run_lines(v, found);
+	if (rc < 0)
+		sj_error("cannot run %s: %s", j->paths.bridge, strerror(-rc));
+	free(v);
+	return rc;
+}
+
 /* -l / -L with probe points: those that take a pattern listed from the class
- * path (sj_list.h), the others by stap, with -L the markers' $argN left out
+ * path (sj_list.h) or, with -x PID, from what that JVM has loaded, the others by stap, with -L the markers' $argN left out
  * of the tapset's points.  The exit status: stap's when it failed, else 1
  * when something could not be read or a point selected nothing. */
 static int run_point_listing(struct job *j)
@@ -724,17 +758,22 @@ static int run_point_listing(struct job *j)
 	} else if (rc == 0 && !l.npoints && !j->cmd.list_vars) {
 		status = run_stap_listing(j);	/* nothing of ours to add or take out */
 		rc = status < 0 ? status : 0;
-	} else if (rc == 0 && l.npoints && !j->cmd.classpath) {
-		if (j->cmd.target_pid)
-			sj_error("%s %s lists from a class path: give --classpath CP (listing the classes of a running JVM, -x %s, is not supported yet)",
-				 opt, l.points[0].text, j->cmd.target_pid);
-		else
-			sj_error("%s %s lists from a class path: give --classpath CP (directories and jars, separated by ':')",
-				 opt, l.points[0].text);
+	} else if (rc == 0 && l.npoints && !j->cmd.classpath && !j->cmd.target_pid) {
+		sj_error("%s %s lists from a class path or a running JVM: give --classpath CP (directories and jars, separated by ':') or -x PID",
+			 opt, l.points[0].text);
 		status = 1;
 	} else if (rc == 0) {
-		if (l.npoints)
+		char **found = NULL;
+
+		if (l.npoints && j->cmd.classpath)
 			problems = rc = sj_list_classpath(&l, j->cmd.classpath, j->cmd.list_vars, &lines);
+		else if (l.npoints) {
+			/* what the bridge could not do, it said: its status is ours */
+			rc = status = jvm_matches(j, &l, &found);
+			if (rc == 0)
+				problems = rc = sj_list_jvm(&l, found, j->cmd.target_pid, j->cmd.list_vars, &lines);
+			sj_run_free_lines(found);
+		}
 		if (rc >= 0 && l.others.len)
 			rc = status = stap_lines(j, sj_buf_str(&l.others), &lines);
 		if (rc >= 0 && j->cmd.list_vars)

@@ -193,6 +193,16 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 	case 0x96: put_u64(&o, ev->thread); put_str(&o, ev->name); break;
 	case 0x97: put_u64(&o, ev->lost); break;
 	case 0x98: put_str(&o, ev->name); break;
+	case 0x99:
+		mark(&o, WIRE_REF_KIND, 1, "kind");
+		put_u8(&o, ev->kind);
+		put_str(&o, ev->name);
+		break;
+	case 0x9A:
+		mark(&o, WIRE_REF_KIND, 1, "kind");
+		put_u8(&o, ev->kind);
+		put_u32(&o, ev->u32);
+		break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
@@ -238,6 +248,7 @@ static size_t ref_command(struct out *o0, const struct wire_command *c)
 		put_str(&o, c->pattern);
 		break;
 	case 0x51:
+	case 0x59:
 		mark(&o, WIRE_REF_KIND, 1, "kind");
 		put_u8(&o, c->kind);
 		put_str(&o, c->pattern);
@@ -362,7 +373,7 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 		      char *why, size_t why_len)
 {
 	unsigned c = a->code;
-	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98;
+	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98 || c == 0x99;
 	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96;
 	bool has_values = c == 0x80 || c == 0x82;
 
@@ -372,7 +383,8 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	DIFF(has_thread && a->thread != b->thread, "thread 0x%llx != 0x%llx",
 	     (unsigned long long)a->thread, (unsigned long long)b->thread);
 	DIFF(c >= 0x89 && c <= 0x8C && a->object != b->object, "object differs");
-	DIFF((c == 0x82 || c == 0x8B || c == 0x8C) && a->u32 != b->u32, "u32 %u != %u", a->u32, b->u32);
+	DIFF((c == 0x82 || c == 0x8B || c == 0x8C || c == 0x9A) && a->u32 != b->u32, "u32 %u != %u", a->u32, b->u32);
+	DIFF((c == 0x99 || c == 0x9A) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
 	DIFF(c == 0x97 && a->lost != b->lost, "lost differs");
 	if (c == 0x81) {
 		DIFF(a->popped != b->popped, "popped differs");
@@ -403,7 +415,7 @@ bool wire_command_equal(const struct wire_command *a, const struct wire_command 
 	unsigned c = a->code;
 
 	DIFF(a->code != b->code, "code 0x%x != 0x%x", a->code, b->code);
-	DIFF((c == 0x50 || c == 0x51 || c == 0x58) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
+	DIFF((c == 0x50 || c == 0x51 || c == 0x58 || c == 0x59) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
 	DIFF((c == 0x50 || c == 0x58) && a->events != b->events, "events 0x%x != 0x%x", a->events, b->events);
 	DIFF(c == 0x58 && a->slot != b->slot, "slot %u != %u", a->slot, b->slot);
 	DIFF(c == 0x57 && a->session != b->session, "session %u != %u", a->session, b->session);

@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  21
+#define N_OTHER  24
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -75,6 +75,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	static const unsigned codes[N_OTHER] = {
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
+		0x99, 0x99, 0x9A,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -82,6 +83,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"monitor-enter", "monitor-entered", "monitor-wait", "monitor-waited",
 		"hello", "gc-start", "gc-finish", "vm-init", "vm-death",
 		"class-unload", "thread-name", "lost", "notice",
+		"match-method", "match-class", "match-end",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -162,6 +164,14 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		break;
 	case WIRE_EV_NOTICE:
 		ev->name = S("method.enter of java.lang.Thread.sleep(J)V cannot be reported (a native method)");
+		break;
+	case WIRE_EV_MATCH:
+		ev->kind = names[b][6] == 'm' ? WIRE_KIND_METHOD : WIRE_KIND_CLASS;
+		ev->name = ev->kind == WIRE_KIND_METHOD ? S("Shop.buy(I)V") : S("LShop$Item;");
+		break;
+	case WIRE_EV_MATCH_END:
+		ev->kind = WIRE_KIND_EXCEPTION;
+		ev->u32 = 0x80000001u;
 		break;
 	default: /* thread only, or nothing */
 		break;
@@ -269,7 +279,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 }
 
 /* ------------------------------------------------------------ commands */
-#define N_COMMANDS 30
+#define N_COMMANDS 32
 
 size_t wire_sample_command_count(void)
 {
@@ -365,6 +375,12 @@ static const char *base_command(size_t i, struct wire_command *c, struct wire_pe
 		c->slot = 255; c->pattern = S("java.io.BufferedWriter.*");
 		peer->caps = WIRE_CAP_IN_THREAD;
 		return "cmd58-register-slot-255";
+	case 30: c->code = 0x59; c->kind = WIRE_KIND_METHOD; c->pattern = S("Shop.*");
+		peer->caps = WIRE_CAP_LIST;
+		return "cmd59-list-matches";
+	case 31: c->code = 0x59; c->kind = WIRE_KIND_EXCEPTION; c->pattern = S("");
+		peer->caps = WIRE_CAP_LIST;
+		return "cmd59-list-matches-empty";
 	case 29: c->code = 0x58; c->kind = WIRE_KIND_EXCEPTION; c->events = 0x3;
 		c->slot = 0; c->pattern = S("");
 		peer->caps = WIRE_CAP_IN_THREAD;

@@ -76,7 +76,7 @@ one_session_log() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
 	[ "$output" = "$(sed 's/^\t*//' <<-EOF
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x3ff; negotiated 0x3ff
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x7ff; negotiated 0x7ff
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
 		stapjava-agent[N]: info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
@@ -152,7 +152,7 @@ mask_tour() {
 	run grep -A1 -e '^# stap-java --dump: bridge' -e '^# stap-java --dump: stap' <<<"$output"
 	[ "$output" = "$(printf '%s\n' '# stap-java --dump: bridge' \
 		"$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--gc' '-x' '4242' '--agent' '$STAPJAVA_AGENT'" \
-		'# stap-java --dump: stap' "stap -I $STAPJAVA_TAPSET '<tmpdir>/script.stp'")" ]
+		'# stap-java --dump: stap' "stap -I '<tmpdir>/tapset' -I $STAPJAVA_TAPSET '<tmpdir>/script.stp'")" ]
 	# -c and -x together are refused
 	run --separate-stderr "$B/translator-patches/stap-java" --dump -x 4242 -c true "$S/examples/gc-time.stp"
 	[ "$status" -ne 0 ]
@@ -190,9 +190,9 @@ mask_tour() {
 		method.return pid=PID tid=MAIN ts ok Tour.nothing(Ljava/lang/Object;)Ljava/lang/Object; popped=0 ret=null
 		method.enter pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V args="on purpose"
 		exception.thrown pid=PID tid=MAIN ts ok java.lang.IllegalStateException in Tour.fail(Ljava/lang/String;)V
-		Tour.fail(Ljava/lang/String;)V:37
-		Tour.methods()V:48
-		Tour.main([Ljava/lang/String;)V:94
+		Tour.fail(Tour.java:37)
+		Tour.methods(Tour.java:48)
+		Tour.main(Tour.java:94)
 		method.return pid=PID tid=MAIN ts ok Tour.fail(Ljava/lang/String;)V popped=1 ret=java.lang.IllegalStateException@H#ID
 		exception.catch pid=PID tid=MAIN ts ok java.lang.IllegalStateException in Tour.methods()V
 		method.return pid=PID tid=MAIN ts ok Tour.methods()V popped=0 ret=void

@@ -1,0 +1,112 @@
+/* listing.c: see listing.h. */
+#include "listing.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "agent.h"
+#include "log.h"
+#include "mcache.h"
+#include "pattern.h"
+
+struct listing {
+	struct conn *c;
+	uint8_t kind;
+	struct pattern pat;
+	jclass throwable;         /* exceptions: java.lang.Throwable */
+	uint32_t total;           /* matches found */
+	bool full;                /* no more Matches go out */
+};
+
+/* One Match on the queue, unless it is getting full. */
+static void send_match(struct listing *l, const char *name, size_t len)
+{
+	static struct wire_event ev;   /* I/O thread only; ~19 KiB */
+	struct conn *c = l->c;
+
+	l->total++;
+	if (l->full)
+		return;
+	memset(&ev, 0, offsetof(struct wire_event, values));
+	ev.code = WIRE_EV_MATCH;
+	ev.kind = l->kind;
+	ev.name = (struct wire_str){ name, (uint32_t)len };
+	ev.has_trailer = true;
+	ev.trailer.timestamp_ns = agent_now_ns();
+	pthread_mutex_lock(&c->lock);
+	/* the queue only drains on this thread, after the list: keep room for
+	 * the events that come meanwhile */
+	if (conn_queued(c) + len + 64 > c->out_cap / 2 || conn_queue_locked(c, &ev) != 0)
+		l->full = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void list_methods(struct listing *l, jclass klass, const char *sig)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	jint n = 0;
+	jmethodID *methods = NULL;
+
+	if (dn < 0 || !pattern_method_may_select_class(&l->pat, dotted, (size_t)dn) ||
+	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return;
+	for (jint i = 0; i < n; i++) {
+		const struct mentry *e = mcache_entry(methods[i]);
+
+		if (e && !e->is_abstract && !e->is_native && pattern_match_method(&l->pat, e->name, e->name_len))
+			send_match(l, e->name, e->name_len);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+}
+
+static int list_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
+{
+	struct listing *l = ctx;
+	size_t len = strlen(sig);
+
+	if (l->kind == WIRE_KIND_METHOD)
+		list_methods(l, klass, sig);
+	else if (pattern_match_class(&l->pat, sig, len) &&
+		 (l->kind == WIRE_KIND_CLASS || (*jni)->IsAssignableFrom(jni, klass, l->throwable)))
+		send_match(l, sig, len);
+	return 0;
+}
+
+int listing_answer(struct conn *c, JNIEnv *jni, uint8_t kind, const struct wire_str *pattern)
+{
+	static struct listing l;       /* I/O thread only; a pattern is 4 KiB */
+	static struct wire_event end;
+	char err[200];
+
+	memset(&l, 0, sizeof(l));
+	l.c = c;
+	l.kind = kind;
+	if (pattern_compile(&l.pat, kind == WIRE_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
+			    pattern->ptr, pattern->len, err, sizeof(err)) != 0) {
+		sj_warn("conn#%u: ListMatches pattern \"%.*s\": %s; disconnecting", c->serial,
+			(int)(pattern->len > 200 ? 200 : pattern->len), pattern->ptr, err);
+		return -EINVAL;
+	}
+	if (kind == WIRE_KIND_EXCEPTION && !(l.throwable = (*jni)->FindClass(jni, "java/lang/Throwable")))
+		(*jni)->ExceptionClear(jni);
+	/* no Throwable class, no exception to list: the answer still ends */
+	if (kind != WIRE_KIND_EXCEPTION || l.throwable)
+		agent_each_prepared_class(jni, false, list_class, &l);
+	if (l.throwable)
+		(*jni)->DeleteLocalRef(jni, l.throwable);
+	memset(&end, 0, offsetof(struct wire_event, values));
+	end.code = WIRE_EV_MATCH_END;
+	end.kind = kind;
+	end.u32 = l.total;
+	end.has_trailer = true;
+	end.trailer.timestamp_ns = agent_now_ns();
+	pthread_mutex_lock(&c->lock);
+	int rc = conn_queue_locked(c, &end);
+	pthread_mutex_unlock(&c->lock);
+	if (rc != 0)
+		sj_warn("conn#%u: the end of a ListMatches answer does not fit the queue (%d)", c->serial, rc);
+	return 0;
+}
