@@ -42,24 +42,13 @@ static void send_match(struct listing *l, const char *name, size_t len)
 	pthread_mutex_unlock(&c->lock);
 }
 
-static void list_methods(struct listing *l, jclass klass, const char *sig)
+static bool list_method(void *ctx, const struct mentry *e)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	char dotted[1024];
-	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
-	jint n = 0;
-	jmethodID *methods = NULL;
+	struct listing *l = ctx;
 
-	if (dn < 0 || !pattern_method_may_select_class(&l->pat, dotted, (size_t)dn) ||
-	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
-		return;
-	for (jint i = 0; i < n; i++) {
-		const struct mentry *e = mcache_entry(methods[i]);
-
-		if (e && !e->is_abstract && !e->is_native && pattern_match_method(&l->pat, e->name, e->name_len))
-			send_match(l, e->name, e->name_len);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	if (!e->is_abstract && !e->is_native && pattern_match_method(&l->pat, e->name, e->name_len))
+		send_match(l, e->name, e->name_len);
+	return true;
 }
 
 static int list_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
@@ -68,7 +57,7 @@ static int list_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
 	size_t len = strlen(sig);
 
 	if (l->kind == WIRE_KIND_METHOD)
-		list_methods(l, klass, sig);
+		mcache_each_method(&l->pat, klass, sig, list_method, l);
 	else if (pattern_match_class(&l->pat, sig, len) &&
 		 (l->kind == WIRE_KIND_CLASS || (*jni)->IsAssignableFrom(jni, klass, l->throwable)))
 		send_match(l, sig, len);

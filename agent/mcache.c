@@ -148,6 +148,27 @@ out:
 	return e;
 }
 
+bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig,
+			bool (*fn)(void *ctx, const struct mentry *e), void *ctx)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+	jint n = 0;
+	jmethodID *methods = NULL;
+
+	if (dn < 0 || !pattern_method_may_select_class(pat, dotted, (size_t)dn) ||
+	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return false;
+	for (jint i = 0; i < n; i++) {
+		const struct mentry *e = mcache_entry(methods[i]);
+		if (e && !fn(ctx, e))
+			break;
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	return true;
+}
+
 const struct mentry *mcache_find(jmethodID id)
 {
 	pthread_rwlock_rdlock(&cache_lock);

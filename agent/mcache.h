@@ -53,6 +53,13 @@ enum { MC_ENTER = 0, MC_RETURN = 1, MC_COMPILE = 2 };
 int mcache_lookup(jmethodID method, struct mmatch *m);
 /* Just the entry (name and flags), without matching. NULL on failure. */
 const struct mentry *mcache_entry(jmethodID method);
+/* FN(CTX, entry) for each method of KLASS (signature SIG) while FN returns
+ * true, when method pattern PAT may select some method of that class (the
+ * cheap test of pattern.h); false when it cannot or JVMTI lists nothing.
+ * For callers that name a class's methods (no lock held). */
+struct pattern;
+bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig,
+			bool (*fn)(void *ctx, const struct mentry *e), void *ctx);
 /* The entry if METHOD has one already; never builds one, makes no JVMTI call. */
 const struct mentry *mcache_find(jmethodID method);
 /* The entry of the method with wire name WIRE (LEN bytes, with its

@@ -35,29 +35,22 @@ static void consider(struct search *s, const char *name, size_t len)
 	}
 }
 
-static int search_methods(struct search *s, jclass klass, const char *sig)
+/* One method of a class the pattern may select: a match ends the search. */
+static bool search_method(void *arg, const struct mentry *e)
 {
-	jvmtiEnv *jv = agent.jvmti;
-	char dotted[1024];
-	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
-	jint n = 0;
-	jmethodID *methods = NULL;
-
-	if (dn < 0 || !pattern_method_may_select_class(&s->r->pat, dotted, (size_t)dn) ||
-	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
-		return 0;
-	s->class_seen = true;
+	struct search *s = arg;
 	/* a pattern without a descriptor is compared with names without one */
 	bool descriptor = memchr(s->r->text, '(', s->r->text_len) != NULL;
-	for (jint i = 0; i < n && !s->found; i++) {
-		const struct mentry *e = mcache_entry(methods[i]);
-		if (!e)
-			continue;
-		s->found = pattern_match_method(&s->r->pat, e->name, e->name_len);
-		if (!s->found)
-			consider(s, e->name, descriptor ? e->name_len : e->desc_off);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)methods);
+
+	s->found = pattern_match_method(&s->r->pat, e->name, e->name_len);
+	if (!s->found)
+		consider(s, e->name, descriptor ? e->name_len : e->desc_off);
+	return !s->found;
+}
+
+static int search_methods(struct search *s, jclass klass, const char *sig)
+{
+	s->class_seen |= mcache_each_method(&s->r->pat, klass, sig, search_method, s);
 	return s->found;
 }
 
