@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "emit.h"
 #include "io.h"
 #include "jvmti_events.h"
 #include "listing.h"
@@ -69,8 +70,9 @@ static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int sl
 	int rc = conn_add_reg(c, kind, events, slot, pat->ptr, pat->len, err, sizeof(err));
 	pthread_mutex_unlock(&c->lock);
 	if (rc) {
-		sj_warn("conn#%u: %s pattern \"%.*s\": %s; disconnecting", c->serial, what,
-			(int)(pat->len > 200 ? 200 : pat->len), pat->ptr, err);
+		/* the bridge is told why (and the log): the connection closes next */
+		emit_notice(1u << (unsigned)(c - conns), "%s pattern \"%.*s\" refused: %s; disconnecting",
+			    what, (int)(pat->len > 200 ? 200 : pat->len), pat->ptr, err);
 		return -EBADMSG;
 	}
 	return 0;

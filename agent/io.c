@@ -264,6 +264,8 @@ static void read_conn(struct conn *c, JNIEnv *jni)
 			return;
 		}
 		if (commands_process(c, jni) < 0) {
+			/* a Notice that says why goes out first, if the peer reads it now */
+			flush_conn(c);
 			close_conn(c, jni, "protocol error");
 			return;
 		}

@@ -2303,6 +2303,33 @@ check_latelink() {
 	log_has 'conn#2: RegisterSlot 0 method 0x1 "Demo.retZ"'
 }
 
+# The agent keeps 256 slot registrations over all its connections: the
+# session that asks for more is told which one was refused and why (a
+# Notice, before the connection closes), not only the JVM's log.
+@test "in-thread: a registration the agent refuses reaches the bridge that asked for it" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	local a=() b=()
+	for i in $(seq 0 199); do a+=(--slot "$i:method.enter:A.m$i"); done
+	for i in $(seq 0 99); do b+=(--slot "$i:method.enter:B.m$i"); done
+	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 11 "${a[@]}" \
+		--log-file "$T/a.log" 3>&- &
+	BPIDS+=($!)
+	wait_until 30 log_has 'conn#1: Start'
+	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 22 "${b[@]}" \
+		--log-file "$T/b.log" 3>&- &
+	BPIDS+=($!)
+	wait_until 30 grep -q 'the agent closed the connection' "$T/b.log"
+	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/: pid [0-9]+: /: /')" = "$(printf '%s\n' \
+		'warn: RegisterSlot pattern "B.m56" refused: more than 256 slot registrations of in-thread sessions in this JVM; disconnecting' \
+		'warn: the agent closed the connection before the VM'"'"'s death event: events after number 1 may be lost')" ] ||
+		{ cat "$T/b.log" >&2; false; }
+	! grep -E ': (warn|error): ' "$T/a.log" || return 1
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
 @test "in-thread: a bridge refuses a malformed --in-thread command line" {
 	run "$BRIDGE" --in-thread --slot 0:method.enter:A.b
 	[ "$status" -eq 2 ]
