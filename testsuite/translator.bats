@@ -994,9 +994,13 @@ stap-java: error: malformed class file Cut.class in the jar $T/cut.jar: constant
 	run --separate-stderr "$SJ" -l 'java.exception("shop.Shop$Item")' --classpath "$SHOP/classes"
 	only 'stap-java: error: no exception class of the class path matches java.exception("shop.Shop$Item")'
 	# -x PID: the bridge asks that JVM; one that does not exist is the bridge's to say
-	run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 999999
+	STAPJAVA_BRIDGE=$BUILD/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$REAL_AGENT \
+		run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 999999
 	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e "$T/stap-ran" ]
 	[[ "$(errors)" == *"-x 999999: no such process"* ]] || { echo "$stderr"; false; }
+	# a bridge that is not there is named as a run names it
+	run --separate-stderr "$SJ" -L 'java.method("Shop.*")' -x 999999
+	only 'stap-java: error: the bridge /opt/stapjava/bin/stpd-bridge (STAPJAVA_BRIDGE) does not exist'
 	run --separate-stderr "$SJ" -l 'java.gc.*,java.class("Shop")'
 	only "stap-java: error: -l java.class(\"Shop\") lists from a class path or a running JVM: give --classpath CP (directories and jars, separated by ':') or -x PID"
 	run --separate-stderr "$SJ" --classpath "$SHOP/classes" -e 'probe begin {}'

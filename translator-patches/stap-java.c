@@ -716,8 +716,13 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 					    [SJ_KIND_EXCEPTION] = "-e" };
 	char **v = NULL;
 	size_t n = 0;
-	int rc = bridge_opts(j);
+	int rc;
 
+	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
+	if (check_file("bridge", j->paths.bridge, "STAPJAVA_BRIDGE", X_OK) < 0 ||
+	    check_file("agent", j->paths.agent, "STAPJAVA_AGENT", R_OK) < 0)
+		return 1;
+	rc = bridge_opts(j);
 	rc |= sj_argv_push(&v, &n, j->paths.bridge);
 	rc |= sj_argv_push(&v, &n, "--matches");
 	rc |= sj_argv_push(&v, &n, "-x");
@@ -738,7 +743,7 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 	if (rc < 0)
 		sj_error("cannot run %s: %s", j->paths.bridge, strerror(-rc));
 	free(v);
-	return rc;
+	return rc < 0 ? 1 : rc;
 }
 
 /* -l / -L with probe points: those that take a pattern listed from the class
