@@ -1877,8 +1877,9 @@ check_kill_rounds() {
 	# each round put enter, return and exceptional-exit calls into Churn while
 	# four threads ran it, and took them out again when its bridge was killed
 	# (agent/inject.h): ten inject/restore cycles under load, no MethodExit
-	log_count_is 'method calls injected in 1 class' 10
-	log_count_is 'injected calls removed: 1 class back to its original code' 10
+	log_count_is 'method calls injected in 1 class' 10 &&
+		log_count_is 'injected calls removed: 1 class back to its original code' 10 ||
+		{ grep -E 'inject|Start|closed|Hello|ignored' "$T/agent.log" >&2; false; }
 	! log_has 'event MethodExit' || return 1
 	! log_has 'event Breakpoint' || return 1
 	log_count_is 'event ExceptionCatch disabled' 10
