@@ -260,13 +260,13 @@ ctx_java() {
 		public class Ctx {
 			static java.io.FileOutputStream out;
 			static void step(int i) throws Exception { out.write(i); }
-			static void note(String s, int i) { }
+			static void note(String s, char c, String t, int i) { }
 			public static void main(String[] args) throws Exception {
 				out = new java.io.FileOutputStream(args[0]);
 				java.io.File go = new java.io.File(args[1]);
 				for (int i = 0; i < 2400 && !go.exists(); i++)
 					Thread.sleep(50);
-				note("a,\"b\"", -7);
+				note("a,\"b\"", ',', "x".repeat(400), -7);
 				for (int i = 0; i < 3; i++)
 					step(65 + i);
 				out.close();
@@ -304,9 +304,12 @@ ctx_script() {
 			$end
 		}
 		probe syscall.write { if (tid() in inside) writes++ }
-		# a String with a comma and quotes, then an int: each argument whole
+		# a String with a comma and quotes, a comma char, a String of 400 bytes
+		# (the agent's strmax=480), then an int: each argument whole, and no
+		# MAXACTION however long the list (java_arg is C)
 		probe java.method("Ctx.note") {
-			printf("note %s %d\\n", java_arg(java_args, 1), java_arg_long(java_args, 2))
+			printf("note %s %s %d %d\\n", java_arg(java_args, 1), java_arg(java_args, 2),
+			       strlen(java_arg(java_args, 3)), java_arg_long(java_args, 4))
 		}
 		probe java.vm.death {
 			printf("vm.death tid==java_tid:%d pid==java_pid:%d\\n", tid() == java_tid, pid() == java_pid)
@@ -321,7 +324,7 @@ ctx_script() {
 	local tcmd
 	rm -f "$D/ctx.go" "$D/ctx.bin"
 	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
-	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxc.agent.log
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxc.agent.log,strmax=480
 	# a simple command is exec'ed by the target shell: target() is the JVM's pid
 	tcmd=$("$B/translator-patches/stap-java" --target-command "$JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go" "$D/ctx.stp")
 	# the JVM waits for ctx.go: made once the bridge has registered
@@ -330,7 +333,7 @@ ctx_script() {
 		--before "(i=0; until grep -q 'Start: registrations complete' $D/ctxc.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &" \
 		-c "$tcmd" "$D/ctx.stp" >"$D/ctxc.out" 2>"$D/ctxc.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show ctxc; false; }
-	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(echo 'note "a,\"b\"" -7'; echo 'marker in fire_slot0, inthread_fire on the stack:1'; printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67; echo 'vm.death tid==java_tid:1 pid==java_pid:1')" ] || { show ctxc; false; }
+	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(echo "note \"a,\\\"b\\\"\" ',' 402 -7"; echo 'marker in fire_slot0, inthread_fire on the stack:1'; printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67; echo 'vm.death tid==java_tid:1 pid==java_pid:1')" ] || { show ctxc; false; }
 	# the only warning: the stack goes on into JIT-compiled code, which has no unwind data
 	[ "$(clean_err "$D/ctxc.err")" = "$JIT_UNWIND_WARNING" ] || { show ctxc; false; }
 	[ "$(cat "$D/ctx.bin")" = ABC ]
@@ -346,7 +349,7 @@ ctx_script() {
 	rm -f "$D/ctx.go" "$D/ctx.bin"
 	local before after
 	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err & echo \$! >$D/ctxx.pid"
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log,strmax=480 $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err & echo \$! >$D/ctxx.pid"
 	# the JVM goes on once the bridge has registered; staprun ends when it does (exit at its end)
 	before+="; (i=0; until grep -q 'Start: registrations complete' $D/ctxx.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &"
 	status=0
@@ -355,7 +358,7 @@ ctx_script() {
 		"$D/ctx.stp" >"$D/ctxx.out" 2>"$D/ctxx.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show ctxx; false; }
 	[ "$(cat "$D/ctxx.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/ctxx.pid"), not 5000" >&2; false; }
-	[ "$(cat "$D/ctxx.out")" = "$(echo 'note "a,\"b\"" -7'; echo 'marker in fire_slot0, inthread_fire on the stack:1'; printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=5000\nreturn writes=1\n' 65 66 67)" ] || { show ctxx; false; }
+	[ "$(cat "$D/ctxx.out")" = "$(echo "note \"a,\\\"b\\\"\" ',' 402 -7"; echo 'marker in fire_slot0, inthread_fire on the stack:1'; printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=5000\nreturn writes=1\n' 65 66 67)" ] || { show ctxx; false; }
 	[ "$(clean_err "$D/ctxx.err")" = "$JIT_UNWIND_WARNING" ] || { show ctxx; false; }
 	[ "$(cat "$D/ctx.bin")" = ABC ]
 }
