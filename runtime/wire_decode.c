@@ -412,6 +412,20 @@ static int wire_read_hello_numbers(struct wire_cursor *c, struct wire_hello *h)
 	return wire_read_u32(c, "caps", &h->caps);
 }
 
+/* ------------------------------------------------------------- kinds */
+
+/* A registration kind (method, class, exception): Match and MatchEnd, and the
+ * commands that name one. */
+static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "kind", kind));
+	if (!wire_kind_event_bits(*kind))
+		return wire_fail(c, "kind", at, "%u is not 1 (method), 2 (class) or 3 (exception)", *kind);
+	return 0;
+}
+
 /* ------------------------------------------------------------- events */
 
 static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
@@ -425,16 +439,6 @@ static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
 	TRY(wire_read_order(c, &h->order));
 	TRY(wire_read_hello_numbers(c, h));
 	return READ_STRING(c, "description", &h->description);
-}
-
-static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
-{
-	size_t at = c->pos;
-
-	TRY(wire_read_u8(c, "kind", kind));
-	if (!wire_kind_event_bits(*kind))
-		return wire_fail(c, "kind", at, "%u is not 1 (method), 2 (class) or 3 (exception)", *kind);
-	return 0;
 }
 
 static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)

@@ -132,6 +132,14 @@ int handler_flush(struct handler *h)
 	return n ? fd_write_all(h->out_fd, h->line, n) : 0;
 }
 
+/* The N bytes formatted at the batch's end are a line of it; a full batch
+ * is written. */
+static int batch_line(struct handler *h, size_t n)
+{
+	h->batched += n;
+	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
+}
+
 /* Format the line at the end of the batch: there is always room for one
  * whole line of PRINT_LINE_MAX bytes after less than HANDLER_BATCH. */
 static int print_event(struct handler *h, const struct wire_event *ev,
@@ -148,8 +156,7 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 			PRINT_LINE_MAX);
 		return 0;
 	}
-	h->batched += (size_t)n;
-	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
+	return batch_line(h, (size_t)n);
 }
 
 /* --matches: one line per match, "method NAME" (its wire name), "class
@@ -181,8 +188,7 @@ static int list_match(struct handler *h, const struct wire_event *ev)
 		return 0;
 	}
 	line[k + 1 + (size_t)n] = '\n';
-	h->batched += k + 2 + (size_t)n;
-	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
+	return batch_line(h, k + 2 + (size_t)n);
 }
 
 int handler_event(struct handler *h, const struct wire_event *ev)

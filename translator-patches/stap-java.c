@@ -150,18 +150,22 @@ static int check_file(const char *what, const char *path, const char *var, int m
 	return -ENOENT;
 }
 
+/* The bridge, and with AGENT the agent, can be used (check_file): 0 or -ENOENT. */
+static int check_programs(const struct job *j, bool agent)
+{
+	if (check_file("bridge", j->paths.bridge, "STAPJAVA_BRIDGE", X_OK) < 0)
+		return -ENOENT;
+	return agent ? check_file("agent", j->paths.agent, "STAPJAVA_AGENT", R_OK) : 0;
+}
+
 /* From pass 2 on, stap reads the bridge and the agent the script's probes name
  * (the slots', the families' aliases: both), and the bridge is started; with
  * -c and -x, the agent is loaded into JVMs. */
 static int check_installed(const struct job *j)
 {
-	bool agent = j->tr.families || j->in_thread || j->cmd.command || j->cmd.target_pid;
-
 	if (!j->uses_java || j->cmd.pass_stop < 2)
 		return 0;
-	if (check_file("bridge", j->paths.bridge, "STAPJAVA_BRIDGE", X_OK) < 0)
-		return -ENOENT;
-	return agent ? check_file("agent", j->paths.agent, "STAPJAVA_AGENT", R_OK) : 0;
+	return check_programs(j, j->tr.families || j->in_thread || j->cmd.command || j->cmd.target_pid);
 }
 
 static int translate(struct job *j)
@@ -719,8 +723,7 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 	int rc;
 
 	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
-	if (check_file("bridge", j->paths.bridge, "STAPJAVA_BRIDGE", X_OK) < 0 ||
-	    check_file("agent", j->paths.agent, "STAPJAVA_AGENT", R_OK) < 0)
+	if (check_programs(j, true) < 0)
 		return 1;
 	rc = bridge_opts(j);
 	rc |= sj_argv_push(&v, &n, j->paths.bridge);
@@ -747,8 +750,8 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 }
 
 /* -l / -L with probe points: those that take a pattern listed from the class
- * path (sj_list.h) or, with -x PID, from what that JVM has loaded, the others by stap, with -L the markers' $argN left out
- * of the tapset's points.  The exit status: stap's when it failed, else 1
+ * path (sj_list.h) or, with -x PID, from what that JVM has loaded, the others
+ * by stap, with -L the markers' $argN left out of the tapset's points.  The exit status: stap's when it failed, else 1
  * when something could not be read or a point selected nothing. */
 static int run_point_listing(struct job *j)
 {
