@@ -162,6 +162,15 @@ enum conn_next conn_next_step(const struct agent_conn *c)
 	return have(c, WIRE_CAP_EXT_CMDS) ? CONN_NEXT_RESET_REGISTER : CONN_NEXT_NOTHING;
 }
 
+/* E's pattern as a command carries it: the normalised text (pattern.h). */
+static struct wire_str entry_pattern(const struct registry_entry *e)
+{
+	size_t len;
+	const char *text = pattern_text(&e->pat, &len);
+
+	return (struct wire_str){ text, (uint32_t)len };
+}
+
 static bool same_pattern(const struct registry_entry *a, const struct registry_entry *b)
 {
 	return a->kind == b->kind && strcmp(pattern_text(&a->pat, NULL), pattern_text(&b->pat, NULL)) == 0;
@@ -180,13 +189,11 @@ static int batch_patterns(struct command_batch *b, uint32_t caps, const struct r
 	 * the events out per slot itself. */
 	for (size_t i = 0; i < reg->n; i++) {
 		const struct registry_entry *e = &reg->entries[i];
-		struct wire_command cmd = { .kind = e->kind, .events = e->events };
-		size_t len;
+		struct wire_command cmd = { .kind = e->kind, .events = e->events,
+					    .pattern = entry_pattern(e) };
 		bool dup = false;
 		int rc;
 
-		cmd.pattern.ptr = pattern_text(&e->pat, &len);
-		cmd.pattern.len = (uint32_t)len;
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = same_pattern(&reg->entries[j], e);
 		if (dup)
@@ -213,11 +220,8 @@ static int batch_slots(struct command_batch *b, const struct registry *reg,
 			continue;
 		const struct registry_entry *e = &reg->entries[slots->entry[n]];
 		struct wire_command cmd = { .code = WIRE_CMD_REGISTER_SLOT, .kind = e->kind,
-					    .events = e->events, .slot = (uint16_t)n };
-		size_t len;
-
-		cmd.pattern.ptr = pattern_text(&e->pat, &len);
-		cmd.pattern.len = (uint32_t)len;
+					    .events = e->events, .slot = (uint16_t)n,
+					    .pattern = entry_pattern(e) };
 		int rc = batch_add(b, &cmd);
 		if (rc < 0)
 			return rc;
@@ -356,10 +360,8 @@ int conn_send_list(struct agent_conn *c, const struct registry *reg)
 	}
 	for (size_t i = 0; i < reg->n && rc == 0; i++) {
 		const struct registry_entry *e = &reg->entries[i];
-		size_t len;
-		const char *text = pattern_text(&e->pat, &len);
 		struct wire_command cmd = { .code = WIRE_CMD_LIST_MATCHES, .kind = e->kind,
-					    .pattern = { text, (uint32_t)len } };
+					    .pattern = entry_pattern(e) };
 
 		rc = batch_add(&b, &cmd);
 	}
