@@ -3,8 +3,8 @@
  * Contract: a struct cf_rd never reads outside its buffer: a read past the
  * end sets err and yields 0, so a parser checks err once per structure. A
  * struct cf_wr grows with realloc; a failed allocation sets err and later
- * writes do nothing. Header-only (static inline): classfile.c and
- * stackmap.c share it.
+ * writes do nothing. Header-only (static inline): classfile.c, stackmap.c
+ * and cfmethods.c share it.
  */
 #ifndef STAPJAVA_AGENT_CFBYTES_H
 #define STAPJAVA_AGENT_CFBYTES_H
@@ -57,6 +57,27 @@ static inline void rd_skip(struct cf_rd *r, size_t n)
 {
 	if (rd_has(r, n))
 		r->off += n;
+}
+
+/* Past an attributes table (u2 count, then u2 name, u4 length, bytes each). */
+static inline void rd_skip_attributes(struct cf_rd *r)
+{
+	uint32_t n = rd_u2(r);
+	for (uint32_t i = 0; i < n && !r->err; i++) {
+		rd_skip(r, 2);
+		rd_skip(r, rd_u4(r));
+	}
+}
+
+/* Past a fields or methods table (u2 count, then access, name, descriptor
+ * and attributes each). */
+static inline void rd_skip_members(struct cf_rd *r)
+{
+	uint32_t n = rd_u2(r);
+	for (uint32_t i = 0; i < n && !r->err; i++) {
+		rd_skip(r, 6);
+		rd_skip_attributes(r);
+	}
 }
 
 struct cf_wr {

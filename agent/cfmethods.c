@@ -7,15 +7,6 @@
 #include "cfbytes.h"
 #include "cfpool.h"
 
-static void skip_attributes(struct cf_rd *r)
-{
-	uint32_t n = rd_u2(r);
-	for (uint32_t i = 0; i < n && !r->err; i++) {
-		rd_skip(r, 2);
-		rd_skip(r, rd_u4(r));
-	}
-}
-
 static int read_methods(struct cf_rd *r, const struct cfpool *cp, struct cfmethods *out,
 			const char **why)
 {
@@ -32,7 +23,7 @@ static int read_methods(struct cf_rd *r, const struct cfpool *cp, struct cfmetho
 		struct cfmethod *m = &out->methods[i];
 		m->access = (uint16_t)rd_u2(r);
 		uint32_t name = rd_u2(r), desc = rd_u2(r);
-		skip_attributes(r);
+		rd_skip_attributes(r);
 		if (r->err)
 			return *why = "methods truncated", -EINVAL;
 		if (cfpool_utf8(cp, name, &m->name, &m->name_len) < 0 ||
@@ -68,17 +59,13 @@ static int read_class(struct cf_rd *r, struct cfpool *cp, struct cfmethods *out,
 	rd_skip(r, 2 * (size_t)rd_u2(r));
 	if (r->err)
 		return *why = "interfaces truncated", -EINVAL;
-	uint32_t nfields = rd_u2(r);
-	for (uint32_t i = 0; i < nfields && !r->err; i++) {
-		rd_skip(r, 6);
-		skip_attributes(r);
-	}
+	rd_skip_members(r);	/* fields */
 	if (r->err)
 		return *why = "fields truncated", -EINVAL;
 	rc = read_methods(r, cp, out, why);
 	if (rc < 0)
 		return rc;
-	skip_attributes(r);
+	rd_skip_attributes(r);
 	if (r->err || r->off != r->len)
 		return *why = "class attributes truncated or trailing bytes", -EINVAL;
 	return 0;

@@ -57,24 +57,6 @@ static int fail(struct cf *c, int err, const char *why)
 	return err;
 }
 
-static void skip_attributes(struct cf_rd *r)
-{
-	uint32_t n = rd_u2(r);
-	for (uint32_t i = 0; i < n && !r->err; i++) {
-		rd_skip(r, 2);
-		rd_skip(r, rd_u4(r));
-	}
-}
-
-static void skip_members(struct cf_rd *r)
-{
-	uint32_t n = rd_u2(r);
-	for (uint32_t i = 0; i < n && !r->err; i++) {
-		rd_skip(r, 6);
-		skip_attributes(r);
-	}
-}
-
 /* First pass over the methods: ask SELECT about each one with code. */
 static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 {
@@ -254,7 +236,7 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 	if (err == 0) {
 		rd_skip(&c.r, 6);  /* access, this, super */
 		rd_skip(&c.r, 2 * (size_t)rd_u2(&c.r));  /* interfaces */
-		skip_members(&c.r);  /* fields */
+		rd_skip_members(&c.r);  /* fields */
 		err = c.r.err ? fail(&c, -EINVAL, "fields truncated") : choose_methods(&c, hooks);
 	}
 	if (err == 0 && c.npicked) {
@@ -267,7 +249,7 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 		err = copy_methods(&c, hooks, &w, &done);
 		if (err == 0) {
 			size_t tail = c.r.off;
-			skip_attributes(&c.r);
+			rd_skip_attributes(&c.r);
 			if (c.r.err || c.r.off != len)
 				err = fail(&c, -EINVAL, "class attributes truncated or trailing bytes");
 			else
