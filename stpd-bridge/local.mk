@@ -19,7 +19,8 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/handler.c stpd-bridge/handler.h \
 	stpd-bridge/attach.c stpd-bridge/attach.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
-	stpd-bridge/supervisor.c stpd-bridge/supervisor.h
+	stpd-bridge/supervisor.c stpd-bridge/supervisor.h \
+	stpd-bridge/record.c stpd-bridge/record.h stpd-bridge/record_formats.c
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c

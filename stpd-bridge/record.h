@@ -41,6 +41,8 @@ int record_out_write(struct record_out *o, const void *p, size_t n);
 int record_out_patch(struct record_out *o, uint64_t off, const void *p, size_t n);
 /* Write what is buffered (a chunk boundary: a recording cut short is readable up to here). */
 int record_out_flush(struct record_out *o);
+/* Frees the buffer (after a last flush); the fd is the caller's. */
+void record_out_release(struct record_out *o);
 
 /* What a recording knows when it begins. */
 struct record_info {
