@@ -17,6 +17,7 @@
 void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 {
 	memset(em, 0, sizeof(*em));
+	em->site = -1;
 	em->scratch = s;
 	em->ev = &s->ev;
 	em->tid = (uint32_t)agent_gettid();
@@ -167,15 +168,60 @@ static uint8_t shape_for(const struct emission *em, struct wire_event *ev, uint3
 struct thread_encoding {
 	struct wire_peer peer;
 	const struct wire_event *ev;
+	const uint8_t *msg;      /* out: where it went */
+	size_t len, trailer_at;
 };
 
 static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
 {
-	const struct thread_encoding *x = ctx;
+	struct thread_encoding *x = ctx;
 	struct wire_buf b = { .data = buf, .cap = cap, .len = 0 };
 	int rc = wire_encode_event_at(&b, &x->peer, x->ev, trailer_at);
 
 	*len = b.len;
+	x->msg = buf;
+	x->len = b.len;
+	x->trailer_at = *trailer_at;
+	return rc;
+}
+
+static int copy_template(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
+{
+	const struct evtemplate *e = ctx;
+
+	if (e->len > cap)
+		return -ENOSPC;
+	memcpy(buf, e->bytes, e->len);
+	*len = e->len;
+	*trailer_at = e->trailer_at;
+	return 0;
+}
+
+/* The event just encoded for connection slot I is plain (evtemplate.h):
+ * nothing in it but the method, the thread and the time. */
+static bool is_plain(const struct emission *em, const struct wire_event *ev)
+{
+	return em->site >= 0 && (ev->code == WIRE_EV_METHOD_ENTER || ev->code == WIRE_EV_METHOD_EXIT) &&
+	       ev->trailer.flags == 0 && ev->nvalues == 0 && !ev->popped &&
+	       (ev->code != WIRE_EV_METHOD_EXIT || ev->retval.type == WIRE_T_NONE);
+}
+
+/* Put one record into the thread's buffer T. A full buffer is taken by the
+ * thread itself (the I/O thread is behind: the connection's queue decides
+ * what is lost, as bufsize says), then the record put again; only a record
+ * that still does not fit is dropped (counted). */
+static int put_in_thread_buffer(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode,
+				void *ctx, bool *filling)
+{
+	int rc = tbuf_put(t, meta, encode, ctx, filling);
+
+	if (rc == -ENOSPC) {
+		conn_take_own_buffer(t);
+		rc = tbuf_put(t, meta, encode, ctx, filling);
+		if (rc == -ENOSPC)
+			tbuf_drop(t, meta->slot, meta->serial);
+		*filling = true;
+	}
 	return rc;
 }
 
@@ -206,15 +252,13 @@ static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t 
 	const struct tbuf_meta meta = {
 		.ts = em->ts, .serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED), .slot = (uint8_t)i,
 	};
-	int rc = tbuf_put(t, &meta, encode_for_thread_buffer, &x, filling);
-	if (rc == -ENOSPC) {
-		/* the I/O thread is behind: this thread takes its own buffer
-		 * (the connection's queue decides what is lost, as bufsize says) */
-		conn_take_own_buffer(t);
-		rc = tbuf_put(t, &meta, encode_for_thread_buffer, &x, filling);
-		if (rc == -ENOSPC)
-			tbuf_drop(t, i, meta.serial);
-		*filling = true;
+	int rc = put_in_thread_buffer(t, &meta, encode_for_thread_buffer, &x, filling);
+	if (rc == 0 && x.msg && is_plain(em, ev)) {
+		const struct evtemplate_key k = {
+			.site = em->site, .code = (uint8_t)ev->code, .slot = (uint8_t)i,
+			.serial = meta.serial, .caps = x.peer.caps,
+		};
+		evtemplate_keep(&em->scratch->templates, &k, x.msg, x.len, x.trailer_at);
 	}
 	return rc == 0 ? 1 : rc;
 }
@@ -308,4 +352,54 @@ void emit(struct emission *em)
 		for (size_t i = 0; i < nwaits; i++)
 			wait_for_ack(waits[i].c, waits[i].serial, waits[i].seq, &start);
 	}
+}
+
+bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t gen, uint32_t opt_needed)
+{
+	const struct evtemplate *tmpl[AGENT_MAX_CONNS];
+	uint32_t to = 0;
+	struct scratch *s;
+	struct tbuf *t;
+
+	if (atomic_load_explicit(&agent.dying, memory_order_relaxed))
+		return true;
+	if (!(s = scratch_idle()) || !(t = tbuf_mine()))
+		return false;
+	/* every wanting connection can take the copy, or the event takes the
+	 * general path for all of them (never half of each) */
+	for (uint32_t m = wanting & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		const struct conn *c = &conns[i];
+
+		if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) > gen)
+			continue;
+		if (__atomic_load_n(&c->in_thread, __ATOMIC_RELAXED) || __atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
+		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed))
+			return false;
+		const struct evtemplate_key k = {
+			.site = site, .code = (uint8_t)code, .slot = (uint8_t)i,
+			.serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED),
+			.caps = __atomic_load_n(&c->peer.caps, __ATOMIC_RELAXED),
+		};
+		if (!(tmpl[i] = evtemplate_find(&s->templates, &k)))
+			return false;
+		to |= 1u << i;
+	}
+	const uint64_t ts = clock_raw();
+	bool queued = false, filling = false;
+	for (uint32_t m = to; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		const struct tbuf_meta meta = { .ts = ts, .serial = tmpl[i]->key.serial, .slot = (uint8_t)i };
+		bool fill = false;
+		int rc = put_in_thread_buffer(t, &meta, copy_template, (void *)tmpl[i], &fill);
+
+		queued |= rc == 0;
+		filling |= fill;
+	}
+	if (filling)
+		io_wake_filling();
+	else if (queued)
+		io_wake();
+	return true;
 }

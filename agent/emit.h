@@ -62,6 +62,8 @@ struct emission {
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
 	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
 	uint64_t ts;            /* raw (clock.h): clock_to_ns() makes it CLOCK_MONOTONIC ns */
+	int32_t site;           /* an injected call's site (sites.h), -1 for none: a plain
+				 * method event is kept for emit_plain_method() */
 	const char *thread_name; /* ThreadStart/End: the name, for in-thread markers */
 	size_t thread_name_len;
 };
@@ -71,6 +73,17 @@ struct emission {
 void emission_init(struct emission *em, struct scratch *s, bool java_thread);
 
 void emit(struct emission *em);
+
+/* The common method event at injected SITE, without an emission: CODE
+ * (WIRE_EV_METHOD_ENTER or _EXIT) for the connections in WANTING (as
+ * sites_conns() gave them for generation GEN), when every one of them is
+ * asynchronous, asked for none of the optional data in OPT_NEEDED, and has
+ * been sent this site's event before (its encoded bytes are copied: see
+ * evtemplate.h). True when it is done (queued, or nobody wants it any
+ * more); false when the caller must take the general path (emit()), which
+ * keeps the bytes for the next call. No lock, no system call while the I/O
+ * thread is awake. */
+bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t gen, uint32_t opt_needed);
 
 /* Tell the connections in CONNS (extension peers only) what the agent cannot
  * do for them (a Notice, PROTOCOL.md): one sentence, logged here too. Not

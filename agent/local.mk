@@ -20,6 +20,7 @@ noinst_LTLIBRARIES += agent/libsjevents.la
 agent_libsjevents_la_SOURCES = \
 	agent/ring.c agent/ring.h \
 	agent/tbuf.c agent/tbuf.h \
+	agent/evtemplate.c agent/evtemplate.h \
 	agent/clock.c agent/clock.h
 
 lib_LTLIBRARIES += agent/libstapjava.la

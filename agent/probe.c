@@ -20,6 +20,21 @@ jobject probe_module(void)
 	return probe_mod;
 }
 
+/* The common case first, without the scratch (emit_plain_method): true
+ * when it is done. The event's optional data OPT_NEEDED: asked for by any
+ * wanting connection, the general path captures it. */
+static bool plain(jint site, int ev, unsigned code, uint32_t opt_needed)
+{
+	uint32_t wanting;
+	uint64_t gen;
+
+	if (!inject_active())
+		return true;
+	if (sites_conns(site, ev, &wanting, &gen) < 0)
+		return false;
+	return !wanting || emit_plain_method(site, code, wanting, gen, opt_needed | WIRE_OPT_STACK);
+}
+
 /* The connections that want event EV (MC_ENTER or MC_RETURN) of SITE. */
 static bool site_wanted(jint site, int ev, struct mmatch *m)
 {
@@ -27,7 +42,8 @@ static bool site_wanted(jint site, int ev, struct mmatch *m)
 }
 
 /* Start event EV (MC_ENTER or MC_RETURN) of M for the connections that want it. */
-static struct scratch *begin(const struct mmatch *m, int ev, unsigned code, struct emission *em)
+static struct scratch *begin(jint site, const struct mmatch *m, int ev, unsigned code,
+			     struct emission *em)
 {
 	struct scratch *s = scratch_enter();
 
@@ -35,6 +51,7 @@ static struct scratch *begin(const struct mmatch *m, int ev, unsigned code, stru
 		return NULL;
 	emission_init(em, s, true);
 	em->depth = 1;  /* the Probe native's caller is the method */
+	em->site = site;
 	em->want.conns = m->conns[ev];
 	em->want.fire = m->fire[ev];
 	em->want.gen = m->gen;
@@ -59,7 +76,9 @@ static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (site_wanted(site, MC_ENTER, &m) && (s = begin(&m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
+	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, 0))
+		return;
+	if (site_wanted(site, MC_ENTER, &m) && (s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
 		finish(&em, s);
 }
 
@@ -71,7 +90,9 @@ static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(&m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
+	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_ARGUMENTS))
+		return JNI_FALSE;
+	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
 		return JNI_FALSE;
 	if (!(em.want.opt & WIRE_OPT_ARGUMENTS)) {
 		finish(&em, s);
@@ -146,7 +167,9 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
+	if (plain(site, MC_RETURN, WIRE_EV_METHOD_EXIT, WIRE_OPT_RETURN_VALUE))
+		return;
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(site, &m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
 		return;
 	if (em.want.opt & WIRE_OPT_RETURN_VALUE) {
 		const char *close = strchr(m.e->name + m.e->desc_off, ')');
@@ -170,7 +193,7 @@ static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 	struct emission em;
 	struct scratch *s;
 
-	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(&m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
+	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(site, &m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
 		return;
 	s->ev.popped = true;
 	capture_object(jni, s, t, &s->ev.retval);

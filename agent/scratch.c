@@ -34,6 +34,7 @@ struct scratch *scratch_enter(void)
 		if (!my_scratch)
 			return NULL;
 		my_scratch->strings = NULL;
+		evtemplates_clear(&my_scratch->templates);
 		pthread_setspecific(scratch_key, my_scratch);
 	}
 	in_callback = true;
@@ -54,6 +55,11 @@ struct scratch *scratch_resume(void)
 		return NULL;
 	in_callback = true;
 	return my_scratch;
+}
+
+struct scratch *scratch_idle(void)
+{
+	return in_callback ? NULL : my_scratch;
 }
 
 void scratch_leave(void)

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "emit.h"
+#include "evtemplate.h"
 #include "wire.h"
 
 #define SCRATCH_ARENA (64u * 1024u)
@@ -34,6 +35,7 @@ struct scratch {
 	size_t used;                 /* of mem */
 	char mem[SCRATCH_ARENA];
 	char *strings;               /* in-thread markers' strings (SCRATCH_STRINGS), made on first use */
+	struct evtemplates templates; /* this thread's plain method events (emit_plain_method) */
 };
 
 /* The strings of one in-thread event: a bigger event's are "" (markers.h). */
@@ -43,6 +45,9 @@ void scratch_init(void);
 /* The calling thread's scratch, cleared for a new event; NULL if nested or out of memory. */
 struct scratch *scratch_enter(void);
 void scratch_leave(void);
+/* The calling thread's scratch when it has one and no event is being made
+ * on it (nothing nested), without taking it; NULL otherwise. */
+struct scratch *scratch_idle(void);
 /* The calling thread's scratch as the last scratch_enter() left it, if it is
  * pending and not in use; NULL otherwise. scratch_leave() when done. */
 struct scratch *scratch_resume(void);

@@ -54,14 +54,36 @@ static uint64_t tag_of(uint64_t gen)
 	return ((gen + 1) & 0xffffffffu) << 32;
 }
 
-int sites_match(jint site, struct mmatch *m)
+static struct site *site_of(jint site)
 {
 	if (site < 0 || (unsigned)site / SITE_CHUNK >= SITE_CHUNKS)
-		return -EINVAL;
+		return NULL;
 	struct site *chunk = atomic_load(&chunks[(unsigned)site / SITE_CHUNK]);
-	if (!chunk)
+	return chunk ? &chunk[(unsigned)site % SITE_CHUNK] : NULL;
+}
+
+int sites_conns(jint site, int ev, uint32_t *wanting, uint64_t *gen)
+{
+	struct site *s = site_of(site);
+
+	if (!s)
 		return -EINVAL;
-	struct site *s = &chunk[(unsigned)site % SITE_CHUNK];
+	if (!atomic_load_explicit(&s->e, memory_order_acquire))
+		return -ENOENT;
+	*gen = atomic_load(&conn_generation);
+	uint64_t v = atomic_load_explicit(&s->match, memory_order_relaxed);
+	if ((v & ~0xffffffffull) != tag_of(*gen))
+		return -EAGAIN;
+	*wanting = (uint32_t)(v >> (ev == MC_RETURN ? 16 : 0) & 0xffff);
+	return 0;
+}
+
+int sites_match(jint site, struct mmatch *m)
+{
+	struct site *s = site_of(site);
+
+	if (!s)
+		return -EINVAL;
 	const struct mentry *e = atomic_load_explicit(&s->e, memory_order_acquire);
 	if (!e)
 		return -ENOENT;

@@ -22,10 +22,13 @@ struct tbuf {
 	pthread_mutex_t take_lock;
 	struct tbuf *next;               /* the pool's list; never unlinked */
 	int state;                       /* enum tbuf_state (atomic) */
-	/* producer: per slot, serial << 32 | drops (mod 2^32) */
-	uint64_t dropped[TBUF_SLOTS];
+	/* producer: per slot, serial << 32 | drops (mod 2^32). Read at every
+	 * event: on lines of their own, away from take_lock and the drainer's
+	 * fields, which the drainer writes every round (a shared line cost a
+	 * cache miss an event). */
+	uint64_t dropped[TBUF_SLOTS] __attribute__((aligned(64)));
 	/* drainer only */
-	uint64_t reported[TBUF_SLOTS];   /* the dropped[] words already reported */
+	uint64_t reported[TBUF_SLOTS] __attribute__((aligned(64)));   /* the dropped[] words already reported */
 	int drain_state;                 /* state when this drain began */
 	uint64_t limit;                  /* the tail when this drain began */
 	struct tbuf_rec cur;             /* the record at its head, if any */

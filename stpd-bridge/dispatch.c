@@ -48,6 +48,15 @@ void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struc
 
 	if (!slots && !family)
 		return;
+	/* the strings only for markers a tracer is on (their SDT semaphores):
+	 * a marker nobody probes is a nop, and formatting for it was most of
+	 * what an event cost the bridge */
+	bool probed = family && markers_family_probed(ev->code);
+	for (unsigned w = 0; slots && !probed && w < SLOTS_WORDS; w++)
+		for (uint64_t bits = hits.w[w]; bits && !probed; bits &= bits - 1)
+			probed = markers_slot_probed(w * 64 + (unsigned)__builtin_ctzll(bits));
+	if (!probed)
+		return;
 	markers_fill_args_shown(d->buf, d->cap, m, ev, &shown, &a);
 	if (slots)
 		for (unsigned w = 0; w < SLOTS_WORDS; w++)

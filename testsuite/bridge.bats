@@ -57,10 +57,11 @@ teardown() {
 	rm -rf "$T"
 }
 
-# wait_for FILE REGEX: until a line of FILE matches (10 s at most).
+# wait_for FILE REGEX [TRIES]: until a line of FILE matches (10 s at most,
+# or TRIES times 50 ms).
 wait_for() {
 	local i
-	for i in $(seq 200); do
+	for i in $(seq "${3:-200}"); do
 		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.05
 	done
@@ -581,6 +582,33 @@ gc.finish pid=PID tid=0 ts=17000000
 method.enter pid=PID tid=4250 ts=18000000 method=Demo.greet(Ljava/lang/String;)V args="hi \"x\"\n" stack=Demo.greet(Ljava/lang/String;)V:12|Demo.main([Ljava/lang/String;)V:30
 lost pid=PID tid=0 ts=19000000 lost=3' ]
 	[ ! -s "$T/log" ]
+}
+
+# A marker nobody probes is skipped before its strings are formatted (its
+# SDT semaphore is down); a tracer raises the semaphore when it attaches, and
+# then every argument is there. bpftrace stands in for stap on the host.
+@test "--fire: markers a tracer is on get every argument (SDT semaphores raised by the tracer)" {
+	local bin bt
+	bin=$(readlink -f "$BRIDGE")
+	bt="usdt:$bin:stapjava:slot0, usdt:$bin:stapjava:slot1, usdt:$bin:stapjava:gc_start {"
+	bt+=' printf("%s code=0x%x tid=%d ts=%d name=%s method=%s\n", probe, arg0 & 0xff, arg2, arg3, str(arg4), str(arg5)); }'
+	bt+=' BEGIN { printf("attached\n"); }'
+	bpftrace -e "$bt" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
+	local btpid=$!
+	STARTED+=("$btpid")
+	wait_for "$T/bt.out" '^attached$' 1200
+	start_fake 65534 65534 --scenario all
+	start_bridge --fire --print --slot 0:method.enter:Demo.add --slot 1:exception.catch:'*' --gc
+	wait_for "$FA_CMDS" '^scenario all$'
+	wait_for "$T/out" '^lost '
+	kill -INT "$btpid"
+	wait "$btpid" || true
+	run grep '^usdt' "$T/bt.out"
+	[ "$output" = "$(printf '%s\n' \
+		"usdt:$bin:stapjava:slot0 code=0x80 tid=4250 ts=4000000 name=Demo.add(II)I method=" \
+		"usdt:$bin:stapjava:slot1 code=0x86 tid=4250 ts=11000000 name=java.lang.IllegalStateException method=Demo.main([Ljava/lang/String;)V" \
+		"usdt:$bin:stapjava:gc_start code=0x91 tid=0 ts=16000000 name= method=")" ] ||
+		{ cat "$T/bt.out" "$T/bt.err" "$T/log" >&2; false; }
 }
 
 @test "--check: each -x pid is named with what is wrong, status 1; a JVM passes; no -x is a usage error" {

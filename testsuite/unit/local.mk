@@ -135,6 +135,13 @@ testsuite_unit_test_tbuf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_tbuf_LDADD = $(SJEVENTS_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_tbuf
 
+check_PROGRAMS += testsuite/unit/test_evtemplate
+testsuite_unit_test_evtemplate_SOURCES = testsuite/unit/test_evtemplate.c
+testsuite_unit_test_evtemplate_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
+testsuite_unit_test_evtemplate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_evtemplate_LDADD = $(SJEVENTS_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_evtemplate
+
 check_PROGRAMS += testsuite/unit/test_clock
 testsuite_unit_test_clock_SOURCES = testsuite/unit/test_clock.c
 testsuite_unit_test_clock_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)

@@ -1,0 +1,68 @@
+/* evtemplate.h: a thread's plain method events, kept encoded to be copied.
+ *
+ * Why: most method events carry nothing but the method, the thread and the
+ * time (no arguments, return value or stack were asked for). Their encoded
+ * bytes then depend only on the injected site, the event code, the
+ * connection (its serial and negotiated caps) and the thread (its tid in
+ * the trailer); the trailer's seq and timestamp are filled in later by the
+ * I/O thread (tbuf.h). Encoding such an event again at every call was most
+ * of what an event cost the Java thread: the first one is encoded by the
+ * general path (emit.h) and kept here, the next ones are copied.
+ *
+ * Contract: one table per thread (in its scratch: no lock, no allocation),
+ * direct-mapped by site and code, EVTEMPLATE_SLOTS entries of at most
+ * EVTEMPLATE_BYTES bytes (a longer message is never kept, so it always takes
+ * the general path). evtemplate_find() returns the entry only when every
+ * part of its key matches. Pure: no JVMTI, no I/O.
+ */
+#ifndef STAPJAVA_AGENT_EVTEMPLATE_H
+#define STAPJAVA_AGENT_EVTEMPLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EVTEMPLATE_SLOTS 16u
+#define EVTEMPLATE_BYTES 232u
+
+struct evtemplate_key {
+	int32_t site;        /* injected call site (sites.h); -1: the entry is empty */
+	uint8_t code;        /* WIRE_EV_METHOD_ENTER or WIRE_EV_METHOD_EXIT */
+	uint8_t slot;        /* the connection's slot */
+	uint32_t serial;     /* the connection's serial */
+	uint32_t caps;       /* its negotiated caps: the trailer's layout */
+};
+
+struct evtemplate {
+	struct evtemplate_key key;
+	uint16_t len;        /* bytes of the message */
+	uint16_t trailer_at; /* where its trailer starts */
+	uint8_t bytes[EVTEMPLATE_BYTES];
+};
+
+struct evtemplates {
+	struct evtemplate e[EVTEMPLATE_SLOTS];
+};
+
+/* Every entry empty. */
+void evtemplates_clear(struct evtemplates *t);
+
+/* The entry for KEY, or NULL. */
+static inline const struct evtemplate *evtemplate_find(const struct evtemplates *t,
+							const struct evtemplate_key *k)
+{
+	const struct evtemplate *e = &t->e[((uint32_t)k->site * 2u + k->code) % EVTEMPLATE_SLOTS];
+
+	if (e->key.site == k->site && e->key.code == k->code && e->key.slot == k->slot &&
+	    e->key.serial == k->serial && e->key.caps == k->caps)
+		return e;
+	return NULL;
+}
+
+/* Keep MSG (LEN bytes, trailer at TRAILER_AT) for KEY, replacing whatever
+ * its entry held. -EMSGSIZE when it is longer than EVTEMPLATE_BYTES,
+ * -EINVAL for a key with no site or a trailer outside the message. */
+int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const uint8_t *msg,
+		    size_t len, size_t trailer_at);
+
+#endif

@@ -1,0 +1,113 @@
+/* test_evtemplate.c: agent/evtemplate.c, a thread's encoded plain method
+ * events: a copy is found only under the very key it was kept with. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evtemplate.h"
+
+static struct evtemplates t;
+
+static const struct evtemplate_key key = { .site = 7, .code = 0x01, .slot = 2, .serial = 41, .caps = 0x7ff };
+static const uint8_t msg[] = { 0x01, 0, 0, 0, 3, 'a', '.', 'b', 1, 2, 3, 4, 5, 6, 7, 8 };
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&t, 0xA5, sizeof(t));  /* clear must not rely on zeroed memory */
+	evtemplates_clear(&t);
+	return 0;
+}
+
+static void kept_is_found_with_its_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	const struct evtemplate *e = evtemplate_find(&t, &key);
+	assert_non_null(e);
+	assert_int_equal(e->len, sizeof(msg));
+	assert_int_equal(e->trailer_at, 8);
+	assert_memory_equal(e->bytes, msg, sizeof(msg));
+}
+
+static void empty_table_finds_nothing(void **state)
+{
+	(void)state;
+	assert_null(evtemplate_find(&t, &key));
+	struct evtemplate_key k = key;
+	k.site = -1;   /* an empty entry's own key */
+	assert_null(evtemplate_find(&t, &k));
+}
+
+/* Every part of the key tells two events apart: another method, enter
+ * against return, another connection slot, the slot reopened (serial),
+ * other negotiated caps (another trailer layout). */
+static void each_part_of_the_key_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	struct evtemplate_key k;
+	k = key; k.site = 7 + EVTEMPLATE_SLOTS / 2;  /* same entry, another site */
+	assert_null(evtemplate_find(&t, &k));
+	k = key; k.code = 0x02;
+	assert_null(evtemplate_find(&t, &k));
+	k = key; k.slot = 3;
+	assert_null(evtemplate_find(&t, &k));
+	k = key; k.serial = 42;
+	assert_null(evtemplate_find(&t, &k));
+	k = key; k.caps = 0x3ff;
+	assert_null(evtemplate_find(&t, &k));
+	assert_non_null(evtemplate_find(&t, &key));
+}
+
+/* Two keys of one entry: the newer replaces the older. */
+static void same_entry_replaces(void **state)
+{
+	(void)state;
+	struct evtemplate_key other = key;
+	other.site = key.site + EVTEMPLATE_SLOTS / 2;
+	const uint8_t msg2[] = { 0x02, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
+
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	assert_int_equal(evtemplate_keep(&t, &other, msg2, sizeof(msg2), 6), 0);
+	assert_null(evtemplate_find(&t, &key));
+	const struct evtemplate *e = evtemplate_find(&t, &other);
+	assert_non_null(e);
+	assert_int_equal(e->len, sizeof(msg2));
+	assert_memory_equal(e->bytes, msg2, sizeof(msg2));
+}
+
+static void refused(void **state)
+{
+	(void)state;
+	uint8_t big[EVTEMPLATE_BYTES + 1] = { 0 };
+	struct evtemplate_key k = key;
+
+	assert_int_equal(evtemplate_keep(&t, &key, big, sizeof(big), 8), -EMSGSIZE);
+	assert_int_equal(evtemplate_keep(&t, &key, big, EVTEMPLATE_BYTES, 8), 0);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), sizeof(msg)), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 0), -EINVAL);
+	k.site = -1;
+	assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), -EINVAL);
+	/* what was refused left the entry as it was */
+	const struct evtemplate *e = evtemplate_find(&t, &key);
+	assert_non_null(e);
+	assert_int_equal(e->len, EVTEMPLATE_BYTES);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(kept_is_found_with_its_bytes, setup),
+		cmocka_unit_test_setup(empty_table_finds_nothing, setup),
+		cmocka_unit_test_setup(each_part_of_the_key_counts, setup),
+		cmocka_unit_test_setup(same_entry_replaces, setup),
+		cmocka_unit_test_setup(refused, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
