@@ -6,8 +6,10 @@
  * and its family marker -- and everything else reads it: wire_event_name(),
  * print_event_label(), the bridge's registry and slots, markers.c's family
  * marker sites (an X-macro, since an SDT marker's name is a literal in its
- * note). events_get() is the table at run time: NULL for a code that is no
- * event. Adding an event or a family touches this list and its own code.
+ * note), the tapset's family aliases (written at build time by
+ * tapset/gen-tapset, with the variables of translator-patches/sj_emit.c).
+ * events_get() is the table at run time: NULL for a code that is no event.
+ * Adding an event or a family touches this list and its own code.
  */
 #ifndef STAPJAVA_EVENTS_H
 #define STAPJAVA_EVENTS_H
@@ -122,6 +124,13 @@ static inline bool events_in_family(unsigned code, enum event_family f)
 	const struct event_desc *d = events_get(code);
 
 	return d && d->family == f;
+}
+/* Does the agent fire D's family marker in the Java thread too (in-thread
+ * dispatch)? The switched families' events: Lost is the bridge's alone,
+ * since in-thread dispatch loses nothing. */
+static inline bool events_fired_in_thread(const struct event_desc *d)
+{
+	return d->marker && events_family(d->family);
 }
 /* The event of a registration KIND and event BIT (one bit), NULL if none. */
 const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);

@@ -11,9 +11,10 @@ EXTRA_DIST += \
 # override them (the tests run from the build tree that way, and a staged
 # install from DESTDIR): the bridge and the agent reach the tapset's aliases
 # through the stapjava_paths.stpm stap-java writes (tapset/local.mk).
-bin_PROGRAMS += translator-patches/stap-java
-translator_patches_stap_java_SOURCES = \
-	translator-patches/stap-java.c \
+# Its modules, apart from main(), for tapset/gen-tapset too (the tapset's
+# family aliases are written from sj_emit.c's table) and the unit tests.
+noinst_LTLIBRARIES += translator-patches/libsjtranslate.la
+translator_patches_libsjtranslate_la_SOURCES = \
 	translator-patches/sj_buf.c translator-patches/sj_buf.h \
 	translator-patches/sj_lex.c translator-patches/sj_lex.h \
 	translator-patches/sj_diag.c translator-patches/sj_diag.h \
@@ -28,12 +29,17 @@ translator_patches_stap_java_SOURCES = \
 	translator-patches/sj_classpath.c translator-patches/sj_classpath.h
 # The class files of a --classpath are read with the agent's own code
 # (agent/cfmethods.h), the jars with libzip.
-translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(LIBZIP_CFLAGS) \
+translator_patches_libsjtranslate_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(LIBZIP_CFLAGS)
+SJTRANSLATE_LIBS = translator-patches/libsjtranslate.la agent/libsjrewrite.la runtime/libsjruntime.la $(LIBZIP_LIBS)
+
+bin_PROGRAMS += translator-patches/stap-java
+translator_patches_stap_java_SOURCES = translator-patches/stap-java.c
+translator_patches_stap_java_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSJ_BRIDGE_PATH='"$(bindir)/stpd-bridge"' \
 	-DSJ_AGENT_PATH='"$(libdir)/libstapjava.so"' \
 	-DSJ_TAPSET_DIR='"$(pkgdatadir)/tapset"' \
 	-DSJ_RUNTIME_FIX='"$(runtimefixdir)/stap-runtime-fix"'
-translator_patches_stap_java_LDADD = agent/libsjrewrite.la runtime/libsjruntime.la $(LIBZIP_LIBS)
+translator_patches_stap_java_LDADD = $(SJTRANSLATE_LIBS)
 
 # The runtime fix is installed for stap-java, with the patch it applies beside it.
 runtimefixdir = $(pkgdatadir)/runtime-fix

@@ -10,66 +10,109 @@
 #include "events.h"
 #include "pattern.h"
 
-/* The variables a slot probe sets, in the order it sets them; doc/markers.md's
+/* The variables the aliases of the Java probe points set, in the order they
+ * set them: the slots' and the tapset's family aliases; doc/markers.md's
  * table ($arg1: the event code in bits 0..7, the trailer flags in bits 8..15,
- * in-thread the session from bit 16, as the tapset reads it).  KIND -1: every
- * slot; EVENT NULL: every event of KIND.  The first, java_event_name, has no
- * expression: the alias writes the slot's event name. */
+ * in-thread the session from bit 16).  ON: the events whose alias sets it,
+ * NULL every one, else labels and label prefixes ("method.", a kind or a
+ * family), space-separated; PATTERN_ONLY: only the points with a pattern
+ * (java.method, java.class, java.exception).  The first, java_event_name, has
+ * no expression: the alias writes its event's label. */
 static const struct {
-	struct sj_slot_var var;
-	int kind;
-	const char *event;
-} slot_vars[] = {
-	{ { "java_event_name", "string", NULL }, -1, NULL },
-	{ { "java_event", "long", "$arg1 & 0xff" }, -1, NULL },
-	{ { "java_flags", "long", "($arg1 >> 8) & 0xff" }, -1, NULL },
-	{ { "java_sync", "long", "($arg1 >> 8) & 1" }, -1, NULL },
-	{ { "java_pid", "long", "$arg2" }, -1, NULL },
-	{ { "java_tid", "long", "$arg3" }, -1, NULL },
-	{ { "java_timestamp", "long", "$arg4" }, -1, NULL },
-	{ { "java_name", "string", "user_string($arg5)" }, -1, NULL },
-	{ { "java_method", "string", "user_string($arg6)" }, -1, NULL },
-	{ { "java_args", "string", "user_string($arg7)" }, -1, NULL },
-	{ { "java_return", "string", "user_string($arg8)" }, -1, NULL },
-	{ { "java_thread_name", "string", "user_string($arg11)" }, -1, NULL },
-	{ { "java_stack", "string", "__stapjava_stack($arg12)" }, -1, NULL },
-	{ { "java_stack_depth", "long", "__stapjava_stack_depth($arg12)" }, -1, NULL },
-	{ { "method_name", "string", "java_name" }, SJ_KIND_METHOD, NULL },
-	{ { "java_popped", "long", "$arg9" }, SJ_KIND_METHOD, "return" },
-	{ { "java_code_size", "long", "$arg9" }, SJ_KIND_METHOD, "compile" },
-	{ { "java_code_addr", "long", "$arg10" }, SJ_KIND_METHOD, "compile" },
-	{ { "class_name", "string", "java_name" }, SJ_KIND_CLASS, NULL },
-	{ { "exception_name", "string", "java_name" }, SJ_KIND_EXCEPTION, NULL },
+	struct sj_alias_var var;
+	bool pattern_only;
+	const char *on;
+} alias_vars[] = {
+	{ { "java_event_name", "string", NULL }, false, NULL },
+	{ { "java_event", "long", "$arg1 & 0xff" }, false, NULL },
+	{ { "java_flags", "long", "($arg1 >> 8) & 0xff" }, true, NULL },
+	{ { "java_sync", "long", "($arg1 >> 8) & 1" }, true, NULL },
+	{ { "java_pid", "long", "$arg2" }, false, NULL },
+	{ { "java_tid", "long", "$arg3" }, false, NULL },
+	{ { "java_timestamp", "long", "$arg4" }, false, NULL },
+	{ { "java_name", "string", "user_string($arg5)" }, true, NULL },
+	{ { "java_method", "string", "user_string($arg6)" }, true, NULL },
+	{ { "java_args", "string", "user_string($arg7)" }, true, NULL },
+	{ { "java_return", "string", "user_string($arg8)" }, true, NULL },
+	{ { "java_thread_name", "string", "user_string($arg11)" }, false, NULL },
+	{ { "java_stack", "string", "__stapjava_stack($arg12)" }, false, NULL },
+	{ { "java_stack_depth", "long", "__stapjava_stack_depth($arg12)" }, false, NULL },
+	{ { "method_name", "string", "java_name" }, true, "method." },
+	{ { "java_popped", "long", "$arg9" }, true, "method.return" },
+	{ { "java_code_size", "long", "$arg9" }, true, "method.compile" },
+	{ { "java_code_addr", "long", "$arg10" }, true, "method.compile" },
+	{ { "class_name", "string", "java_name" }, true, "class." },
+	{ { "exception_name", "string", "java_name" }, true, "exception." },
+	{ { "java_object", "long", "$arg9" }, false, "monitor." },
+	{ { "java_monitor_class", "string", "user_string($arg5)" }, false, "monitor." },
+	{ { "java_monitor_owner_tid", "long", "$arg10" }, false, "monitor.contended_enter" },
+	{ { "java_monitor_owner_name", "string", "user_string($arg6)" }, false, "monitor.contended_enter" },
+	{ { "java_timeout_ms", "long", "$arg10" }, false, "monitor.wait monitor.waited" },
+	{ { "java_timed_out", "long", "($arg1 >> 10) & 1" }, false, "monitor.waited" },
+	{ { "java_lost", "long", "$arg9" }, false, "lost" },
 };
 
-size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_slot_var **vars,
-		    size_t max)
+/* Is LABEL one of ON's labels, or has it one of ON's prefixes? */
+static bool label_on(const char *label, const char *on)
 {
+	size_t llen = strlen(label);
+
+	while (*on) {
+		size_t n = strcspn(on, " ");
+		bool prefix = n && on[n - 1] == '.';
+		if ((prefix ? llen > n : llen == n) && memcmp(label, on, n) == 0)
+			return true;
+		on += n;
+		on += *on == ' ';
+	}
+	return false;
+}
+
+size_t sj_alias_vars(const char *label, const struct sj_alias_var **vars, size_t max)
+{
+	const struct event_desc *d = events_by_label(label, strlen(label));
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof slot_vars / sizeof slot_vars[0]; i++) {
-		if ((slot_vars[i].kind >= 0 && slot_vars[i].kind != (int)kind) ||
-		    (slot_vars[i].event && strcmp(slot_vars[i].event, event) != 0))
+	if (!d)
+		return 0;
+	for (size_t i = 0; i < sizeof alias_vars / sizeof alias_vars[0]; i++) {
+		if ((alias_vars[i].pattern_only && d->family != EVENT_BY_PATTERN) ||
+		    (alias_vars[i].on && !label_on(label, alias_vars[i].on)))
 			continue;
 		if (n < max)
-			vars[n] = &slot_vars[i].var;
+			vars[n] = &alias_vars[i].var;
 		n++;
 	}
 	return n;
 }
 
-/* The assignments of the slot alias of SL, each "NAME = EXPR;", space-separated. */
-static int slot_assignments(struct sj_buf *out, const struct sj_slot *sl)
+/* The label of the events of a slot of KIND and EVENT: "method.return". */
+static const char *slot_label(enum sj_kind kind, const char *event, char *buf, size_t size)
 {
-	const struct sj_slot_var *vars[SJ_MAX_SLOT_VARS];
-	size_t n = sj_slot_vars(sl->kind, sl->event, vars, SJ_MAX_SLOT_VARS);
+	snprintf(buf, size, "%s.%s", sj_kind_name(kind), event);
+	return buf;
+}
+
+size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_alias_var **vars,
+		    size_t max)
+{
+	char label[64];
+
+	return sj_alias_vars(slot_label(kind, event, label, sizeof label), vars, max);
+}
+
+/* The assignments of the alias of the event labelled LABEL, each
+ * "NAME = EXPR" and END, SEP between them. */
+static int assignments(struct sj_buf *out, const char *label, const char *sep, const char *end)
+{
+	const struct sj_alias_var *vars[SJ_MAX_ALIAS_VARS];
+	size_t n = sj_alias_vars(label, vars, SJ_MAX_ALIAS_VARS);
 	int rc = 0;
 
-	for (size_t i = 0; i < n && i < SJ_MAX_SLOT_VARS; i++) {
-		rc |= sj_buf_printf(out, "%s%s = ", i ? " " : "", vars[i]->name);
-		rc |= vars[i]->expr ? sj_buf_puts(out, vars[i]->expr)
-				    : sj_buf_printf(out, "\"%s.%s\"", sj_kind_name(sl->kind), sl->event);
-		rc |= sj_buf_puts(out, ";");
+	for (size_t i = 0; i < n && i < SJ_MAX_ALIAS_VARS; i++) {
+		rc |= sj_buf_printf(out, "%s%s = ", i ? sep : "", vars[i]->name);
+		rc |= vars[i]->expr ? sj_buf_puts(out, vars[i]->expr) : sj_buf_printf(out, "\"%s\"", label);
+		rc |= sj_buf_puts(out, end);
 	}
 	return rc;
 }
@@ -101,11 +144,27 @@ int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_
 		rc |= sj_buf_printf(out,
 				    "probe " SJ_SLOT_PREFIX "%zu = process(\"%s\").mark(\"slot%zu\") {\n\t%s",
 				    i, binary, i, mine);
-		rc |= slot_assignments(out, sl);
+		char label[64];
+		rc |= assignments(out, slot_label(sl->kind, sl->event, label, sizeof label), " ", ";");
 		/* an aggregate: each CPU counts on its own, no lock in the handler */
 		rc |= sl->used ? sj_buf_printf(out, " " SJ_FIRED_PREFIX "%zu <<< 1;\n}\n", i)
 			       : sj_buf_puts(out, "\n}\n");
 	}
+	return rc ? -ENOMEM : 0;
+}
+
+int sj_emit_family_alias(const struct event_desc *d, struct sj_buf *out)
+{
+	if (!d->marker)
+		return -EINVAL;
+	int rc = sj_buf_printf(out, "probe java.%s = process(@__stapjava_bridge).mark(\"%s\")", d->label,
+			       d->marker);
+	if (events_fired_in_thread(d))
+		rc |= sj_buf_printf(out, ",\n\tprocess(@__stapjava_agent).mark(\"%s\")", d->marker);
+	/* fired in-thread, $arg1 >> 16 is the session; the bridge's are 0 */
+	rc |= sj_buf_puts(out, "\n{\n\tif (($arg1 >> 16) && ($arg1 >> 16) != stp_pid()) next\n\t");
+	rc |= assignments(out, d->label, "\t", "\n");
+	rc |= sj_buf_puts(out, "}\n");
 	return rc ? -ENOMEM : 0;
 }
 

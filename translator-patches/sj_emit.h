@@ -10,6 +10,19 @@
  *    a generated tapset file, so stap elides the variables a handler does not use
  *    without warning about it.  Slots not used (t->slots[i].used) get their alias
  *    too, marked in its comment: a branch stap leaves out may still name it.
+ *  - sj_emit_family_alias(): the tapset's alias of a family event (the
+ *    event's label, its marker):
+ *        probe java.LABEL = process(@__stapjava_bridge).mark("MARKER"),
+ *        	process(@__stapjava_agent).mark("MARKER")
+ *        {
+ *        	if (($arg1 >> 16) && ($arg1 >> 16) != stp_pid()) next
+ *        	java_... = $argK
+ *        	...
+ *        }
+ *    the variables sj_alias_vars() names, one a line; the agent's marker
+ *    only for an event the agent fires in the Java thread (events.h,
+ *    events_fired_in_thread()), and the session check skips in-thread events
+ *    of other sessions (the bridge's have 0 there).
  *  - sj_emit_paths(): the macros the tapset's aliases name the bridge and the
  *    agent with (tapset/stapjava_paths.stpm.in), for SJ_PATHS_TAPSET:
  *        @define __stapjava_bridge %( "BRIDGE" %)
@@ -37,6 +50,7 @@
 
 #include <stdbool.h>
 
+#include "events.h"
 #include "sj_buf.h"
 #include "sj_translate.h"
 
@@ -66,17 +80,21 @@ struct sj_target_cmd {
 	bool exec;		/* a simple command (wordexp splits it): exec it */
 };
 
-/* A variable a slot's alias sets: its name, its type as stap -L prints it,
- * and the expression it is set to (NULL: the slot's event name, "KIND.EVENT",
- * as a string literal). */
-struct sj_slot_var {
+/* A variable an alias of a Java probe point sets: its name, its type as
+ * stap -L prints it, and the expression it is set to (NULL: the event's
+ * label, "KIND.EVENT" or "FAMILY.EVENT", as a string literal). */
+struct sj_alias_var {
 	const char *name, *type, *expr;
 };
-#define SJ_MAX_SLOT_VARS 24
-/* The variables the alias of a slot of KIND and EVENT sets, in the order it
- * sets them: the first MAX into VARS; returns how many there are.  The one
- * table both the aliases and stap-java's listing (sj_list.h) read. */
-size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_slot_var **vars,
+#define SJ_MAX_ALIAS_VARS 24
+/* The variables the alias of the event labelled LABEL (events.h:
+ * "method.return", "gc.start") sets, in the order it sets them: the first
+ * MAX into VARS; returns how many there are, 0 when no event has that label.
+ * The one table the slots' aliases, the tapset's family aliases
+ * (sj_emit_family_alias) and stap-java's listing (sj_list.h) read. */
+size_t sj_alias_vars(const char *label, const struct sj_alias_var **vars, size_t max);
+/* The same for a slot of KIND and EVENT ("return"). */
+size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_alias_var **vars,
 		    size_t max);
 
 /* The name of tapset/stapjava_paths.stpm.in's file once generated: stap-java's
@@ -86,6 +104,9 @@ int sj_emit_paths(const char *bridge, const char *agent, struct sj_buf *out);
 /* BINARY: the agent's library when IN_THREAD, else the bridge. */
 int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_thread,
 		    struct sj_buf *out);
+/* The tapset's alias of an event D with a family marker, for stapjava.stp
+ * (tapset/gen-tapset writes them at build time): -EINVAL when D has none. */
+int sj_emit_family_alias(const struct event_desc *d, struct sj_buf *out);
 /* Each used slot's alias counts its events into the aggregate SJ_FIRED_PREFIX
  * and the slot number; this `probe end` (two lines, last in the script)
  * warns, once per Java probe point that none reached,

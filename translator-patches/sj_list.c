@@ -412,12 +412,12 @@ static int match_classes(struct reading *r)
 /* What -L shows after each point of KIND.EVENT: its slot's variables. */
 static char *vars_text(enum sj_kind kind, const char *event)
 {
-	const struct sj_slot_var *vars[SJ_MAX_SLOT_VARS];
-	size_t n = sj_slot_vars(kind, event, vars, SJ_MAX_SLOT_VARS);
+	const struct sj_alias_var *vars[SJ_MAX_ALIAS_VARS];
+	size_t n = sj_slot_vars(kind, event, vars, SJ_MAX_ALIAS_VARS);
 	struct sj_buf b = { 0 };
 	int rc = sj_buf_puts(&b, "");
 
-	for (size_t i = 0; i < n && i < SJ_MAX_SLOT_VARS; i++)
+	for (size_t i = 0; i < n && i < SJ_MAX_ALIAS_VARS; i++)
 		rc |= sj_buf_printf(&b, " %s:%s", vars[i]->name, vars[i]->type);
 	if (rc)
 		sj_buf_free(&b);

@@ -148,3 +148,12 @@ testsuite_unit_test_clock_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
 testsuite_unit_test_clock_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_clock_LDADD = $(SJEVENTS_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_clock
+
+# The variables of the Java probe points' aliases (translator-patches/sj_emit.c),
+# which the slots' and the tapset's family aliases are written from.
+check_PROGRAMS += testsuite/unit/test_alias_vars
+testsuite_unit_test_alias_vars_SOURCES = testsuite/unit/test_alias_vars.c
+testsuite_unit_test_alias_vars_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/translator-patches
+testsuite_unit_test_alias_vars_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_alias_vars_LDADD = $(SJTRANSLATE_LIBS) $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_alias_vars
