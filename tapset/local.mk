@@ -1,5 +1,11 @@
 # tapset/: the java.* probe aliases and functions (included from the top Makefile.am).
 #
+# stapjava.stp is stapjava.stp.in (its doc comments and functions, written by
+# hand) with each family alias, after its doc comment, written by gen-tapset
+# from the tables: runtime/events.h (the events and their markers) and
+# translator-patches/sj_emit.c (the variables, which the slots' aliases set
+# too), so that adding a variable or a family touches those tables only.
+#
 # stapjava.stp's aliases name the bridge binary and the agent library through
 # two macros, process(@__stapjava_bridge).mark(...) and
 # process(@__stapjava_agent).mark(...), defined in stapjava_paths.stpm beside
@@ -24,8 +30,14 @@ CLEANFILES += tapset/stapjava.stp tapset/stapjava.stpm tapset/stapjava_paths.stp
 
 SJ_PATHS_SED = sed -e 's|@STPD_BRIDGE@|$(1)|g' -e 's|@STAPJAVA_AGENT@|$(2)|g'
 
-tapset/stapjava.stp: $(srcdir)/tapset/stapjava.stp.in
-	$(AM_V_GEN)$(MKDIR_P) tapset && cp $(srcdir)/tapset/stapjava.stp.in $@.tmp && mv $@.tmp $@
+noinst_PROGRAMS += tapset/gen-tapset
+tapset_gen_tapset_SOURCES = tapset/gen-tapset.c
+tapset_gen_tapset_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/translator-patches
+tapset_gen_tapset_LDADD = $(SJTRANSLATE_LIBS)
+
+tapset/stapjava.stp: $(srcdir)/tapset/stapjava.stp.in tapset/gen-tapset$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tapset && \
+	  { tapset/gen-tapset $(srcdir)/tapset/stapjava.stp.in >$@.tmp || { rm -f $@.tmp; exit 1; }; } && mv $@.tmp $@
 
 # The public macros (@java_stack_frame ...): copied as they are. A .in, so
 # that VPATH does not take the source for the build tree's copy.
@@ -53,4 +65,4 @@ uninstall-sj-paths: uninstall-tapsetDATA
 
 .PHONY: install-sj-paths uninstall-sj-paths
 
-EXTRA_DIST += testsuite/install.bats testsuite/vm/java_probes.bats
+EXTRA_DIST += testsuite/install.bats testsuite/tapset.bats testsuite/vm/java_probes.bats

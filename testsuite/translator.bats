@@ -1053,8 +1053,8 @@ syscall.read fd:long $arg1:long $regs:struct pt_regs*' ]
 	STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$T/tapset \
 		run --separate-stderr "$SJ" -r "$KREL" -L 'java.gc.*'
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
-	[ "$output" = 'java.gc.finish java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long
-java.gc.start java_event:long java_event_name:string java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long' ] || { echo "$output"; return 1; }
+	[ "$output" = 'java.gc.finish java_event_name:string java_event:long java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long
+java.gc.start java_event_name:string java_event:long java_pid:long java_tid:long java_timestamp:long java_thread_name:string java_stack:string java_stack_depth:long' ] || { echo "$output"; return 1; }
 }
 
 @test "-L lists for a pattern point exactly the variables stap -L finds in its slot's alias" {
