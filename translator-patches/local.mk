@@ -65,3 +65,4 @@ EXTRA_DIST += \
 # A stand-in for stpd-bridge with all its markers, for testsuite/translator.bats.
 check_PROGRAMS += testsuite/translator/fake-bridge
 testsuite_translator_fake_bridge_SOURCES = testsuite/translator/fake-bridge.c
+testsuite_translator_fake_bridge_LDADD = runtime/libsjmarkers.la runtime/libsjruntime.la
