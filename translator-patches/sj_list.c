@@ -20,10 +20,13 @@
 
 static bool is_pattern_point(const struct sj_token *t)
 {
-	return sj_tok_is(&t[0], SJ_TOK_IDENT, "java") && sj_tok_is(&t[1], SJ_TOK_OP, ".") &&
-	       (sj_tok_is(&t[2], SJ_TOK_IDENT, "method") || sj_tok_is(&t[2], SJ_TOK_IDENT, "class") ||
-		sj_tok_is(&t[2], SJ_TOK_IDENT, "exception")) &&
-	       sj_tok_is(&t[3], SJ_TOK_OP, "(");
+	if (!sj_tok_is(&t[0], SJ_TOK_IDENT, "java") || !sj_tok_is(&t[1], SJ_TOK_OP, ".") ||
+	    !sj_tok_is(&t[3], SJ_TOK_OP, "("))
+		return false;
+	for (int k = SJ_KIND_METHOD; k <= SJ_KIND_EXCEPTION; k++)
+		if (sj_tok_is(&t[2], SJ_TOK_IDENT, sj_kind_name((enum sj_kind)k)))
+			return true;
+	return false;
 }
 
 /* TEXT, one java.KIND("PATTERN")[.EVENT] point the translator accepts: its
@@ -463,8 +466,6 @@ static unsigned say_unmatched(const struct sj_list *l, const char *where)
 
 int sj_list_jvm(struct sj_list *l, char *const *found, const char *pid, bool vars, struct sj_lines *lines)
 {
-	static const char *const kinds[] = { [SJ_KIND_METHOD] = "method ", [SJ_KIND_CLASS] = "class ",
-					     [SJ_KIND_EXCEPTION] = "exception " };
 	struct reading r = { .l = l, .lines = lines };
 	char where[64];
 	int rc = points_vars(&r, vars);
@@ -472,11 +473,13 @@ int sj_list_jvm(struct sj_list *l, char *const *found, const char *pid, bool var
 	for (size_t i = 0; rc == 0 && found && found[i]; i++) {
 		for (size_t p = 0; rc == 0 && p < l->npoints; p++) {
 			const struct sj_list_point *pt = &l->points[p];
-			size_t k = strlen(kinds[pt->kind]);
-			const char *name = found[i] + k;
+			/* the bridge's "KIND NAME" */
+			const char *kind = sj_kind_name(pt->kind);
+			size_t k = strlen(kind);
 
-			if (strncmp(found[i], kinds[pt->kind], k) != 0)
+			if (strncmp(found[i], kind, k) != 0 || found[i][k] != ' ')
 				continue;
+			const char *name = found[i] + k + 1;
 			if (pt->kind == SJ_KIND_METHOD ? pattern_match_method(&pt->pattern, name, strlen(name))
 						       : pattern_match_class_name(&pt->pattern, name, strlen(name)))
 				rc = add_line(&r, p, name);
