@@ -13,7 +13,8 @@
 #include "tbuf.h"
 
 struct conn conns[AGENT_MAX_CONNS];
-atomic_uint_fast64_t conn_generation = 1;
+/* read at every event: a line of its own */
+_Alignas(64) atomic_uint_fast64_t conn_generation = 1;
 static unsigned conn_serial_next;
 
 void conn_table_init(void)

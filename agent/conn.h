@@ -36,12 +36,20 @@ struct reg {
 struct conn {
 	pthread_mutex_t lock;
 	pthread_cond_t acked;    /* signalled on Ack and on close */
-	bool active;
+	/* What every event reads, without the lock: on a line of its own,
+	 * which nothing writes while events flow (a field that the I/O thread
+	 * writes at every flush beside them cost each event a cache miss). */
+	bool active __attribute__((aligned(64)));
 	uint64_t opened_gen;     /* conn_generation when this connection was opened */
 	unsigned serial;         /* "conn#N" in logs */
-	pid_t peer_pid;
-	uid_t peer_uid;
 	struct wire_peer peer;
+	uint32_t opt;            /* WIRE_OPT_*; written under lock with __atomic_store_n, read without it */
+	bool sync;
+	/* FireInThread: its markers fire in the event's thread (inthread.h);
+	 * written under lock with __atomic_store_n, read without it */
+	bool in_thread;
+	pid_t peer_pid __attribute__((aligned(64)));
+	uid_t peer_uid;
 	bool first_seen;         /* a first command arrived (Hello or Appendix B) */
 	/* I/O thread only: when the connection was accepted, and when the last
 	 * read left a message unfinished (0: none), in ms (io.c's stall deadlines) */
@@ -55,13 +63,8 @@ struct conn {
 	size_t nregs, regcap;
 	uint8_t ev_bits[4];      /* per wire_kind: union of registered events */
 	uint8_t families;        /* EVENT_FAMILY_BIT()s switched on (events.h) */
-	uint32_t opt;            /* WIRE_OPT_*; written under lock with __atomic_store_n, read without it */
-	bool sync;
 	uint32_t timeout_us;
-	/* FireInThread: its markers fire in the event's thread (inthread.h);
-	 * written under lock with __atomic_store_n, read without it */
-	bool in_thread;
-	uint32_t session;
+	uint32_t session;        /* FireInThread's */
 	/* A wait timed out: a stalled bridge must not make every event wait the
 	 * whole timeout, so events go without TF_SYNC until the peer has acked
 	 * the last synchronous one (last_sync_seq). */

@@ -79,7 +79,8 @@ static void fill(const struct emission *em, struct marker_args *a)
 void inthread_fire(const struct emission *em, uint32_t want)
 {
 	const unsigned code = em->ev->code;
-	const bool family = markers_has_family(code) && code != WIRE_EV_LOST;
+	const struct event_desc *d = events_get(code);
+	const bool family = d && events_fired_in_thread(d);
 	struct marker_args a;
 	bool filled = false;
 	int64_t base = 0;

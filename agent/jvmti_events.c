@@ -11,6 +11,7 @@
 #include "conn.h"
 #include "emit.h"
 #include "inject.h"
+#include "print.h"
 #include "log.h"
 
 /* The JVMTI events we turn on and off, as indices of events[]. */
@@ -24,25 +25,25 @@ enum jvmti_index {
 static const struct {
 	jvmtiEvent event;
 	const char *name;
-	const char *probes;
+	unsigned code;        /* the wire event its probes have (events.h): their label */
 } events[N_COUNT] = {
-	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry", "method.enter" },
-	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit", "method.return" },
-	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad", "method.compile" },
-	[N_CLASS_LOAD] = { JVMTI_EVENT_CLASS_LOAD, "ClassLoad", "class.load" },
-	[N_CLASS_PREPARE] = { JVMTI_EVENT_CLASS_PREPARE, "ClassPrepare", "class.prepare" },
-	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree", "class.unload" },
-	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception", "exception.thrown" },
-	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch", "exception.catch" },
-	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart", "thread.start" },
-	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd", "thread.end" },
-	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter", "monitor.enter" },
-	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered", "monitor.entered" },
-	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait", "monitor.wait" },
-	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited", "monitor.waited" },
-	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart", "gc.start" },
-	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish", "gc.finish" },
-	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint", "method.enter" },
+	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry", WIRE_EV_METHOD_ENTER },
+	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit", WIRE_EV_METHOD_EXIT },
+	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad", WIRE_EV_METHOD_COMPILE },
+	[N_CLASS_LOAD] = { JVMTI_EVENT_CLASS_LOAD, "ClassLoad", WIRE_EV_CLASS_LOAD },
+	[N_CLASS_PREPARE] = { JVMTI_EVENT_CLASS_PREPARE, "ClassPrepare", WIRE_EV_CLASS_PREPARE },
+	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree", WIRE_EV_CLASS_UNLOAD },
+	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception", WIRE_EV_EXCEPTION_THROWN },
+	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch", WIRE_EV_EXCEPTION_CATCH },
+	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart", WIRE_EV_THREAD_START },
+	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd", WIRE_EV_THREAD_END },
+	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter", WIRE_EV_MONITOR_ENTER },
+	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered", WIRE_EV_MONITOR_ENTERED },
+	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait", WIRE_EV_MONITOR_WAIT },
+	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited", WIRE_EV_MONITOR_WAITED },
+	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart", WIRE_EV_GC_START },
+	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish", WIRE_EV_GC_FINISH },
+	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint", WIRE_EV_METHOD_ENTER },
 };
 _Static_assert(AGENT_MAX_CONNS <= 32, "a connection mask is 32 bits");
 
@@ -174,7 +175,7 @@ static void tell_failures(const uint32_t by[N_COUNT])
 		}
 		if (tell)
 			emit_notice(tell, "%s probes cannot fire in this JVM (JVMTI %s: error %d, %s)",
-				    events[e].probes, events[e].name, (int)failed[e], why_not(failed[e]));
+				    print_event_label(events[e].code), events[e].name, (int)failed[e], why_not(failed[e]));
 	}
 }
 
