@@ -349,6 +349,54 @@ static void test_exited_thread_drained_then_reused(void **state)
 	assert_int_equal(tbuf_drain(sink, on_lost, NULL), 1);
 }
 
+/* A thread that dropped events for slot 2 (serial 5), then exits; the next
+ * thread that takes its buffer writes for the same slot and serial: its
+ * record carries the drops already there, and nothing is told lost twice
+ * (the producer reads the drop counts only once its buffer has any: a
+ * buffer taken over with counts must say so). */
+static void *drop_and_exit(void *arg)
+{
+	struct tbuf **out = arg;
+
+	*out = tbuf_mine();
+	tbuf_drop(*out, 2, 5);
+	tbuf_drop(*out, 2, 5);
+	assert_int_equal(put_text(*out, 2000, 2, 5, "after two drops"), 0);
+	return NULL;
+}
+
+static void *write_again_and_exit(void *arg)
+{
+	struct tbuf **out = arg;
+
+	*out = tbuf_mine();
+	assert_int_equal(put_text(*out, 3000, 2, 5, "next owner"), 0);
+	return NULL;
+}
+
+static void test_reused_buffer_keeps_its_drop_counts(void **state)
+{
+	pthread_t t;
+	struct tbuf *first = NULL, *second = NULL;
+	(void)state;
+
+	reset_seen();
+	pthread_create(&t, NULL, drop_and_exit, &first);
+	pthread_join(t, NULL);
+	assert_int_equal(tbuf_drain(sink, on_lost, NULL), 1);
+	assert_int_equal(seen[0].meta.drops, 2);
+	assert_int_equal(lost[2], 2);
+	assert_int_equal(nlost_calls, 1);
+	reset_seen();
+	pthread_create(&t, NULL, write_again_and_exit, &second);
+	pthread_join(t, NULL);
+	assert_ptr_equal(first, second);
+	assert_int_equal(tbuf_drain(sink, on_lost, NULL), 1);
+	assert_string_equal(seen[0].text, "next owner");
+	assert_int_equal(seen[0].meta.drops, 2);
+	assert_int_equal(nlost_calls, 0);
+}
+
 /* Concurrent producers while the drainer runs: within each drain the
  * records are in timestamp order; each thread's come in its order; every
  * record is delivered or counted lost, none twice. */
@@ -497,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_wraps_keeping_order),
 		cmocka_unit_test(test_merge_by_timestamp),
 		cmocka_unit_test(test_exited_thread_drained_then_reused),
+		cmocka_unit_test(test_reused_buffer_keeps_its_drop_counts),
 		cmocka_unit_test(test_concurrent_producers),
 		cmocka_unit_test(test_drain_mine),
 	};
