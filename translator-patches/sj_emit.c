@@ -338,15 +338,18 @@ int sj_emit_watch(const char *bridge, bool in_target, const char *target_pid, st
 int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out)
 {
 	struct sj_buf inner = { 0 };
-	int rc = sj_buf_puts(&inner, "exec ");
+	int rc = 0;
 
 	/* The bridge goes first, in the background, so that it is in the target's
 	 * process tree (the only one whose uprobes fire with -c) and is looking for
 	 * JVMs before the command starts one; the agent's wait_ms holds each JVM's
 	 * main until a bridge has registered.  $PPID: stapio, whose end ends it. */
-	rc |= sh_word(&inner, tc->bridge);
-	rc |= sj_buf_printf(&inner, " --parent $PPID %s </dev/null & export JAVA_TOOL_OPTIONS=",
-			    tc->bridge_args);
+	if (tc->bridge) {
+		rc |= sj_buf_puts(&inner, "exec ");
+		rc |= sh_word(&inner, tc->bridge);
+		rc |= sj_buf_printf(&inner, " --parent $PPID %s </dev/null & ", tc->bridge_args);
+	}
+	rc |= sj_buf_puts(&inner, "export JAVA_TOOL_OPTIONS=");
 	rc |= sh_word(&inner, tc->java_tool_options);
 	/* A simple command is exec'ed, so that target() is its pid as with plain
 	 * stap; any other is run by this shell, as stap's `sh -c CMD` would. */

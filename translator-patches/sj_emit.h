@@ -31,8 +31,9 @@
  *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
  *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --in-thread, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
- *  - sj_emit_begin(): without -c, the `probe begin` that starts the bridge with
- *    system() (and notes stapio's process group for sj_emit_watch).  stapio runs
+ *  - sj_emit_begin(): without -c (and with -c in-thread), the `probe begin` that
+ *    starts the bridge with system() (and notes stapio's process group for
+ *    sj_emit_watch).  stapio runs
  *    the command with `sh -c`; it must be short (the runtime's control messages
  *    hold 384 bytes), so longer argument lists are read from ARGS_FILE.
  *  - sj_emit_target_command(): with -c, the command to give stap instead, one
@@ -40,6 +41,8 @@
  *    JAVA_TOOL_OPTIONS and runs the user's command:
  *        sh -c 'exec BRIDGE --parent $PPID ARGS </dev/null & export JAVA_TOOL_OPTIONS=V; [exec ]CMD'
  *    stapio splits it with wordexp(3) into sh, -c and the text inside the quotes.
+ *    Without a BRIDGE (in-thread: the begin probe starts it, outside the
+ *    target's tree) only the export and the command.
  *  - sj_emit_watch(): a `process("BRIDGE").end` probe that warns when the bridge's
  *    supervisor exits while the session runs (IN_TARGET: started by the target
  *    command; else by sj_emit_begin's system()).
@@ -73,7 +76,7 @@ enum sj_args_form {
 };
 
 struct sj_target_cmd {
-	const char *bridge;
+	const char *bridge;		/* NULL: started elsewhere */
 	const char *bridge_args;	/* SJ_ARGS_SHELL */
 	const char *java_tool_options;	/* the value to export */
 	const char *command;	/* the user's -c, as given */

@@ -294,16 +294,21 @@ static int classify_command(const char *cmd, bool *simple)
 	return -EINVAL;
 }
 
-/* With -c: the command that starts the bridge in the target's process tree. */
+/* With -c: the command that loads the agent into the command's JVMs and,
+ * asynchronously, starts the bridge in the target's process tree (where its
+ * markers must fire). In-thread the markers are the JVM's: the bridge is
+ * started by the begin probe, outside the tree, so that stap's process
+ * probes see the command's processes alone, as with plain stap -c. */
 static int target_command(struct job *j, const struct sj_bridge_opts *bo)
 {
 	struct sj_buf args = { 0 };
-	struct sj_target_cmd tc = { .bridge = j->paths.bridge, .command = j->cmd.command };
+	struct sj_target_cmd tc = { .bridge = bo->in_thread ? NULL : j->paths.bridge,
+				    .command = j->cmd.command };
 	int rc = classify_command(j->cmd.command, &tc.exec);
 
 	if (rc == 0)
 		rc = java_tool_options(j);
-	if (rc == 0)
+	if (rc == 0 && tc.bridge)
 		rc = sj_emit_bridge_args(&j->tr, bo, SJ_ARGS_SHELL, &args);
 	if (rc == 0) {
 		tc.bridge_args = sj_buf_str(&args);
@@ -345,15 +350,16 @@ static int generate(struct job *j)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
 		rc = target_command(j, &bo);
-		if (rc == 0)
+		if (rc == 0 && !bo.in_thread) {
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
-		if (rc == 0)
-			rc = sj_emit_fired_report(&j->tr, &j->main_text);
-		return rc;
+			if (rc == 0)
+				rc = sj_emit_fired_report(&j->tr, &j->main_text);
+			return rc;
+		}
 	}
-	/* with -x in-thread, stap's process probes are the target's: the bridge's
-	 * end cannot be seen (and stap -x checks the pid at build time) */
-	const bool watched = !(bo.in_thread && j->cmd.target_pid);
+	/* with -x or -c in-thread, stap's process probes are the target's: the
+	 * bridge's end cannot be seen (and stap -x checks the pid at build time) */
+	const bool watched = !(bo.in_thread && (j->cmd.target_pid || j->cmd.command));
 	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_LINES, &j->bridge_words);
 	if (rc == 0)

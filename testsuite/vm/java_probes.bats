@@ -286,6 +286,11 @@ ctx_script() {
 	# the third call, or when the JVM ends (a call missed: a short run, not a
 	# hang). The JVM's end comes in-thread too: the agent's vm_death marker.
 	[ "${1:-}" = exit ] && end='if (++calls == 3) exit()' && stop='exit()'
+	# with -c, stap's process probes see the target's process tree: the
+	# bridge is started outside it, so they see the command's processes alone
+	# (with -x, stap checks the pid when it builds the module, on the host)
+	local tree='probe process.begin { if (isinstr(execname(), "bridge")) printf("%s in the target tree\n", execname()) }'
+	[ "${1:-}" = exit ] && tree=
 	cat >"$D/ctx.stp" <<-EOF
 		global inside, writes, calls, framed
 		probe java.method("Ctx.step").enter {
@@ -315,6 +320,7 @@ ctx_script() {
 			printf("vm.death tid==java_tid:%d pid==java_pid:%d\\n", tid() == java_tid, pid() == java_pid)
 			$stop
 		}
+		$tree
 	EOF
 }
 
