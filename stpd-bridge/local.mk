@@ -20,7 +20,12 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/attach.c stpd-bridge/attach.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h \
-	stpd-bridge/record.c stpd-bridge/record.h stpd-bridge/record_formats.c
+	stpd-bridge/record.c stpd-bridge/record.h stpd-bridge/record_formats.c \
+	stpd-bridge/rec_bytes.c stpd-bridge/rec_bytes.h \
+	stpd-bridge/rec_tables.c stpd-bridge/rec_tables.h \
+	stpd-bridge/rec_text.c stpd-bridge/rec_text.h \
+	stpd-bridge/rec_trc.c stpd-bridge/rec_trc_read.c stpd-bridge/rec_trc.h \
+	stpd-bridge/rec_trcbin.c stpd-bridge/rec_trcbin_read.c stpd-bridge/rec_trcbin.h
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c
@@ -66,3 +71,4 @@ UNIT_TESTS += testsuite/unit/test_early_appendix
 check_PROGRAMS += testsuite/fakeagent
 testsuite_fakeagent_SOURCES = testsuite/fakeagent.c
 testsuite_fakeagent_LDADD = runtime/libsjruntime.la
+
