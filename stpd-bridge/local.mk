@@ -72,3 +72,21 @@ check_PROGRAMS += testsuite/fakeagent
 testsuite_fakeagent_SOURCES = testsuite/fakeagent.c
 testsuite_fakeagent_LDADD = runtime/libsjruntime.la
 
+# Unit tests of the seed trace formats, JinsightLive and TPTP (cmocka): the
+# writers' bytes against the seeds' layouts, round trips, bad input.
+# rec_samples.c is their known event stream (the fuzz corpus's too).
+REC_TEST_HELPERS = testsuite/unit/rec_samples.c testsuite/unit/rec_samples.h testsuite/unit/rec_assert.h
+REC_TEST_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) \
+	$(CMOCKA_LIBS) -lm
+
+check_PROGRAMS += testsuite/unit/test_rec_trc
+testsuite_unit_test_rec_trc_SOURCES = testsuite/unit/test_rec_trc.c $(REC_TEST_HELPERS)
+testsuite_unit_test_rec_trc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_rec_trc_LDADD = $(REC_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_rec_trc
+
+check_PROGRAMS += testsuite/unit/test_rec_trcbin
+testsuite_unit_test_rec_trcbin_SOURCES = testsuite/unit/test_rec_trcbin.c $(REC_TEST_HELPERS)
+testsuite_unit_test_rec_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_rec_trcbin_LDADD = $(REC_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_rec_trcbin
