@@ -293,3 +293,87 @@ testsuite_fuzz_replay_cfmethods_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent 
 testsuite_fuzz_replay_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_cfmethods_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_cfmethods
+
+# ---- the readers of the seed trace formats (stpd-bridge/rec_trc_read.c,
+# rec_trcbin_read.c): `stpd-bridge --read FILE` parses whatever file it is given.
+#
+#   make fuzz-trc [FUZZ_SECONDS=N]      build testsuite/fuzz/fuzz_trc with $(FUZZ_CC)
+#                                       and run it on a copy of testsuite/fuzz/corpus-trc/
+#   make fuzz-trcbin [FUZZ_SECONDS=N]   the same for TPTP (corpus-trcbin/)
+#   make fuzz-rec-corpus                regenerate both corpora from
+#                                       testsuite/unit/rec_samples.c (make_rec_corpus)
+#
+# One target source, fuzz_rec_read.c, built once per format (-DREC_FORMAT=...):
+# each links both formats, since the table of formats (record_formats.c) names both.
+FUZZ_REC_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_rec_read.c \
+	$(top_srcdir)/stpd-bridge/record.c $(top_srcdir)/stpd-bridge/record_formats.c \
+	$(top_srcdir)/stpd-bridge/rec_bytes.c $(top_srcdir)/stpd-bridge/rec_tables.c \
+	$(top_srcdir)/stpd-bridge/rec_text.c \
+	$(top_srcdir)/stpd-bridge/rec_trc.c $(top_srcdir)/stpd-bridge/rec_trc_read.c \
+	$(top_srcdir)/stpd-bridge/rec_trcbin.c $(top_srcdir)/stpd-bridge/rec_trcbin_read.c \
+	$(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
+	$(top_srcdir)/runtime/pattern.c $(top_srcdir)/runtime/signature.c $(top_srcdir)/runtime/errtext.c \
+	$(top_srcdir)/runtime/mutf8.c $(top_srcdir)/runtime/utf8.c $(top_srcdir)/runtime/fdio.c
+FUZZ_REC_DEPS = \
+	$(top_srcdir)/stpd-bridge/record.h $(top_srcdir)/stpd-bridge/rec_bytes.h \
+	$(top_srcdir)/stpd-bridge/rec_tables.h $(top_srcdir)/stpd-bridge/rec_text.h \
+	$(top_srcdir)/stpd-bridge/rec_trc.h $(top_srcdir)/stpd-bridge/rec_trcbin.h \
+	$(top_srcdir)/runtime/print.h $(top_srcdir)/runtime/wire.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_rec_read.c testsuite/fuzz/make_rec_corpus.c \
+	testsuite/fuzz/corpus-trc testsuite/fuzz/corpus-trcbin
+CLEANFILES += testsuite/fuzz/fuzz_trc testsuite/fuzz/fuzz_trcbin
+
+testsuite/fuzz/fuzz_trc: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_trc $(FUZZ_REC_SRC) -lm -o $@
+
+testsuite/fuzz/fuzz_trcbin: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_trcbin $(FUZZ_REC_SRC) -lm -o $@
+
+fuzz-trc:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_trc
+	$(call FUZZ_RUN,trc,corpus-trc)
+
+fuzz-trcbin:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_trcbin
+	$(call FUZZ_RUN,trcbin,corpus-trcbin)
+
+noinst_PROGRAMS += testsuite/fuzz/make_rec_corpus
+testsuite_fuzz_make_rec_corpus_SOURCES = testsuite/fuzz/make_rec_corpus.c $(REC_TEST_HELPERS)
+testsuite_fuzz_make_rec_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/testsuite/unit
+testsuite_fuzz_make_rec_corpus_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
+	$(CAP_LIBS) -lm
+
+fuzz-rec-corpus: testsuite/fuzz/make_rec_corpus$(EXEEXT)
+	for f in trc trcbin; do \
+	  rm -rf $(top_srcdir)/testsuite/fuzz/corpus-$$f && \
+	  $(MKDIR_P) $(top_srcdir)/testsuite/fuzz/corpus-$$f && \
+	  testsuite/fuzz/make_rec_corpus $$f $(top_srcdir)/testsuite/fuzz/corpus-$$f || exit 1; \
+	done
+
+.PHONY: fuzz-trc fuzz-trcbin fuzz-rec-corpus
+
+# The committed corpora replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_trc testsuite/fuzz/replay_trcbin
+testsuite_fuzz_replay_trc_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
+testsuite_fuzz_replay_trc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DREC_FORMAT=record_format_trc -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-trc"' \
+	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_trc_corpus"'
+testsuite_fuzz_replay_trc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_trc_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
+	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
+UNIT_TESTS += testsuite/fuzz/replay_trc
+testsuite_fuzz_replay_trcbin_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
+testsuite_fuzz_replay_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DREC_FORMAT=record_format_trcbin -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-trcbin"' \
+	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_trcbin_corpus"'
+testsuite_fuzz_replay_trcbin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_trcbin_LDADD = $(testsuite_fuzz_replay_trc_LDADD)
+UNIT_TESTS += testsuite/fuzz/replay_trcbin
