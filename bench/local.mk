@@ -40,11 +40,19 @@
 #   call to an empty native), at bench/libnullagent.so. It links the
 #   agent's class-file rewriter (agent/libsjrewrite.la: agent/classfile.c and
 #   the parts it is built on), not the agent.
-noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt
+# bench-record-rate-seed: the JinsightLive and TPTP writers (stpd-bridge/rec_trc.c,
+#   rec_trcbin.c) over synthetic method enter/return events, to /dev/null
+#   (bench/record_rate_seed.c says how). RESULT record_trc_events_per_s,
+#   record_trcbin_events_per_s, _ns_per_event, _bytes_per_event, _events_per_cpu_s.
+noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt bench/bench-record-rate-seed
 
 bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
 bench_bench_decode_match_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 bench_bench_decode_match_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+
+bench_bench_record_rate_seed_SOURCES = bench/record_rate_seed.c
+bench_bench_record_rate_seed_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
+bench_bench_record_rate_seed_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
 
 bench_bench_sync_rtt_SOURCES = bench/sync_rtt.c bench/evstream.c bench/evstream.h
 bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
