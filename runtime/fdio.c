@@ -1,8 +1,10 @@
 /* fdio.c: see fdio.h. */
+#define _GNU_SOURCE /* close_range */
 #include "fdio.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,4 +34,29 @@ int fd_write_all(int fd, const void *buf, size_t n)
 int fd_send_all(int fd, const void *buf, size_t n)
 {
 	return put_all(fd, buf, n, true);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+void fd_close_all_but(const int *keep, size_t n)
+{
+	int sorted[FD_KEEP_MAX];
+	unsigned lo = 3;
+
+	if (n > FD_KEEP_MAX)
+		n = FD_KEEP_MAX;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = keep[i];
+	qsort(sorted, n, sizeof sorted[0], cmp_int);
+	for (size_t i = 0; i < n; i++) {
+		if (sorted[i] < (int)lo)
+			continue;
+		if ((unsigned)sorted[i] > lo)
+			close_range(lo, (unsigned)sorted[i] - 1, 0);
+		lo = (unsigned)sorted[i] + 1;
+	}
+	close_range(lo, ~0u, 0);
 }

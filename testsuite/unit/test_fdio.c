@@ -1,4 +1,4 @@
-/* test_fdio.c: fd_write_all (runtime/fdio.h). */
+/* test_fdio.c: fd_write_all, fd_send_all, fd_close_all_but (runtime/fdio.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
@@ -92,6 +93,35 @@ static void test_send_to_closed_peer_is_epipe(void **state)
 	close(sv[0]);
 }
 
+/* In a child: the kept descriptors stay open (in any order, with a negative
+ * one and 0-2 among them), every other one from 3 up is closed. */
+static void test_close_all_but_keeps_only_those(void **state)
+{
+	(void)state;
+	int fds[6];
+
+	for (int i = 0; i < 6; i++)
+		assert_true((fds[i] = open("/dev/null", O_RDONLY)) >= 3);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int keep[] = { fds[4], -1, fds[1], 2 };
+		fd_close_all_but(keep, 4);
+		for (int i = 0; i < 6; i++) {
+			bool open_now = fcntl(fds[i], F_GETFD) >= 0;
+			if (open_now != (i == 1 || i == 4))
+				_exit(10 + i);
+		}
+		_exit(fcntl(2, F_GETFD) >= 0 ? 0 : 9);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	for (int i = 0; i < 6; i++)
+		close(fds[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_full_nonblocking_pipe_is_eagain),
 		cmocka_unit_test(test_bad_fd_is_ebadf),
 		cmocka_unit_test(test_send_to_closed_peer_is_epipe),
+		cmocka_unit_test(test_close_all_but_keeps_only_those),
 	};
 	return cmocka_run_group_tests_name("fdio", tests, NULL, NULL);
 }
