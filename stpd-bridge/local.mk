@@ -25,7 +25,9 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/rec_tables.c stpd-bridge/rec_tables.h \
 	stpd-bridge/rec_text.c stpd-bridge/rec_text.h \
 	stpd-bridge/rec_trc.c stpd-bridge/rec_trc_read.c stpd-bridge/rec_trc.h \
-	stpd-bridge/rec_trcbin.c stpd-bridge/rec_trcbin_read.c stpd-bridge/rec_trcbin.h
+	stpd-bridge/rec_trcbin.c stpd-bridge/rec_trcbin_read.c stpd-bridge/rec_trcbin.h \
+	stpd-bridge/clog_text.c stpd-bridge/clog_text.h \
+	stpd-bridge/rec_clog.c stpd-bridge/rec_clog.h stpd-bridge/rec_clog_read.c
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c
@@ -65,6 +67,21 @@ testsuite_unit_test_early_appendix_SOURCES = testsuite/unit/test_early_appendix.
 testsuite_unit_test_early_appendix_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_early_appendix_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_early_appendix
+
+# Unit tests of recording (cmocka): the file's output (record.c), the
+# concurrency log's writer and reader.
+RECORD_TEST_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
+	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
+check_PROGRAMS += testsuite/unit/test_record
+testsuite_unit_test_record_SOURCES = testsuite/unit/test_record.c
+testsuite_unit_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_record_LDADD = $(RECORD_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_record
+check_PROGRAMS += testsuite/unit/test_rec_clog
+testsuite_unit_test_rec_clog_SOURCES = testsuite/unit/test_rec_clog.c
+testsuite_unit_test_rec_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_rec_clog_LDADD = $(RECORD_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_rec_clog
 
 # A fake agent for testsuite/bridge.bats: listens where an agent would and
 # sends chosen bytes.

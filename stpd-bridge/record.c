@@ -34,8 +34,11 @@ int record_out_write(struct record_out *o, const void *p, size_t n)
 {
 	if (o->error)
 		return o->error;
-	if (o->max && o->offset + n > o->max)
+	/* what fits is written: the cap cuts between two writes, never inside one */
+	if (o->max && o->offset + n > o->max) {
+		record_out_flush(o);
 		return out_fail(o, -EFBIG);
+	}
 	if (!o->buf) {
 		o->cap = RECORD_OUT_CHUNK;
 		if (!(o->buf = malloc(o->cap)))

@@ -8,7 +8,10 @@
  * (struct print_meta: the JVM's pid, the host tid, CLOCK_MONOTONIC ns, the
  * thread's name), and writes through a struct record_out, which buffers,
  * counts bytes, enforces --record-max and remembers the first write error
- * (a writer never calls write(2) itself and never exits). A reader parses an
+ * (a writer never calls write(2) itself and never exits). A write that
+ * would pass --record-max is not made at all and what came before it is
+ * written: a writer that hands over one event's bytes in one call leaves a
+ * capped file ending on an event's boundary. A reader parses an
  * untrusted file held in memory and hands back each event it keeps as a
  * (print_meta, wire_event) pair, which --read prints as --print lines; it
  * is bounded, never reads past LEN, and on bad input fails with -EINVAL and
@@ -21,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "print.h"
 #include "wire.h"
 
@@ -59,6 +63,15 @@ struct record_error {
 	char text[200];          /* what was wrong there */
 };
 
+/* What a format needs registered to have anything to write, added to the
+ * command line's registrations when it is chosen (the session's, so --print
+ * shows those events too). */
+struct record_needs {
+	uint8_t families;            /* EVENT_FAMILY_BIT()s (events.h) */
+	uint32_t opt_mask;           /* WIRE_OPT_* */
+	const char *const *methods;  /* -m arguments, "PATTERN[:EVENTS]"; NULL ends them */
+};
+
 struct record_format {
 	const char *name;        /* --format NAME: "jfr", "trc", "trcbin", "clog" */
 	const char *extension;   /* ".jfr": chosen when FILE ends so */
@@ -75,6 +88,7 @@ struct record_format {
 	 * written into the file where the format has a place for them. NULL: none. */
 	int (*lost)(void *state, struct record_out *out, uint64_t ts_ns, uint64_t count);
 	int (*read)(const uint8_t *data, size_t len, record_event_fn fn, void *ctx, struct record_error *err);
+	const struct record_needs *needs; /* NULL: what the command line registers is enough */
 };
 
 /* Each format's own file defines its descriptor (rec_jfr.c, rec_trc.c,

@@ -5,5 +5,6 @@
 const struct record_format *const record_formats[] = {
 	&record_format_trc,
 	&record_format_trcbin,
+	&record_format_clog,
 	NULL,
 };

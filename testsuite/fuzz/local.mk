@@ -294,17 +294,19 @@ testsuite_fuzz_replay_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_cfmethods_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_cfmethods
 
-# ---- the readers of the seed trace formats (stpd-bridge/rec_trc_read.c,
-# rec_trcbin_read.c): `stpd-bridge --read FILE` parses whatever file it is given.
+# ---- the readers of the recording formats (stpd-bridge/rec_trc_read.c,
+# rec_trcbin_read.c, rec_clog_read.c): `stpd-bridge --read FILE` parses
+# whatever file it is given.
 #
 #   make fuzz-trc [FUZZ_SECONDS=N]      build testsuite/fuzz/fuzz_trc with $(FUZZ_CC)
 #                                       and run it on a copy of testsuite/fuzz/corpus-trc/
 #   make fuzz-trcbin [FUZZ_SECONDS=N]   the same for TPTP (corpus-trcbin/)
+#   make fuzz-clog [FUZZ_SECONDS=N]     the same for the concurrency log (corpus-clog/)
 #   make fuzz-rec-corpus                regenerate both corpora from
 #                                       testsuite/unit/rec_samples.c (make_rec_corpus)
 #
 # One target source, fuzz_rec_read.c, built once per format (-DREC_FORMAT=...):
-# each links both formats, since the table of formats (record_formats.c) names both.
+# each links every format, since the table of formats (record_formats.c) names them.
 FUZZ_REC_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_rec_read.c \
 	$(top_srcdir)/stpd-bridge/record.c $(top_srcdir)/stpd-bridge/record_formats.c \
@@ -312,6 +314,8 @@ FUZZ_REC_SRC = \
 	$(top_srcdir)/stpd-bridge/rec_text.c \
 	$(top_srcdir)/stpd-bridge/rec_trc.c $(top_srcdir)/stpd-bridge/rec_trc_read.c \
 	$(top_srcdir)/stpd-bridge/rec_trcbin.c $(top_srcdir)/stpd-bridge/rec_trcbin_read.c \
+	$(top_srcdir)/stpd-bridge/rec_clog.c $(top_srcdir)/stpd-bridge/rec_clog_read.c \
+	$(top_srcdir)/stpd-bridge/clog_text.c \
 	$(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
 	$(top_srcdir)/runtime/pattern.c $(top_srcdir)/runtime/signature.c $(top_srcdir)/runtime/errtext.c \
 	$(top_srcdir)/runtime/mutf8.c $(top_srcdir)/runtime/utf8.c $(top_srcdir)/runtime/fdio.c
@@ -319,11 +323,12 @@ FUZZ_REC_DEPS = \
 	$(top_srcdir)/stpd-bridge/record.h $(top_srcdir)/stpd-bridge/rec_bytes.h \
 	$(top_srcdir)/stpd-bridge/rec_tables.h $(top_srcdir)/stpd-bridge/rec_text.h \
 	$(top_srcdir)/stpd-bridge/rec_trc.h $(top_srcdir)/stpd-bridge/rec_trcbin.h \
+	$(top_srcdir)/stpd-bridge/rec_clog.h $(top_srcdir)/stpd-bridge/clog_text.h \
 	$(top_srcdir)/runtime/print.h $(top_srcdir)/runtime/wire.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_rec_read.c testsuite/fuzz/make_rec_corpus.c \
-	testsuite/fuzz/corpus-trc testsuite/fuzz/corpus-trcbin
-CLEANFILES += testsuite/fuzz/fuzz_trc testsuite/fuzz/fuzz_trcbin
+	testsuite/fuzz/corpus-trc testsuite/fuzz/corpus-trcbin testsuite/fuzz/corpus-clog
+CLEANFILES += testsuite/fuzz/fuzz_trc testsuite/fuzz/fuzz_trcbin testsuite/fuzz/fuzz_clog
 
 testsuite/fuzz/fuzz_trc: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
 	@$(FUZZ_CHECK)
@@ -334,6 +339,11 @@ testsuite/fuzz/fuzz_trcbin: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_trcbin $(FUZZ_REC_SRC) -lm -o $@
+
+testsuite/fuzz/fuzz_clog: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_clog $(FUZZ_REC_SRC) -lm -o $@
 
 fuzz-trc:
 	@$(FUZZ_CHECK)
@@ -358,7 +368,12 @@ fuzz-rec-corpus: testsuite/fuzz/make_rec_corpus$(EXEEXT)
 	  testsuite/fuzz/make_rec_corpus $$f $(top_srcdir)/testsuite/fuzz/corpus-$$f || exit 1; \
 	done
 
-.PHONY: fuzz-trc fuzz-trcbin fuzz-rec-corpus
+fuzz-clog:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_clog
+	$(call FUZZ_RUN,clog,corpus-clog)
+
+.PHONY: fuzz-trc fuzz-trcbin fuzz-clog fuzz-rec-corpus
 
 # The committed corpora replayed through the target's oracles by the unit tiers.
 check_PROGRAMS += testsuite/fuzz/replay_trc testsuite/fuzz/replay_trcbin
@@ -377,3 +392,12 @@ testsuite_fuzz_replay_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-brid
 testsuite_fuzz_replay_trcbin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_trcbin_LDADD = $(testsuite_fuzz_replay_trc_LDADD)
 UNIT_TESTS += testsuite/fuzz/replay_trcbin
+# corpus-clog/: written by hand and by the bridge (testsuite/record.bats' workload)
+check_PROGRAMS += testsuite/fuzz/replay_clog
+testsuite_fuzz_replay_clog_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
+testsuite_fuzz_replay_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DREC_FORMAT=record_format_clog -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-clog"' \
+	-DCORPUS_MIN_FILES=14 -DREPLAY_GROUP='"fuzz_clog_corpus"'
+testsuite_fuzz_replay_clog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_clog_LDADD = $(testsuite_fuzz_replay_trc_LDADD)
+UNIT_TESTS += testsuite/fuzz/replay_clog
