@@ -17,6 +17,7 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 	int rc;
 
 	memset(h, 0, sizeof *h);
+	h->rec.fd = -1;
 	h->opts = opts;
 	h->out_fd = out_fd;
 	h->pid = jvm->pid;
@@ -42,8 +43,14 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 	return 0;
 }
 
+int handler_record_to(struct handler *h, int fd)
+{
+	return recfwd_init(&h->rec, fd, (uint32_t)h->pid);
+}
+
 void handler_free(struct handler *h)
 {
+	recfwd_finish(&h->rec);
 	threadnames_free(&h->names);
 	tidmap_free(&h->tids);
 	if (h->disp_ready)
@@ -128,6 +135,7 @@ int handler_flush(struct handler *h)
 {
 	size_t n = h->batched;
 
+	recfwd_flush(&h->rec);
 	h->batched = 0;
 	return n ? fd_write_all(h->out_fd, h->line, n) : 0;
 }
@@ -140,14 +148,19 @@ static int batch_line(struct handler *h, size_t n)
 	return h->batched >= HANDLER_BATCH ? handler_flush(h) : 0;
 }
 
+static struct print_meta print_meta_of(const struct marker_meta *dm)
+{
+	return (struct print_meta){ .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
+				    .thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len,
+				    .owner_tid = dm->owner_tid };
+}
+
 /* Format the line at the end of the batch: there is always room for one
  * whole line of PRINT_LINE_MAX bytes after less than HANDLER_BATCH. */
 static int print_event(struct handler *h, const struct wire_event *ev,
 		       const struct marker_meta *dm)
 {
-	struct print_meta m = { .pid = dm->pid, .tid = dm->tid, .ts_ns = dm->ts_ns,
-				.thread_name = dm->thread_name, .thread_name_len = dm->thread_name_len,
-				.owner_tid = dm->owner_tid };
+	struct print_meta m = print_meta_of(dm);
 	ssize_t n;
 
 	n = print_event_line(h->line + h->batched, PRINT_LINE_MAX, &m, ev);
@@ -218,10 +231,16 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		sj_warn("pid %d: %s", (int)h->pid, text);
 		return 0;
 	}
-	if (h->opts->print && registry_wants_counted(&h->opts->reg, ev, h->hits)) {
+	bool record = recfwd_on(&h->rec);
+	if ((h->opts->print || record) && registry_wants_counted(&h->opts->reg, ev, h->hits)) {
 		event_meta(h, ev, &meta);
 		have_meta = true;
-		rc = print_event(h, ev, &meta);
+		if (h->opts->print)
+			rc = print_event(h, ev, &meta);
+		if (record) {
+			struct print_meta m = print_meta_of(&meta);
+			recfwd_event(&h->rec, &m, ev);
+		}
 	}
 	/* before the caller's Ack: in sync mode the handlers run while the Java thread waits */
 	if (rc == 0 && h->disp_ready) {

@@ -1,15 +1,20 @@
 /* handler.h: what a worker does with one decoded event once its stream is
- * up: keep thread names, print the --print line, fire the markers (--fire).
+ * up: keep thread names, print the --print line, hand it to the recorder
+ * (--record), fire the markers (--fire).
  *
  * Contract: handler_event() takes every decoded event of a connection but
  * Hello (the connection's business, worker.c): it records ThreadName,
- * formats the event's line when --print selects it, then fires its markers
+ * formats the event's line when --print selects it, hands the event with
+ * the same pid, host tid, time and thread name to the recorder when
+ * recording (handler_record_to, recfwd.h: what the registry selects, as
+ * for --print), then fires its markers
  * (dispatch.h), and forgets a thread's name on ThreadFinished. When it
  * returns every marker's handler has run, so the caller may send the Ack.
  * Lines are batched: they go to the output fd when HANDLER_BATCH bytes have
  * gathered and at handler_flush(), which the caller calls once it has
  * handled what one read brought, before it waits again (so no line waits
- * for the next event), each time with one write of whole lines. It is split
+ * for the next event), each time with one write of whole lines; the
+ * records for the recorder go at the same moments. It is split
  * from worker.c so that bench/bench-decode-match runs exactly this code over
  * a recorded stream. It logs only a line too long to print. Functions
  * return 0 or a negative errno: handler_event() and handler_flush() fail
@@ -25,6 +30,7 @@
 #include "dispatch.h"
 #include "options.h"
 #include "procfs.h"
+#include "recfwd.h"
 #include "threadnames.h"
 #include "tidmap.h"
 #include "wire.h"
@@ -36,6 +42,7 @@ struct handler {
 	struct threadnames names;
 	struct tidmap tids;      /* the agent's thread ids -> the host's */
 	struct dispatch disp;    /* --fire */
+	struct recfwd rec;       /* --record */
 	bool disp_ready;
 	char *line;              /* --print: the batch, HANDLER_BATCH + PRINT_LINE_MAX bytes */
 	size_t batched;          /* bytes of whole lines in it */
@@ -52,6 +59,8 @@ struct handler {
 int handler_init(struct handler *h, const struct bridge_options *opts, const struct jvm_id *jvm,
 		 int out_fd);
 void handler_free(struct handler *h);
+/* --record: send the events to the record channel FD (recfwd.h). 0 or -ENOMEM. */
+int handler_record_to(struct handler *h, int fd);
 
 int handler_event(struct handler *h, const struct wire_event *ev);
 /* At the end of a session with this JVM: the events the agent dropped, if

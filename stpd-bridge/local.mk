@@ -26,6 +26,10 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/rec_text.c stpd-bridge/rec_text.h \
 	stpd-bridge/rec_trc.c stpd-bridge/rec_trc_read.c stpd-bridge/rec_trc.h \
 	stpd-bridge/rec_trcbin.c stpd-bridge/rec_trcbin_read.c stpd-bridge/rec_trcbin.h \
+	stpd-bridge/recchan.c stpd-bridge/recchan.h \
+	stpd-bridge/recfwd.c stpd-bridge/recfwd.h \
+	stpd-bridge/recorder.c stpd-bridge/recorder.h \
+	stpd-bridge/readrec.c stpd-bridge/readrec.h \
 	stpd-bridge/clog_text.c stpd-bridge/clog_text.h \
 	stpd-bridge/rec_clog.c stpd-bridge/rec_clog.h stpd-bridge/rec_clog_read.c
 
@@ -69,7 +73,9 @@ testsuite_unit_test_early_appendix_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS
 UNIT_TESTS += testsuite/unit/test_early_appendix
 
 # Unit tests of recording (cmocka): the file's output (record.c), the
-# concurrency log's writer and reader.
+# concurrency log's writer and reader, the record channel and a worker's
+# forwarder. The record channel's fuzz replay links the same
+# (testsuite/fuzz/local.mk).
 RECORD_TEST_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
 	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
 check_PROGRAMS += testsuite/unit/test_record
@@ -82,6 +88,11 @@ testsuite_unit_test_rec_clog_SOURCES = testsuite/unit/test_rec_clog.c
 testsuite_unit_test_rec_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_rec_clog_LDADD = $(RECORD_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_rec_clog
+check_PROGRAMS += testsuite/unit/test_recchan
+testsuite_unit_test_recchan_SOURCES = testsuite/unit/test_recchan.c
+testsuite_unit_test_recchan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_recchan_LDADD = $(RECORD_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_recchan
 
 # A fake agent for testsuite/bridge.bats: listens where an agent would and
 # sends chosen bytes.

@@ -1,5 +1,6 @@
 /* main.c: stpd-bridge's entry point: parse the command line, open the
- * output and the log, then either list the JVMs or supervise workers. */
+ * output, the log and the --record file, then list the JVMs, read a
+ * recording, or supervise workers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include "discovery.h"
 #include "log.h"
 #include "options.h"
+#include "readrec.h"
+#include "recorder.h"
 #include "supervisor.h"
 
 static int open_append(const char *path)
@@ -19,7 +22,7 @@ static int open_append(const char *path)
 int main(int argc, char **argv)
 {
 	struct bridge_options o;
-	int rc, out_fd = STDOUT_FILENO, log_fd = -1;
+	int rc, out_fd = STDOUT_FILENO, log_fd = -1, record_fd = -1;
 
 	sj_log_open("stpd-bridge", -1, SJ_LOG_WARN);
 	rc = options_parse(argc, argv, &o);
@@ -59,7 +62,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	rc = supervisor_run(&o, out_fd, log_fd);
+	if (o.read) {
+		rc = read_recording(o.read, o.record_fmt, out_fd);
+		options_free(&o);
+		return rc < 0 ? 1 : 0;
+	}
+	/* now, with the bridge's privileges: the recorder will not have them */
+	if (o.record && recorder_open_file(&o, &record_fd) < 0) {
+		options_free(&o);
+		return 1;
+	}
+	rc = supervisor_run(&o, out_fd, log_fd, record_fd);
 	options_free(&o);
 	return rc;
 }

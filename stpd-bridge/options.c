@@ -65,6 +65,15 @@ static const char usage_text[] =
 	"                           the --parent PID): a script's handlers skip the\n"
 	"                           events of other sessions\n"
 	"  -o, --output FILE        print to FILE (appended) instead of stdout\n"
+	"      --record FILE        write every event to FILE, in the format its\n"
+	"                           extension names (doc/recording.md)\n"
+	"      --format NAME        the format of --record or --read FILE, whatever\n"
+	"                           its extension\n"
+	"      --force              --record may overwrite an existing FILE\n"
+	"      --record-max BYTES   stop recording before FILE would pass BYTES\n"
+	"                           (suffixes K, M, G: KiB, MiB, GiB)\n"
+	"      --read FILE          print the events of a recording as --print lines,\n"
+	"                           and exit\n"
 	"      --parent PID         exit (unregistering first) when PID exits\n"
 	"      --log-level LEVEL    error, warn (default), info or debug\n"
 	"      --log-file FILE      log to FILE (appended) instead of stderr\n"
@@ -77,7 +86,8 @@ enum {
 	OPT_GC = 256, OPT_THREADS, OPT_MONITORS, OPT_VM, OPT_ARGS, OPT_RETURN, OPT_STACK,
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
-	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES,
+	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
+	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ,
 };
 
 static const struct option long_options[] = {
@@ -114,6 +124,11 @@ static const struct option long_options[] = {
 	{ "session", required_argument, NULL, OPT_SESSION },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "matches", no_argument, NULL, OPT_MATCHES },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
+	{ "read", required_argument, NULL, OPT_READ },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -230,6 +245,30 @@ static int parse_uint(const char *opt, const char *arg, unsigned long max, unsig
 	return 0;
 }
 
+/* BYTES[K|M|G], at least 1. */
+static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
+{
+	static const char units[] = "KMG";
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!errno && end != arg && arg[0] != '-' && *end && !end[1] && strchr(units, *end)) {
+		unsigned shift = 10u * (unsigned)(strchr(units, *end) - units + 1);
+		if (v > (UINT64_MAX >> shift))
+			errno = ERANGE;
+		v <<= shift;
+		end++;
+	}
+	if (errno || end == arg || *end || arg[0] == '-' || v == 0) {
+		sj_error("%s '%s': not a size in bytes (a whole number from 1, or with K, M or G)", opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_pid(const char *opt, const char *arg, pid_t *pid)
 {
 	unsigned long v;
@@ -331,6 +370,11 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
 	case OPT_CHECK: o->check = true; return 0;
 	case OPT_MATCHES: o->matches = true; return 0;
+	case OPT_RECORD: o->record = arg; return 0;
+	case OPT_READ: o->read = arg; return 0;
+	case OPT_FORMAT: o->format = arg; return 0;
+	case OPT_FORCE: o->force = true; return 0;
+	case OPT_RECORD_MAX: return parse_bytes("--record-max", arg, &o->record_max);
 	case OPT_SESSION:
 		if (parse_uint("--session", arg, UINT32_MAX, &v) < 0)
 			return -EINVAL;
@@ -340,6 +384,58 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	}
 	sj_error("unknown option (try --help)");
 	return -EINVAL;
+}
+
+/* The format of --record or --read FILE, and what it needs registered. */
+static int choose_format(struct bridge_options *o)
+{
+	const char *opt = o->record ? "--record" : "--read", *file = o->record ? o->record : o->read;
+
+	if (o->format) {
+		o->record_fmt = record_format_by_name(o->format);
+		if (!o->record_fmt) {
+			sj_error("--format '%s': no such format (formats: %s)", o->format, record_format_names());
+			return -EINVAL;
+		}
+	} else if (!(o->record_fmt = record_format_for_path(file))) {
+		sj_error("%s '%s': the file's extension names no format (formats: %s; or give --format)",
+			 opt, file, record_format_names());
+		return -EINVAL;
+	}
+	const struct record_needs *needs = o->record ? o->record_fmt->needs : NULL;
+	if (!needs)
+		return 0;
+	o->reg.families |= needs->families;
+	o->reg.opt_mask |= needs->opt_mask;
+	for (const char *const *m = needs->methods; m && *m; m++)
+		if (add_pattern(&o->reg, WIRE_KIND_METHOD, *m) < 0)
+			return -EINVAL;
+	return 0;
+}
+
+/* What goes with --record and --read, and what does not. */
+static int check_recording(struct bridge_options *o)
+{
+	if (!o->record && !o->read) {
+		const char *alone = o->format ? "--format" : o->force ? "--force" : o->record_max ? "--record-max" : NULL;
+		if (alone) {
+			sj_error("%s: give --record FILE%s", alone, o->format ? " or --read FILE" : "");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (o->read && (o->record || o->npids || o->list || o->check || o->matches || o->print || o->fire ||
+			o->force || o->record_max || !registry_is_empty(&o->reg))) {
+		sj_error("--read: it only prints FILE's events: no -x, --record, --print, --fire, --list, "
+			 "--check, --matches or registrations");
+		return -EINVAL;
+	}
+	if (o->record && (o->in_thread || o->matches || o->list || o->check)) {
+		sj_error("--record: %s", o->in_thread ? "the agents fire the markers, nothing reaches the bridge to record: no --in-thread"
+			 : "it records a session: no --matches, --list or --check");
+		return -EINVAL;
+	}
+	return choose_format(o);
 }
 
 int options_parse(int argc, char **argv, struct bridge_options *o)
@@ -405,7 +501,9 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 		sj_error("--check: give the JVMs to check with -x");
 		return -EINVAL;
 	}
-	if (!o->list && !o->check && registry_is_empty(&o->reg)) {
+	if (check_recording(o) < 0)
+		return -EINVAL;
+	if (!o->list && !o->check && !o->read && registry_is_empty(&o->reg)) {
 		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
 		return -EINVAL;
 	}

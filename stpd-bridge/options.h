@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "record.h"
 #include "registry.h"
 #include "slots.h"
 
@@ -44,6 +45,12 @@ struct bridge_options {
 	const char *agent;         /* --agent, $STAPJAVA_AGENT or the installed one: for attach */
 	const char *agent_options; /* --agent-options, NULL: none */
 	bool no_attach;            /* --no-attach */
+	const char *record;        /* --record FILE, NULL: none */
+	const char *read;          /* --read FILE: print its events and exit */
+	const char *format;        /* --format NAME, NULL: by FILE's extension */
+	const struct record_format *record_fmt; /* of --record or --read: --format, else the extension */
+	bool force;                /* --force: --record may overwrite FILE */
+	uint64_t record_max;       /* --record-max BYTES, 0: no cap */
 };
 
 int options_parse(int argc, char **argv, struct bridge_options *o);

@@ -1,5 +1,5 @@
 /* supervisor.c: see supervisor.h. */
-#define _GNU_SOURCE /* close_range, pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include "supervisor.h"
 
 #include <errno.h>
@@ -24,9 +24,11 @@
 #include "log.h"
 #include "print.h"
 #include "procfs.h"
+#include "recorder.h"
 #include "worker.h"
 
 #define STOP_GRACE_MS   3000  /* how long workers get to unregister */
+#define RECORDER_GRACE_MS 30000 /* how long the recorder gets to end its file */
 #define PARENT_POLL_MS  200   /* without a pidfd */
 #define OUT_CHUNK       65536
 
@@ -55,6 +57,7 @@ struct supervisor {
 	struct discovery *disc;
 	struct jvm_list failed;  /* -x JVMs that cannot be served: not again */
 	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
+	struct recorder rec;     /* --record */
 	bool stopping;
 	uint64_t stop_deadline;
 };
@@ -155,30 +158,6 @@ static void forget_dead_served(struct supervisor *s)
 			i++;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
-}
-
-/* In the child: keep 0-2, the log, the pipe and the socket directory;
- * nothing of the other workers (their pipes must see EOF when they die) or
- * of the supervisor. */
-static void close_other_fds(int a, int b, int c)
-{
-	int keep[3] = { a, b, c };
-	unsigned lo = 3;
-
-	qsort(keep, 3, sizeof keep[0], cmp_int);
-	for (int i = 0; i < 3; i++) {
-		if (keep[i] < (int)lo)
-			continue;
-		if ((unsigned)keep[i] > lo)
-			close_range(lo, (unsigned)keep[i] - 1, 0);
-		lo = (unsigned)keep[i] + 1;
-	}
-	close_range(lo, ~0u, 0);
-}
-
 /* A JVM named with -x that cannot be served: said once, then the bridge
  * ends with status 1 when nothing else is left to serve. */
 static void mark_failed(struct supervisor *s, const struct jvm_id *id)
@@ -230,7 +209,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 		return;
 	}
 	if (pid == 0) {
-		struct worker_config cfg = { .jvm = *id, .opts = s->o, .out_fd = p[1],
+		struct worker_config cfg = { .jvm = *id, .opts = s->o, .out_fd = p[1], .rec_fd = s->rec.wr,
 					     .sockdir_fd = dirfd, .attach = attach, .supervisor = self };
 		int null = open("/dev/null", O_RDWR);
 
@@ -238,7 +217,9 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 			dup2(null, STDIN_FILENO);
 			dup2(null, STDOUT_FILENO);
 		}
-		close_other_fds(p[1], s->log_fd, dirfd);
+		/* nothing of the other workers (their pipes must see EOF when
+		 * they die) or of the supervisor */
+		fd_close_all_but((int[]){ p[1], s->log_fd, dirfd, s->rec.wr }, 4);
 		_exit(worker_main(&cfg));
 	}
 	close(p[1]);
@@ -471,12 +452,26 @@ int supervisor_check_named(const struct bridge_options *o)
 	return bad ? -ESRCH : 0;
 }
 
+static void begin_stop(struct supervisor *s, const char *why);
+
+/* The recorder ended before the session (--record-max, a write error):
+ * with nothing else to do with the events, the session ends too. */
+static void recorder_ended(struct supervisor *s)
+{
+	if (!s->stopping && !s->o->print && !s->o->fire)
+		begin_stop(s, "the recording stopped, and nothing else is done with the events");
+}
+
 static void reap(struct supervisor *s)
 {
 	int status;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (recorder_reaped(&s->rec, pid, status)) {
+			recorder_ended(s);
+			continue;
+		}
 		for (size_t i = 0; i < s->nkids; i++) {
 			struct child *k = &s->kids[i];
 
@@ -665,18 +660,24 @@ static int loop(struct supervisor *s)
 	}
 }
 
-int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
+int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int record_fd)
 {
-	struct supervisor s = { .o = o, .out_fd = out_fd, .log_fd = log_fd, .parent_fd = -1 };
+	struct supervisor s = { .o = o, .out_fd = out_fd, .log_fd = log_fd, .parent_fd = -1,
+				.rec = { .wr = -1, .status = -1 } };
 	int rc;
 
 	s.sigfd = setup_signals();
 	s.disc = discovery_new();
 	if (s.sigfd < 0 || !s.disc) {
 		sj_error("setup: %s", strerror(errno));
+		if (record_fd >= 0)
+			close(record_fd);
 		return 1;
 	}
-	if (watch_parent(&s) < 0 || check_named(&s) < 0)
+	/* before any worker: each gets the record channel */
+	if (record_fd >= 0 && recorder_spawn(&s.rec, o, record_fd, log_fd) < 0)
+		rc = 1;
+	else if (watch_parent(&s) < 0 || check_named(&s) < 0)
 		rc = 1;
 	else {
 		sj_info("serving %s; looking for agents every %u ms",
@@ -686,6 +687,10 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd)
 		if (rc == 0 && s.failed.n)
 			rc = 1;
 	}
+	/* the workers are gone: the recorder sees the end of its input */
+	recorder_stop_input(&s.rec);
+	if (recorder_wait(&s.rec, RECORDER_GRACE_MS) > 0)
+		rc = 1;
 	for (size_t i = 0; i < s.nkids; i++) {
 		free(s.kids[i].buf);
 		if (s.kids[i].rd >= 0)

@@ -9,14 +9,20 @@
  * SIGHUP), when --parent dies (pidfd, or start-time polling), or, with -x,
  * when every named JVM is gone; it then passes the end on to the workers
  * (SIGTERM: they unregister), waits for them (bounded), and returns the exit
- * status. LOG_FD (-1: stderr) is kept open in the workers.
+ * status. LOG_FD (-1: stderr) is kept open in the workers. With RECORD_FD
+ * (the --record file, opened by the caller; -1: none) it first forks the
+ * recorder (recorder.h), which owns the file from then on, and gives every
+ * worker its channel; at the end it waits (bounded) for the recorder to
+ * finish the file, and a recording that failed makes the status 1. A
+ * recording stopped early (--record-max, an error) ends the session only
+ * when it neither prints nor fires.
  */
 #ifndef STPD_BRIDGE_SUPERVISOR_H
 #define STPD_BRIDGE_SUPERVISOR_H
 
 #include "options.h"
 
-int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd);
+int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int record_fd);
 /* --check: is each -x pid a process this bridge may serve, and a JVM (given
  * a few seconds to exec one)? 0, or -ESRCH after a line for each that is not. */
 int supervisor_check_named(const struct bridge_options *o);

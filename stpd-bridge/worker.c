@@ -412,6 +412,8 @@ int worker_main(const struct worker_config *cfg)
 	w.sigfd = setup_signals();
 	w.ev = malloc(sizeof *w.ev);
 	rc = handler_init(&w.h, cfg->opts, &cfg->jvm, cfg->out_fd);
+	if (rc == 0 && cfg->rec_fd >= 0)
+		rc = handler_record_to(&w.h, cfg->rec_fd);
 	if (w.sigfd < 0 || !w.ev || rc < 0) {
 		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(rc < 0 ? -rc : errno));
 		status = WORKER_FAILED;

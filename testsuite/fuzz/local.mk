@@ -401,3 +401,45 @@ testsuite_fuzz_replay_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_fuzz_replay_clog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_clog_LDADD = $(testsuite_fuzz_replay_trc_LDADD)
 UNIT_TESTS += testsuite/fuzz/replay_clog
+
+# ---- the record channel (stpd-bridge/recchan.c): the recorder decodes
+# what the workers send it, and they parse the JVMs' bytes.
+#
+#   make fuzz-recchan [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_recchan with
+#                                        $(FUZZ_CC) and run it on a copy of
+#                                        testsuite/fuzz/corpus-recchan/ for N seconds
+FUZZ_RECCHAN_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_recchan.c \
+	$(top_srcdir)/stpd-bridge/recchan.c \
+	$(top_srcdir)/runtime/print.c \
+	$(top_srcdir)/runtime/events.c \
+	$(top_srcdir)/runtime/utf8.c \
+	$(top_srcdir)/runtime/wire_codes.c \
+	$(top_srcdir)/runtime/wire_encode.c \
+	$(top_srcdir)/runtime/wire_decode.c \
+	$(filter-out %/fuzz_pattern.c,$(FUZZ_PATTERN_SRC))
+FUZZ_RECCHAN_DEPS = $(FUZZ_RECCHAN_SRC) $(top_srcdir)/stpd-bridge/recchan.h $(FUZZ_WIRE_DEPS)
+
+EXTRA_DIST += testsuite/fuzz/fuzz_recchan.c testsuite/fuzz/corpus-recchan
+CLEANFILES += testsuite/fuzz/fuzz_recchan
+
+testsuite/fuzz/fuzz_recchan: $(FUZZ_RECCHAN_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_RECCHAN_SRC) -o $@
+
+fuzz-recchan:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_recchan
+	$(call FUZZ_RUN,recchan,corpus-recchan)
+
+.PHONY: fuzz-recchan
+
+check_PROGRAMS += testsuite/fuzz/replay_recchan
+testsuite_fuzz_replay_recchan_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_recchan.c
+testsuite_fuzz_replay_recchan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-recchan"' \
+	-DCORPUS_MIN_FILES=6 -DREPLAY_GROUP='"fuzz_recchan_corpus"'
+testsuite_fuzz_replay_recchan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_recchan_LDADD = $(RECORD_TEST_LDADD)
+UNIT_TESTS += testsuite/fuzz/replay_recchan
