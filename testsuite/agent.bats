@@ -9,14 +9,8 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
-	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
-	export AGENT=$BUILD/agent/libstapjava.so
-	export BRIDGE=$BUILD/stpd-bridge/stpd-bridge
+	load jvms
 	export CLIENT=$BUILD/testsuite/java/sjclient
-	export CLASSES=$BUILD/testsuite/java/classes
-	export JDK17=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
-	export JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 }
 
 setup() {
