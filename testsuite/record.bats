@@ -391,3 +391,43 @@ error: --read '$T/bad.clog': offset 48: the timestamp 'bad' is not seconds with 
 	grep -q "^stpd-bridge\[[0-9]*\]: error: --record '/dev/full': No space left on device: recording stopped$" "$T/b.log"
 	grep -q "^stpd-bridge\[[0-9]*\]: info: stopping: the recording stopped, and nothing else is done with the events$" "$T/b.log"
 }
+
+# flood_accounted N: the Flood.tick lines printed and the agent's last
+# running total of lost events make N (every call is either).
+flood_accounted() {
+	local d l
+	d=$(grep -c '^method\.enter .* method=Flood\.tick(I)V ' "$T/b.out")
+	l=$(sed -n 's/^lost .* lost=\([0-9]*\)$/\1/p' "$T/b.out" | tail -1)
+	[ "$((d + ${l:-0}))" -eq "$1" ]
+}
+
+# A recorder that falls behind (stopped here) never holds up a JVM: the
+# workers drop what the channel cannot take and count it; the count goes
+# into the file (#dropped) and is said at the end, and every event the
+# bridge selected is either recorded or counted.
+@test "record: a recorder that falls behind: events dropped, counted in the file and said" {
+	"$JDK17" "-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" -cp "$CLASSES" \
+		Families flood "$T/go" 200000 "$T/done" "$T/release" >"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
+	until_ok 20 has_socket
+	bridge b --print -o "$T/b.out" --record "$T/r.clog" -m 'Flood.tick(I)V:enter'
+	until_ok 20 registered
+	local rec dropped recorded
+	rec=$(sed -n 's/.*: recorder \([0-9]*\) started.*/\1/p' "$T/b.log")
+	kill -STOP "$rec"
+	touch "$T/go"
+	until_ok 120 test -e "$T/done"
+	until_ok 60 flood_accounted 200000
+	kill -CONT "$rec"
+	touch "$T/release"
+	status_of "$JPID"
+	JPID=
+	status_of "$BPID"
+	BPID=
+	dropped=$(sed -n "s/^stpd-bridge\[[0-9]*\]: warn: --record '.*': \([0-9]*\) events could not be recorded (the recorder fell behind); the file counts them$/\1/p" "$T/b.log")
+	[ "${dropped:-0}" -gt 0 ]
+	[ "$(sed -n 's/^#dropped,[0-9.]*,//p' "$T/r.clog" | tail -1)" = "$dropped" ]
+	recorded=$(sed -n "s/^stpd-bridge\[[0-9]*\]: info: --record '.*': \([0-9]*\) events recorded in [0-9]* bytes (clog)$/\1/p" "$T/b.log")
+	[ "$((recorded + dropped))" -eq "$(wc -l <"$T/b.out")" ]
+	[ "$(tail -n 1 "$T/r.clog")" = '#end' ]
+}
