@@ -354,17 +354,16 @@ void emit(struct emission *em)
 	}
 }
 
-bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t gen, uint32_t opt_needed)
+bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
+		       uint64_t gen, uint32_t opt_needed)
 {
 	const struct evtemplate *tmpl[AGENT_MAX_CONNS];
 	uint32_t to = 0;
-	struct scratch *s;
+	struct scratch *s = NULL;
 	struct tbuf *t;
 
 	if (atomic_load_explicit(&agent.dying, memory_order_relaxed))
 		return true;
-	if (!(s = scratch_idle()) || !(t = tbuf_mine()))
-		return false;
 	/* every wanting connection can take the copy, or the event takes the
 	 * general path for all of them (never half of each) */
 	for (uint32_t m = wanting & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
@@ -374,8 +373,13 @@ bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t g
 		if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE) ||
 		    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) > gen)
 			continue;
-		if (__atomic_load_n(&c->in_thread, __ATOMIC_RELAXED) || __atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
-		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed))
+		if (__atomic_load_n(&c->in_thread, __ATOMIC_RELAXED)) {
+			if (inthread_would_fire(fire, i, gen))
+				return false;
+			continue;
+		}
+		if (__atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
+		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed) || (!s && !(s = scratch_idle())))
 			return false;
 		const struct evtemplate_key k = {
 			.site = site, .code = (uint8_t)code, .slot = (uint8_t)i,
@@ -386,6 +390,11 @@ bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t g
 			return false;
 		to |= 1u << i;
 	}
+	/* in-thread connections that nobody traces: nothing to make, no buffer */
+	if (!to)
+		return true;
+	if (!(t = tbuf_mine()))
+		return false;
 	const uint64_t ts = clock_raw();
 	bool queued = false, filling = false;
 	for (uint32_t m = to; m; m &= m - 1) {

@@ -78,12 +78,15 @@ void emit(struct emission *em);
  * (WIRE_EV_METHOD_ENTER or _EXIT) for the connections in WANTING (as
  * sites_conns() gave them for generation GEN), when every one of them is
  * asynchronous, asked for none of the optional data in OPT_NEEDED, and has
- * been sent this site's event before (its encoded bytes are copied: see
+ * been sent this site's event before; an in-thread one is skipped when no
+ * tracer is on its markers of the event's fire set FIRE (inthread_fire()
+ * would fire nothing for it) (its encoded bytes are copied: see
  * evtemplate.h). True when it is done (queued, or nobody wants it any
  * more); false when the caller must take the general path (emit()), which
  * keeps the bytes for the next call. No lock, no system call while the I/O
  * thread is awake. */
-bool emit_plain_method(int32_t site, unsigned code, uint32_t wanting, uint64_t gen, uint32_t opt_needed);
+bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
+		       uint64_t gen, uint32_t opt_needed);
 
 /* Tell the connections in CONNS (extension peers only) what the agent cannot
  * do for them (a Notice, PROTOCOL.md): one sentence, logged here too. Not

@@ -76,6 +76,23 @@ static void fill(const struct emission *em, struct marker_args *a)
 	ev->retval.type = ret_type;
 }
 
+/* The fire ids of SET that fire for connection CI in generation GEN. */
+static bool fires(const struct fire_id *f, unsigned ci, uint64_t gen)
+{
+	uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
+
+	return g && g <= gen && f->conn == ci && markers_slot_probed(f->slot);
+}
+
+bool inthread_would_fire(const struct fire_set *set, unsigned conn, uint64_t gen)
+{
+	for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++)
+		for (uint64_t bits = __atomic_load_n(&set->w[w], __ATOMIC_RELAXED); bits; bits &= bits - 1)
+			if (fires(&ids[w * 64 + (unsigned)__builtin_ctzll(bits)], conn, gen))
+				return true;
+	return false;
+}
+
 void inthread_fire(const struct emission *em, uint32_t want)
 {
 	const unsigned code = em->ev->code;
@@ -107,9 +124,8 @@ void inthread_fire(const struct emission *em, uint32_t want)
 		for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++) {
 			for (uint64_t bits = em->want.fire.w[w]; bits; bits &= bits - 1) {
 				const struct fire_id *f = &ids[w * 64 + (unsigned)__builtin_ctzll(bits)];
-				uint64_t gen = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 
-				if (!gen || gen > em->want.gen || f->conn != ci || !markers_slot_probed(f->slot))
+				if (!fires(f, ci, em->want.gen))
 					continue;
 				if (!filled) {
 					fill(em, &a);

@@ -49,5 +49,10 @@ struct emission;
 /* Fire EM's markers for the in-thread connections in CONNS (bit i:
  * conns[i]). */
 void inthread_fire(const struct emission *em, uint32_t conns);
+/* Would inthread_fire() fire any marker of connection CONN for an event
+ * whose fire set is SET, selected in generation GEN? (A tracer on one of
+ * its slots: the SDT semaphores.) False lets a method event skip the
+ * connection before anything is made for it. */
+bool inthread_would_fire(const struct fire_set *set, unsigned conn, uint64_t gen);
 
 #endif

@@ -25,14 +25,16 @@ jobject probe_module(void)
  * wanting connection, the general path captures it. */
 static bool plain(jint site, int ev, unsigned code, uint32_t opt_needed)
 {
+	const struct mentry *e;
 	uint32_t wanting;
 	uint64_t gen;
 
 	if (!inject_active())
 		return true;
-	if (sites_conns(site, ev, &wanting, &gen) < 0)
+	if (sites_conns(site, ev, &e, &wanting, &gen) < 0)
 		return false;
-	return !wanting || emit_plain_method(site, code, wanting, gen, opt_needed | WIRE_OPT_STACK);
+	return !wanting || emit_plain_method(site, &e->fire[ev], code, wanting, gen,
+					     opt_needed | WIRE_OPT_STACK);
 }
 
 /* The connections that want event EV (MC_ENTER or MC_RETURN) of SITE. */

@@ -62,13 +62,13 @@ static struct site *site_of(jint site)
 	return chunk ? &chunk[(unsigned)site % SITE_CHUNK] : NULL;
 }
 
-int sites_conns(jint site, int ev, uint32_t *wanting, uint64_t *gen)
+int sites_conns(jint site, int ev, const struct mentry **e, uint32_t *wanting, uint64_t *gen)
 {
 	struct site *s = site_of(site);
 
 	if (!s)
 		return -EINVAL;
-	if (!atomic_load_explicit(&s->e, memory_order_acquire))
+	if (!(*e = atomic_load_explicit(&s->e, memory_order_acquire)))
 		return -ENOENT;
 	*gen = atomic_load(&conn_generation);
 	uint64_t v = atomic_load_explicit(&s->match, memory_order_relaxed);

@@ -27,9 +27,9 @@ int32_t sites_new(const struct mentry *e);
 /* Fill *M (e and conns[MC_ENTER], conns[MC_RETURN]) for SITE. 0 or -errno. */
 int sites_match(jint site, struct mmatch *m);
 /* The cheap half of sites_match() for event EV (MC_ENTER or MC_RETURN):
- * *WANTING (a bit per connection) for SITE as the current generation's match cached it, *GEN that
+ * *E, the site's method, and *WANTING (a bit per connection) for SITE as the current generation's match cached it, *GEN that
  * generation. -EAGAIN when the cache does not have it (sites_match() then
  * matches again), -EINVAL / -ENOENT as sites_match(). */
-int sites_conns(jint site, int ev, uint32_t *wanting, uint64_t *gen);
+int sites_conns(jint site, int ev, const struct mentry **e, uint32_t *wanting, uint64_t *gen);
 
 #endif
