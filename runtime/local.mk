@@ -11,6 +11,7 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/events.c runtime/events.h \
 	runtime/wire_encode.c runtime/wire_decode.c runtime/wire_reader.c \
 	runtime/pattern.c runtime/pattern.h \
+	runtime/patindex.c runtime/patindex.h \
 	runtime/signature.c runtime/signature.h \
 	runtime/errtext.c runtime/errtext.h \
 	runtime/print.c runtime/print.h \

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- names seen in Java form ------------------------------------------------------ */
@@ -240,6 +242,43 @@ bool pattern_method_may_select_class(const struct pattern *p, const char *dotted
 	if (memcmp(p->text, dotted, k) != 0)
 		return false;
 	return n <= len || p->text[len] == '.';
+}
+
+enum pattern_kind pattern_kind_of(const struct pattern *p)
+{
+	return p->kind;
+}
+
+const char *pattern_prefix(const struct pattern *p, size_t *len)
+{
+	*len = p->has_star ? p->prefix_len : p->len;
+	return p->text;
+}
+
+const char *pattern_suffix(const struct pattern *p, size_t *len)
+{
+	*len = p->has_star ? p->suffix_len : p->len;
+	return p->text + p->len - *len;
+}
+
+bool pattern_has_descriptor(const struct pattern *p)
+{
+	return p->has_descriptor;
+}
+
+size_t pattern_size(const struct pattern *p)
+{
+	/* matching never reads text past its NUL (glob_match, note_stars) */
+	return offsetof(struct pattern, text) + p->len + 1;
+}
+
+struct pattern *pattern_dup(const struct pattern *p)
+{
+	struct pattern *copy = malloc(pattern_size(p));
+
+	if (copy)
+		memcpy(copy, p, pattern_size(p));
+	return copy;
 }
 
 const char *pattern_text(const struct pattern *p, size_t *len)

@@ -68,6 +68,24 @@ bool pattern_match_class_name(const struct pattern *p, const char *name, size_t 
  * pattern's literal prefix, for callers that would otherwise name every method. */
 bool pattern_method_may_select_class(const struct pattern *p, const char *dotted, size_t len);
 
+/* What an index of patterns files P under (patindex.h): its kind; the literal
+ * bytes before its first '*' (all of it without one) and after its last
+ * (into *LEN; pointers into P's text); whether it is a method pattern with
+ * a descriptor (without one it is matched against the name before '('). */
+enum pattern_kind pattern_kind_of(const struct pattern *p);
+const char *pattern_prefix(const struct pattern *p, size_t *len);
+const char *pattern_suffix(const struct pattern *p, size_t *len);
+bool pattern_has_descriptor(const struct pattern *p);
+
+/* A compiled pattern takes PATTERN_MAX_LEN bytes of text whatever its length:
+ * a table of thousands (an agent connection's registrations) keeps copies
+ * that hold the text only as far as its NUL. pattern_size() is the bytes
+ * such a copy takes; pattern_dup() makes one with malloc (NULL: no memory),
+ * which every function here takes as it takes P, and which free() ends. A
+ * copy is used through its pointer only: never copied by value. */
+size_t pattern_size(const struct pattern *p);
+struct pattern *pattern_dup(const struct pattern *p);
+
 /* The normalised text of P (NUL-terminated); *LEN gets its length if LEN is not NULL.
  * Compiling it again gives the same pattern, so it is what the bridge sends on. */
 const char *pattern_text(const struct pattern *p, size_t *len);

@@ -157,3 +157,10 @@ testsuite_unit_test_alias_vars_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/transla
 testsuite_unit_test_alias_vars_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_alias_vars_LDADD = $(SJTRANSLATE_LIBS) $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_alias_vars
+
+# An index of patterns gives what trying every pattern gives (runtime/patindex.c).
+check_PROGRAMS += testsuite/unit/test_patindex
+testsuite_unit_test_patindex_SOURCES = testsuite/unit/test_patindex.c
+testsuite_unit_test_patindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_patindex_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_patindex
