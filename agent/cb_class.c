@@ -17,22 +17,14 @@
 #include "capture.h"
 #include "conn.h"
 
-struct class_want {
-	const char *sig;
-	size_t len;
-	uint8_t bit;
-	struct fire_set *fire;
-};
-
-static bool wants_class(const struct conn *c, const void *arg)
+/* Which connections want event BIT of class SIG: matched before emit_want()
+ * takes their locks, which it holds only to read the answer. */
+static void want_class(struct want *want, const char *sig, size_t len, uint8_t bit, bool ext_only)
 {
-	const struct class_want *w = arg;
+	struct class_wants cw;
 
-	if (!(c->ev_bits[WIRE_KIND_CLASS] & w->bit) ||
-	    !(conn_match_class(c, WIRE_KIND_CLASS, w->sig, w->len) & w->bit))
-		return false;
-	conn_fire_class(c, WIRE_KIND_CLASS, w->bit, w->sig, w->len, w->fire);
-	return true;
+	conns_match_class(&cw, WIRE_KIND_CLASS, bit, sig, len, &want->fire);
+	emit_want(want, conn_class_wanted, &cw, ext_only);
 }
 
 /* ---- unload tracking: tag -> signature */
@@ -68,9 +60,7 @@ out:
 static void track_if_wanted(jclass klass, const char *sig)
 {
 	struct want want;
-	struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD, &want.fire };
-
-	emit_want(&want, wants_class, &w, true);
+	want_class(&want, sig, strlen(sig), WIRE_CLASS_UNLOAD, true);
 	if (!want.conns)
 		return;
 	jlong tag = (jlong)capture_object_id(klass);
@@ -107,12 +97,12 @@ void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag)
 	struct scratch *s = scratch_enter();
 	if (s) {
 		struct emission em;
-		struct class_want w = { sig, strlen(sig), WIRE_CLASS_UNLOAD, &em.want.fire };
+		size_t len = strlen(sig);
 		emission_init(&em, s, false);
-		emit_want(&em.want, wants_class, &w, true);
+		want_class(&em.want, sig, len, WIRE_CLASS_UNLOAD, true);
 		s->ev.code = WIRE_EV_CLASS_UNLOAD;
 		s->ev.name.ptr = sig;
-		s->ev.name.len = (uint32_t)w.len;
+		s->ev.name.len = (uint32_t)len;
 		if (em.want.conns)
 			emit(&em);
 		scratch_leave();
@@ -133,13 +123,12 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	if (!s)
 		goto out;
 	struct emission em;
-	struct class_want w = { sig, len, bit, &em.want.fire };
 	emission_init(&em, s, true);
-	emit_want(&em.want, wants_class, &w, false);
+	want_class(&em.want, sig, len, bit, false);
 	if (em.want.conns) {
 		s->ev.code = code;
 		s->ev.name.ptr = sig;
-		s->ev.name.len = (uint32_t)w.len;
+		s->ev.name.len = (uint32_t)len;
 		s->ev.thread = em.tid;
 		emission_capture_stack(&em, s, NULL);
 		emit(&em);

@@ -5,24 +5,6 @@
 #include "inject.h"
 #include "mcache.h"
 
-struct exc_want {
-	const char *sig;
-	size_t len;
-	uint8_t bit;
-	struct fire_set *fire;
-};
-
-static bool wants_exception(const struct conn *c, const void *arg)
-{
-	const struct exc_want *w = arg;
-
-	if (!(c->ev_bits[WIRE_KIND_EXCEPTION] & w->bit) ||
-	    !(conn_match_class(c, WIRE_KIND_EXCEPTION, w->sig, w->len) & w->bit))
-		return false;
-	conn_fire_class(c, WIRE_KIND_EXCEPTION, w->bit, w->sig, w->len, w->fire);
-	return true;
-}
-
 static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jlocation location,
 			    jobject exception, unsigned code, uint8_t bit)
 {
@@ -44,8 +26,11 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jloca
 	}
 	(*jni)->DeleteLocalRef(jni, cls);
 	struct want want;
-	struct exc_want w = { sig, len, bit, &want.fire };
-	emit_want(&want, wants_exception, &w, false);
+	/* matched before emit_want() takes the connections' locks, which it
+	 * holds only to read the answer */
+	struct class_wants cw;
+	conns_match_class(&cw, WIRE_KIND_EXCEPTION, bit, sig, len, &want.fire);
+	emit_want(&want, conn_class_wanted, &cw, false);
 	if (want.conns) {
 		const struct mentry *m = method ? mcache_entry(method) : NULL;
 		struct scratch *s = scratch_enter();
@@ -55,7 +40,7 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jloca
 			em.want = want;
 			s->ev.code = code;
 			s->ev.name.ptr = sig;
-			s->ev.name.len = (uint32_t)w.len;
+			s->ev.name.len = (uint32_t)len;
 			s->ev.thread = em.tid;
 			s->ev.method.ptr = m ? m->name : "";
 			s->ev.method.len = m ? m->name_len : 0;

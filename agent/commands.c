@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -61,14 +62,15 @@ static int hello(struct conn *c, const struct wire_command *cmd)
 	return 0;
 }
 
+/* Into the connection's list (regset.h): nobody matches it before the
+ * batch ends, so no lock. */
 static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int slot,
 			    const struct wire_str *pat, const char *what)
 {
 	char err[200];
+	int rc = regset_add(&c->regs, (unsigned)(c - conns), kind, events, slot, pat->ptr, pat->len, err,
+			    sizeof(err));
 
-	pthread_mutex_lock(&c->lock);
-	int rc = conn_add_reg(c, kind, events, slot, pat->ptr, pat->len, err, sizeof(err));
-	pthread_mutex_unlock(&c->lock);
 	if (rc) {
 		/* the bridge is told why (and the log): the connection closes next */
 		emit_notice(1u << (unsigned)(c - conns), "%s pattern \"%.*s\" refused: %s; disconnecting",
@@ -101,8 +103,13 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 	case WIRE_CMD_REGISTER_SLOT:
 		*changed = true;
 		return add_registration(c, cmd->kind, cmd->events, cmd->slot, &cmd->pattern, name);
-	case WIRE_CMD_LIST_MATCHES:
-		return listing_answer(c, jni, cmd->kind, &cmd->pattern);
+	case WIRE_CMD_LIST_MATCHES: {
+		int rc = listing_answer(c, jni, cmd->kind, &cmd->pattern);
+		/* each answer walks every loaded class: a stream of them must not
+		 * keep the other sessions' events waiting */
+		io_flush_now();
+		return rc;
+	}
 	case WIRE_CMD_FIRE_IN_THREAD:
 		pthread_mutex_lock(&c->lock);
 		__atomic_store_n(&c->session, cmd->session, __ATOMIC_RELAXED);
@@ -110,14 +117,14 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	case WIRE_CMD_UNREGISTER:
-		pthread_mutex_lock(&c->lock);
-		conn_remove_regs(c, cmd->kind, cmd->pattern.ptr, cmd->pattern.len);
-		pthread_mutex_unlock(&c->lock);
+		regset_remove(&c->regs, cmd->kind, cmd->pattern.ptr, cmd->pattern.len);
 		*changed = true;
 		return 0;
 	case WIRE_CMD_RESET:
+		regset_clear(&c->regs);
 		pthread_mutex_lock(&c->lock);
-		conn_reset(c);
+		c->families = 0;
+		__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&c->lock);
 		*changed = true;
 		return 0;
@@ -218,20 +225,31 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 	}
 }
 
-/* Every whole command that has arrived is applied, then what the JVM must
- * report is recomputed once (events_update: scans, retransforms), not once
- * per command: a burst of registrations costs one update per BATCH
- * commands. Each command is logged once the update that makes it live is
- * done. Returns 1 when whole commands are left (the batch was full). */
-#define BATCH 256
+/* The commands of a batch, kept for their log lines (info level only). */
+static struct wire_command *done;
+static size_t ndone, done_cap;
 
-static int process_batch(struct conn *c, JNIEnv *jni)
+static void keep_for_log(const struct wire_command *cmd)
 {
-	static struct wire_command done[BATCH];
-	size_t ndone = 0;
-	bool changed_any = false, more = false, window_was_open = !c->early.closed;
+	if (sj_log_get_level() < SJ_LOG_INFO)
+		return;
+	if (ndone == done_cap) {
+		size_t cap = done_cap ? 2 * done_cap : 256;
+		struct wire_command *n = realloc(done, cap * sizeof(*n));
+		if (!n)
+			return;   /* a log line less, nothing else */
+		done = n;
+		done_cap = cap;
+	}
+	done[ndone++] = *cmd;
+}
+
+int commands_process(struct conn *c, JNIEnv *jni)
+{
+	bool changed_any = false, window_was_open = !c->early.closed;
 	int rc = 0;
 
+	ndone = 0;
 	for (;;) {
 		size_t len, used = 0;
 		const uint8_t *data = wire_reader_data(&c->rd, &len);
@@ -241,10 +259,6 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 
 		if (len == 0)
 			break;
-		if (ndone == BATCH) {
-			more = true;
-			break;
-		}
 		rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
 		if (rc == -EAGAIN) {
 			rc = 0;
@@ -266,11 +280,16 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 		changed_any |= changed;
 		/* consuming leaves the bytes in place until the next read: the
 		 * command's strings stay valid for the log below */
-		done[ndone++] = cmd;
+		keep_for_log(&cmd);
 		wire_reader_consume(&c->rd, used);
 	}
-	if (changed_any) {
-		atomic_fetch_add(&conn_generation, 1);
+	/* a connection that failed is closed next, which updates what the JVM reports */
+	if (changed_any && rc >= 0) {
+		if (conn_publish_regs(c) < 0) {
+			emit_notice(1u << (unsigned)(c - conns), "out of memory for this connection's "
+				    "registrations; disconnecting");
+			return -ENOMEM;
+		}
 		events_update(jni);
 		/* a peer that keeps sending keeps the I/O thread reading, one
 		 * update after another (seconds, measured): what the sessions'
@@ -281,18 +300,10 @@ static int process_batch(struct conn *c, JNIEnv *jni)
 	if (window_was_open && c->early.closed && c->early.ignored)
 		sj_info("conn#%u: %u Appendix B commands before the bridge's first extension command "
 			"ignored (they are for an Appendix-only agent)", c->serial, c->early.ignored);
-	for (size_t i = 0; i < ndone; i++)
+	/* a batch that failed was never live: the connection closes */
+	for (size_t i = 0; i < ndone && rc >= 0; i++)
 		log_applied(c, &done[i]);
 	if (changed_any && rc >= 0)
 		nomatch_check(c, jni);
-	return rc < 0 ? rc : more;
-}
-
-int commands_process(struct conn *c, JNIEnv *jni)
-{
-	int rc;
-
-	while ((rc = process_batch(c, jni)) == 1)
-		;
 	return rc;
 }

@@ -27,26 +27,10 @@ void conn_table_init(void)
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		pthread_mutex_init(&conns[i].lock, NULL);
 		pthread_cond_init(&conns[i].acked, &ca);
+		regset_init(&conns[i].regs);
 		conns[i].fd = -1;
 	}
 	pthread_condattr_destroy(&ca);
-}
-
-static void reg_free(struct reg *r)
-{
-	inthread_id_give(r->fire_id);
-	free(r->text);
-	free(r);
-}
-
-static void regs_free(struct conn *c)
-{
-	for (size_t i = 0; i < c->nregs; i++)
-		reg_free(c->regs[i]);
-	free(c->regs);
-	c->regs = NULL;
-	c->nregs = c->regcap = 0;
-	memset(c->ev_bits, 0, sizeof(c->ev_bits));
 }
 
 void conn_compact_locked(struct conn *c)
@@ -267,12 +251,13 @@ void conn_close(struct conn *c, const char *why)
 	pthread_mutex_lock(&c->lock);
 	__atomic_store_n(&c->active, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->in_thread, false, __ATOMIC_RELEASE);
-	regs_free(c);
+	memset(c->ev_bits, 0, sizeof(c->ev_bits));
 	free(c->out);
 	c->out = NULL;
 	c->out_head = c->out_len = c->out_cap = 0;
 	pthread_cond_broadcast(&c->acked);
 	pthread_mutex_unlock(&c->lock);
+	regset_free(&c->regs);
 	atomic_fetch_add(&conn_generation, 1);
 	if (c->sync_timeouts)
 		sj_warn("conn#%u: %llu synchronous events were not acknowledged in time",
@@ -287,176 +272,80 @@ void conn_close(struct conn *c, const char *why)
 	c->fd = -1;
 }
 
-static void recompute_bits(struct conn *c)
+int conn_publish_regs(struct conn *c)
 {
-	memset(c->ev_bits, 0, sizeof(c->ev_bits));
-	for (size_t i = 0; i < c->nregs; i++)
-		c->ev_bits[c->regs[i]->kind] |= c->regs[i]->events;
-}
+	uint8_t bits[4];
+	int rc = regset_publish(&c->regs, bits);
 
-int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, int slot, const char *text,
-		 uint32_t len, char *err, size_t errlen)
-{
-	struct reg *r = malloc(sizeof(*r));
-	char *copy = malloc(len + 1);
-	int rc = -ENOMEM;
-
-	if (!r || !copy)
-		goto fail;
-	r->fire_id = -1;
-	r->checked = false;
-	rc = pattern_compile(&r->pat, kind == WIRE_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
-			     text, len, err, errlen);
-	if (rc)
-		goto fail;
-	if (c->nregs == c->regcap) {
-		size_t cap = c->regcap ? 2 * c->regcap : 8;
-		struct reg **n = realloc(c->regs, cap * sizeof(*n));
-		rc = -ENOMEM;
-		if (!n)
-			goto fail;
-		c->regs = n;
-		c->regcap = cap;
-	}
-	if (slot >= 0) {
-		rc = inthread_id_take((unsigned)(c - conns), (unsigned)slot);
-		if (rc < 0) {
-			snprintf(err, errlen, "more than %u slot registrations of in-thread sessions in this JVM",
-				 INTHREAD_MAX_IDS);
-			goto fail;
-		}
-		r->fire_id = (int16_t)rc;
-	}
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	r->kind = kind;
-	r->events = events;
-	r->text = copy;
-	r->text_len = len;
-	c->regs[c->nregs++] = r;
-	c->ev_bits[kind] |= events;
+	if (rc < 0)
+		return rc;
+	pthread_mutex_lock(&c->lock);
+	memcpy(c->ev_bits, bits, sizeof(bits));
+	pthread_mutex_unlock(&c->lock);
+	atomic_fetch_add(&conn_generation, 1);
 	return 0;
-fail:
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	free(r);
-	free(copy);
-	return rc;
-}
-
-int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t len)
-{
-	size_t kept = 0;
-	int removed = 0;
-
-	for (size_t i = 0; i < c->nregs; i++) {
-		struct reg *r = c->regs[i];
-		if (r->kind == kind && r->text_len == len && memcmp(r->text, text, len) == 0) {
-			reg_free(r);
-			removed++;
-		} else {
-			c->regs[kept++] = r;
-		}
-	}
-	c->nregs = kept;
-	recompute_bits(c);
-	return removed;
-}
-
-void conn_reset(struct conn *c)
-{
-	regs_free(c);
-	c->families = 0;
-	__atomic_store_n(&c->opt, 0, __ATOMIC_RELAXED);
-}
-
-uint8_t conn_match_method(const struct conn *c, const char *name, size_t len)
-{
-	uint8_t bits = 0;
-
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct reg *r = c->regs[i];
-		if (r->kind == WIRE_KIND_METHOD && (r->events & ~bits) &&
-		    pattern_match_method(&r->pat, name, len))
-			bits |= r->events;
-	}
-	return bits;
-}
-
-bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len)
-{
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct reg *r = c->regs[i];
-		if (r->kind == WIRE_KIND_METHOD && (r->events & events) &&
-		    pattern_method_may_select_class(&r->pat, dotted, len))
-			return true;
-	}
-	return false;
 }
 
 bool conns_want_method_class(const char *sig, uint8_t events)
 {
 	char dotted[1024];
 	ssize_t n = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
-	bool want = false;
 
 	if (n < 0)
 		return n == -ENAMETOOLONG;   /* cannot pre-test: look at its methods */
-	for (size_t i = 0; i < AGENT_MAX_CONNS && !want; i++) {
-		struct conn *c = &conns[i];
-		pthread_mutex_lock(&c->lock);
-		want = c->active && (c->ev_bits[WIRE_KIND_METHOD] & events) &&
-		       conn_method_may_select_class(c, events, dotted, (size_t)n);
-		pthread_mutex_unlock(&c->lock);
-	}
-	return want;
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (__atomic_load_n(&conns[i].active, __ATOMIC_ACQUIRE) &&
+		    regset_may_select_class(&conns[i].regs, events, dotted, (size_t)n))
+			return true;
+	return false;
 }
 
-uint8_t conns_method_events(const char *name, size_t len)
+uint8_t conns_method_events(const char *name, size_t len, uint32_t want[3], struct fire_set fire[3])
 {
-	uint8_t bits = 0;
+	uint8_t all = 0;
 
+	if (want)
+		memset(want, 0, 3 * sizeof(*want));
+	if (fire)
+		memset(fire, 0, 3 * sizeof(*fire));
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		if (!__atomic_load_n(&conns[i].active, __ATOMIC_ACQUIRE))
+			continue;
+		uint8_t bits = regset_match_method(&conns[i].regs, name, len, fire);
+		all |= bits;
+		for (unsigned b = 0; want && b < 3; b++)
+			if (bits & (1u << b))
+				want[b] |= 1u << i;
+	}
+	return all;
+}
+
+void conns_match_class(struct class_wants *cw, uint8_t kind, uint8_t bit, const char *sig, size_t len,
+		       struct fire_set *into)
+{
+	cw->conns = 0;
+	cw->into = into;
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
-		pthread_mutex_lock(&c->lock);
-		if (c->active && c->ev_bits[WIRE_KIND_METHOD])
-			bits |= conn_match_method(c, name, len);
-		pthread_mutex_unlock(&c->lock);
-	}
-	return bits;
-}
-
-uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len)
-{
-	uint8_t bits = 0;
-
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct reg *r = c->regs[i];
-		if (r->kind == kind && (r->events & ~bits) && pattern_match_class(&r->pat, sig, len))
-			bits |= r->events;
-	}
-	return bits;
-}
-
-void conn_fire_method(const struct conn *c, const char *name, size_t len, struct fire_set fire[3])
-{
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct reg *r = c->regs[i];
-		if (r->fire_id < 0 || r->kind != WIRE_KIND_METHOD || !pattern_match_method(&r->pat, name, len))
+		if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE))
 			continue;
-		for (unsigned b = 0; b < 3; b++)
-			if (r->events & (1u << b))
-				fire_set_add(&fire[b], (unsigned)r->fire_id);
+		/* the serial first: registrations read after it are this connection's or a later one's,
+		 * and a later one has another serial, which conn_class_wanted() sees */
+		cw->serial[i] = __atomic_load_n(&c->serial, __ATOMIC_ACQUIRE);
+		memset(&cw->fire[i], 0, sizeof(cw->fire[i]));
+		if (regset_match_class(&c->regs, kind, bit, sig, len, &cw->fire[i]) & bit)
+			cw->conns |= 1u << i;
 	}
 }
 
-void conn_fire_class(const struct conn *c, uint8_t kind, uint8_t bit, const char *sig, size_t len,
-		     struct fire_set *fire)
+bool conn_class_wanted(const struct conn *c, const void *arg)
 {
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct reg *r = c->regs[i];
-		if (r->fire_id >= 0 && r->kind == kind && (r->events & bit) &&
-		    pattern_match_class(&r->pat, sig, len))
-			fire_set_add(fire, (unsigned)r->fire_id);
-	}
+	const struct class_wants *cw = arg;
+	size_t i = (size_t)(c - conns);
+
+	if (!(cw->conns & (1u << i)) || cw->serial[i] != c->serial)
+		return false;
+	for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++)
+		cw->into->w[w] |= cw->fire[i].w[w];
+	return true;
 }

@@ -2,10 +2,13 @@
  *
  * Contract: a fixed table of AGENT_MAX_CONNS slots that is never freed, so a
  * JVMTI callback can always take a slot's lock. Everything a callback reads
- * (active, peer, registrations, switches, out buffer, seq/ack) is under that
- * lock, and nobody calls JNI or JVMTI while holding it (GC callbacks take it).
- * Only the I/O thread opens, closes and changes registrations; each such
- * change bumps conn_generation, which invalidates cached match results.
+ * (active, peer, switches, out buffer, seq/ack) is under that lock, and
+ * nobody calls JNI or JVMTI while holding it (GC callbacks take it). The
+ * registrations are a regset (regset.h), matched under its own read lock
+ * and never under the connection's: a burst of registrations being applied
+ * or matched does not hold up the connection's events. Only the I/O thread
+ * opens, closes and changes registrations; each such change bumps
+ * conn_generation, which invalidates cached match results.
  */
 #ifndef STAPJAVA_AGENT_CONN_H
 #define STAPJAVA_AGENT_CONN_H
@@ -18,20 +21,10 @@
 
 #include "events.h"
 #include "inthread.h"
-#include "pattern.h"
+#include "regset.h"
 #include "wire.h"
 
 #define AGENT_MAX_CONNS 16
-
-struct reg {
-	uint8_t kind;            /* enum wire_kind */
-	uint8_t events;          /* enum wire_event_bits of that kind */
-	uint32_t text_len;
-	char *text;              /* as the peer sent it, for Unregister */
-	int16_t fire_id;         /* RegisterSlot: its fire id (inthread.h); -1: none */
-	bool checked;            /* nomatch.h looked for a loaded match (I/O thread) */
-	struct pattern pat;
-};
 
 struct conn {
 	pthread_mutex_t lock;
@@ -59,9 +52,8 @@ struct conn {
 	 * agent, which an agent that negotiated WIRE_CAP_EARLY_APPENDIX ignores */
 	struct wire_early_window early;
 	/* registrations and switches */
-	struct reg **regs;
-	size_t nregs, regcap;
-	uint8_t ev_bits[4];      /* per wire_kind: union of registered events */
+	struct regset regs;
+	uint8_t ev_bits[4];      /* per wire_kind: union of the published registrations' events */
 	uint8_t families;        /* EVENT_FAMILY_BIT()s switched on (events.h) */
 	uint32_t timeout_us;
 	uint32_t session;        /* FireInThread's */
@@ -132,32 +124,33 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize);
 /* I/O thread: close C, drop its registrations, wake its waiters. */
 void conn_close(struct conn *c, const char *why);
 
-/* Under c->lock. Registration changes; return 0 or -errno (err filled).
- * SLOT >= 0: a RegisterSlot, fired in-thread as that slot's marker. */
-int conn_add_reg(struct conn *c, uint8_t kind, uint8_t events, int slot, const char *text,
-		 uint32_t len, char *err, size_t errlen);
-int conn_remove_regs(struct conn *c, uint8_t kind, const char *text, uint32_t len);
-void conn_reset(struct conn *c);
-/* Under c->lock: the events of KIND that registrations matching NAME want. */
-uint8_t conn_match_method(const struct conn *c, const char *name, size_t len);
-uint8_t conn_match_class(const struct conn *c, uint8_t kind, const char *sig, size_t len);
-/* Under c->lock: add to FIRE[i] the fire ids of C's slot registrations
- * that select method NAME for event bit 1 << i (i < 3). */
-void conn_fire_method(const struct conn *c, const char *name, size_t len, struct fire_set fire[3]);
-/* Under c->lock: add to *FIRE the fire ids of C's slot registrations of
- * KIND with event BIT that select class signature SIG. */
-void conn_fire_class(const struct conn *c, uint8_t kind, uint8_t bit, const char *sig, size_t len,
-		     struct fire_set *fire);
-/* Under c->lock: might a method registration for any of EVENTS select a method
- * of class DOTTED (Java form)? False only when none can (pattern prefix test). */
-bool conn_method_may_select_class(const struct conn *c, uint8_t events, const char *dotted, size_t len);
+/* I/O thread, after a batch of registration changes (c->regs): publish
+ * them, and bump conn_generation. 0, or -ENOMEM (the registrations before
+ * the batch stay). */
+int conn_publish_regs(struct conn *c);
 
-/* Takes each connection's lock: might some connection's method registration
- * for one of EVENTS select a method of the class with JVMTI signature SIG? */
+/* What the connections' registrations of KIND (class or exception) say of
+ * class SIG for event BIT, found without any connection's lock before
+ * emit_want() asks (its predicate, conn_class_wanted, only reads it). */
+struct class_wants {
+	uint32_t conns;                       /* bit i: conns[i] wants it */
+	unsigned serial[AGENT_MAX_CONNS];     /* ... while it is this connection */
+	struct fire_set fire[AGENT_MAX_CONNS];
+	struct fire_set *into;                /* the want's fire ids (emit.h) */
+};
+void conns_match_class(struct class_wants *cw, uint8_t kind, uint8_t bit, const char *sig, size_t len,
+		       struct fire_set *into);
+/* emit_want()'s predicate for a class_wants (ARG). */
+bool conn_class_wanted(const struct conn *c, const void *arg);
+
+/* Might some connection's method registration for one of EVENTS select a
+ * method of the class with JVMTI signature SIG? (No connection's lock.) */
 bool conns_want_method_class(const char *sig, uint8_t events);
-/* Takes each connection's lock: the method events (WIRE_METHOD_*) some
- * connection wants of the method with wire name NAME. */
-uint8_t conns_method_events(const char *name, size_t len);
+/* The method events (WIRE_METHOD_*) some connection wants of the method
+ * with wire name NAME; with WANT, per event bit i (enter, return, compile)
+ * the connections that want it (bit j: conns[j]), and with FIRE the fire
+ * ids of the slots that select it. (No connection's lock.) */
+uint8_t conns_method_events(const char *name, size_t len, uint32_t want[3], struct fire_set fire[3]);
 
 static inline bool conn_ext(const struct conn *c)
 {

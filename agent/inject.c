@@ -127,7 +127,7 @@ static void hook_select(void *arg, const char *name, size_t nl, const char *desc
 	char *wire = wire_name(h, name, nl, desc, dl, &n);
 	if (!wire)
 		return;
-	uint8_t events = conns_method_events(wire, n) & METHOD_EVENTS;
+	uint8_t events = conns_method_events(wire, n, NULL, NULL) & METHOD_EVENTS;
 	if (events)
 		pick_method(h, wire, n, name, nl, desc, dl, events, pick);
 	free(wire);

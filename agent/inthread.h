@@ -39,7 +39,7 @@ static inline bool fire_set_empty(const struct fire_set *s)
 	return true;
 }
 
-/* I/O thread, under the connection's lock: a fire id for slot SLOT of the
+/* I/O thread: a fire id for slot SLOT of the
  * connection at index CONN, or -ENOSPC when every id is taken. */
 int inthread_id_take(unsigned conn, unsigned slot);
 /* I/O thread: ID (>= 0) is free again. */

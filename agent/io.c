@@ -250,36 +250,43 @@ static bool has_output(struct conn *c)
 static void read_conn(struct conn *c, JNIEnv *jni)
 {
 	for (;;) {
-		long n = wire_reader_fill(&c->rd, c->fd);
-		if (n == -EAGAIN)
-			return;
-		if (n == 0) {
-			close_conn(c, jni, "peer closed the connection");
-			return;
-		}
-		if (n < 0) {
-			char why[96];
-			snprintf(why, sizeof(why), "read error: %s", strerror((int)-n));
-			close_conn(c, jni, why);
-			return;
-		}
-		if (commands_process(c, jni) < 0) {
+		long n, got = 0;
+
+		/* everything that has arrived, as far as the reader holds it
+		 * (WIRE_MAX_MESSAGE and more): one batch of commands, one update */
+		while ((n = wire_reader_fill(&c->rd, c->fd)) > 0)
+			got += n;
+		if (got > 0 && commands_process(c, jni) < 0) {
 			/* a Notice that says why goes out first, if the peer reads it now */
 			flush_conn(c);
 			close_conn(c, jni, "protocol error");
 			return;
 		}
-		/* the clock of an unfinished message restarts with every read that
-		 * brought bytes: a long message that keeps coming is not a stall */
-		size_t pending = 0;
-		wire_reader_data(&c->rd, &pending);
-		c->partial_since_ms = pending ? now_ms() : 0;
-		if (c->started)
-			atomic_store(&any_started, true);
-		else if (c->first_seen && !c->peer.hello) {
-			atomic_store(&appendix_last_ns, agent_now_ns());
-			atomic_store(&appendix_seen, true);
+		if (got > 0) {
+			/* the clock of an unfinished message restarts with every read that
+			 * brought bytes: a long message that keeps coming is not a stall */
+			size_t pending = 0;
+			wire_reader_data(&c->rd, &pending);
+			c->partial_since_ms = pending ? now_ms() : 0;
+			if (c->started)
+				atomic_store(&any_started, true);
+			else if (c->first_seen && !c->peer.hello) {
+				atomic_store(&appendix_last_ns, agent_now_ns());
+				atomic_store(&appendix_seen, true);
+			}
 		}
+		if (n == -EAGAIN)
+			return;
+		if (n == -ENOBUFS && got > 0)
+			continue;   /* the reader was full: the batch made room */
+		if (n == 0) {
+			close_conn(c, jni, "peer closed the connection");
+			return;
+		}
+		char why[96];
+		snprintf(why, sizeof(why), "read error: %s", strerror((int)-n));
+		close_conn(c, jni, why);
+		return;
 	}
 }
 

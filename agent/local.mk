@@ -30,6 +30,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/listener.c agent/listener.h \
 	agent/io.c agent/io.h \
 	agent/conn.c agent/conn.h \
+	agent/regset.c agent/regset.h \
 	agent/commands.c agent/commands.h \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \

@@ -204,30 +204,16 @@ const struct mentry *mcache_entry(jmethodID id)
 	return e;
 }
 
-/* Which connections want E's events, for generation GEN; stored in E. */
+/* Which connections want E's events, for generation GEN; stored in E. No
+ * connection's lock: the registrations are matched under their own read
+ * lock (regset.h), so a method matched here never waits for a connection's
+ * events, nor they for it. */
 static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 {
-	uint32_t want[3] = { 0, 0, 0 };
+	uint32_t want[3];
 	struct fire_set fire[3];
 
-	memset(fire, 0, sizeof(fire));
-	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
-		struct conn *c = &conns[i];
-		if (!__atomic_load_n(&c->active, __ATOMIC_RELAXED))
-			continue;
-		pthread_mutex_lock(&c->lock);
-		uint8_t bits = c->active && c->ev_bits[WIRE_KIND_METHOD]
-			? conn_match_method(c, e->name, e->name_len) : 0;
-		if (bits)
-			conn_fire_method(c, e->name, e->name_len, fire);
-		pthread_mutex_unlock(&c->lock);
-		if (bits & WIRE_METHOD_ENTER)
-			want[MC_ENTER] |= 1u << i;
-		if (bits & WIRE_METHOD_RETURN)
-			want[MC_RETURN] |= 1u << i;
-		if (bits & WIRE_METHOD_COMPILE)
-			want[MC_COMPILE] |= 1u << i;
-	}
+	conns_method_events(e->name, e->name_len, want, fire);
 	pthread_rwlock_wrlock(&cache_lock);
 	/* a newer generation may have been stored meanwhile; never go back */
 	if (e->gen <= gen) {

@@ -2,12 +2,14 @@
 #include "nomatch.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
 #include "conn.h"
 #include "emit.h"
 #include "mcache.h"
+#include "patindex.h"
 #include "similar.h"
 
 /* How far a loaded name may be from the pattern to be offered. */
@@ -15,17 +17,35 @@
 
 struct search {
 	const struct reg *r;
+	size_t pos;               /* in the connection's list: Notices go in that order */
 	bool found;
 	bool class_seen;          /* a loaded class the method pattern may select */
 	unsigned best;            /* distance of similar[] */
 	char similar[512];        /* the closest loaded name so far, "" if none */
 };
 
+/* The literal method patterns of one batch, indexed, and what was found of
+ * each (made when a loaded class may have its method: most never are). */
+struct pick {
+	struct reg *r;
+	size_t pos;
+};
+
+struct check {
+	struct pick *r;
+	const struct pattern **pats;
+	struct search **s;
+	size_t n;
+	struct patindex *ix;
+	jclass klass;             /* the class being looked at */
+	const char *sig;
+};
+
 /* Keep NAME as the suggestion when it is the closest so far. */
 static void consider(struct search *s, const char *name, size_t len)
 {
 	size_t plen;
-	const char *text = pattern_text(&s->r->pat, &plen);
+	const char *text = pattern_text(s->r->pat, &plen);
 	unsigned d = similar_distance(text, plen, name, len, s->best - 1);
 
 	if (d < s->best && len < sizeof(s->similar)) {
@@ -42,61 +62,137 @@ static bool search_method(void *arg, const struct mentry *e)
 	/* a pattern without a descriptor is compared with names without one */
 	bool descriptor = memchr(s->r->text, '(', s->r->text_len) != NULL;
 
-	s->found = pattern_match_method(&s->r->pat, e->name, e->name_len);
+	s->found = pattern_match_method(s->r->pat, e->name, e->name_len);
 	if (!s->found)
 		consider(s, e->name, descriptor ? e->name_len : e->desc_off);
 	return !s->found;
 }
 
-static int search_methods(struct search *s, jclass klass, const char *sig)
+/* Pattern I may select a method of the class looked at: search its methods. */
+static bool search_class_of(void *arg, size_t i)
 {
-	s->class_seen |= mcache_each_method(&s->r->pat, klass, sig, search_method, s);
-	return s->found;
-}
+	struct check *k = arg;
+	struct search *s = k->s[i];
 
-static int search_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
-{
-	struct search *s = arg;
-	size_t len = strlen(sig);
-
-	if (s->r->kind == WIRE_KIND_METHOD)
-		return search_methods(s, klass, sig);
-	s->found = pattern_match_class(&s->r->pat, sig, len);
-	if (!s->found) {
-		char dotted[512];
-		ssize_t dn = name_class_signature_to_dotted(sig, len, dotted, sizeof(dotted));
-		if (dn > 0)
-			consider(s, dotted, (size_t)dn);
+	if (!s && (s = k->s[i] = calloc(1, sizeof(*s)))) {
+		s->r = k->r[i].r;
+		s->pos = k->r[i].pos;
+		s->best = NOMATCH_SIMILAR + 1;
 	}
-	return s->found;
+	if (s && !s->found)
+		s->class_seen |= mcache_each_method(s->r->pat, k->klass, k->sig, search_method, s);
+	return false;
 }
 
-void nomatch_check(struct conn *c, JNIEnv *jni)
+static int visit_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 {
-	if (!jni || !(c->peer.caps & WIRE_CAP_NOTICE))
-		return;
-	/* the I/O thread alone changes registrations: read without the lock */
-	for (size_t i = 0; i < c->nregs; i++) {
-		struct reg *r = c->regs[i];
-		struct search s = { .r = r, .best = NOMATCH_SIMILAR + 1 };
+	struct check *k = arg;
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
 
+	if (dn > 0) {
+		k->klass = klass;
+		k->sig = sig;
+		patindex_method_classes(k->ix, dotted, (size_t)dn, search_class_of, k);
+	}
+	return 0;
+}
+
+static int same_text(const struct reg *x, const struct reg *y)
+{
+	if (x->text_len != y->text_len)
+		return x->text_len < y->text_len ? -1 : 1;
+	return memcmp(x->text, y->text, x->text_len);
+}
+
+/* By text, then by position: the first of equal texts is the earliest. */
+static int by_text(const void *a, const void *b)
+{
+	const struct pick *x = a, *y = b;
+	int d = same_text(x->r, y->r);
+
+	return d ? d : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct search *x = *(struct search *const *)a, *y = *(struct search *const *)b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The literal method patterns not checked yet, each text once (the same
+ * pattern for several events, a slot each, is said once); every new one
+ * is checked from now on. 0, or -1 (no memory: none is said). */
+static int collect(struct conn *c, struct check *k)
+{
+	struct regset *rs = &c->regs;
+	size_t n = 0;
+
+	/* the I/O thread alone changes the list: read without a lock */
+	for (size_t i = 0; i < rs->n; i++)
+		n += !rs->v[i]->checked;
+	k->r = malloc((n ? n : 1) * sizeof(*k->r));
+	if (!k->r)
+		return -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		struct reg *r = rs->v[i];
 		if (r->checked)
 			continue;
-		/* the same pattern for several events (a slot each): said once */
-		for (size_t j = i; j < c->nregs; j++)
-			if (c->regs[j]->kind == r->kind && c->regs[j]->text_len == r->text_len &&
-			    memcmp(c->regs[j]->text, r->text, r->text_len) == 0)
-				c->regs[j]->checked = true;
+		r->checked = true;
 		/* a wildcard may select thousands of classes: only a name is looked
 		 * for; and a class that is not loaded yet may well load later (a
 		 * session usually registers before main runs): only a method its
 		 * loaded class lacks is a sure mistake */
-		if (r->kind != WIRE_KIND_METHOD || !pattern_is_literal(&r->pat))
-			continue;
-		if (agent_each_prepared_class(jni, false, search_class, &s) < 0 || s.found || !s.class_seen)
-			continue;
-		emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and declares no "
-			    "such method (an inherited one is its declaring class's)%s%s", r->text,
-			    s.similar[0] ? "; similar: " : "", s.similar);
+		if (r->kind == WIRE_KIND_METHOD && pattern_is_literal(r->pat))
+			k->r[k->n++] = (struct pick){ r, i };
 	}
+	qsort(k->r, k->n, sizeof(*k->r), by_text);
+	n = 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (n == 0 || same_text(k->r[n - 1].r, k->r[i].r) != 0)
+			k->r[n++] = k->r[i];
+	k->n = n;
+	k->pats = malloc((n ? n : 1) * sizeof(*k->pats));
+	k->s = calloc(n ? n : 1, sizeof(*k->s));
+	if (!k->pats || !k->s)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		k->pats[i] = k->r[i].r->pat;
+	return patindex_build(&k->ix, PATTERN_METHOD, k->pats, n) < 0 ? -1 : 0;
+}
+
+void nomatch_check(struct conn *c, JNIEnv *jni)
+{
+	struct check k = { 0 };
+	size_t nsaid = 0;
+
+	if (!jni || !(c->peer.caps & WIRE_CAP_NOTICE))
+		return;
+	/* one walk of the loaded classes for every pattern of the batch, each
+	 * class looked up in their index: a burst of 10,000 patterns walked the
+	 * classes 10,000 times */
+	if (collect(c, &k) == 0 && k.n &&
+	    agent_each_prepared_class(jni, false, visit_class, &k) == 0) {
+		for (size_t i = 0; i < k.n; i++)
+			if (k.s[i] && !k.s[i]->found && k.s[i]->class_seen)
+				k.s[nsaid++] = k.s[i];
+			else
+				free(k.s[i]);
+		qsort(k.s, nsaid, sizeof(*k.s), by_position);
+		for (size_t i = 0; i < nsaid; i++) {
+			struct search *s = k.s[i];
+			emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and declares "
+				    "no such method (an inherited one is its declaring class's)%s%s", s->r->text,
+				    s->similar[0] ? "; similar: " : "", s->similar);
+			free(s);
+		}
+	} else if (k.s) {
+		for (size_t i = 0; i < k.n; i++)
+			free(k.s[i]);
+	}
+	patindex_free(k.ix);
+	free(k.r);
+	free(k.pats);
+	free(k.s);
 }

@@ -13,9 +13,10 @@
  * declares no such method (an inherited one is its declaring class's);
  * similar: NAME", with the closest of its methods when one is close; once
  * per pattern text. A class not loaded yet says nothing: it may load later, and a
- * session usually registers before main runs. It walks the prepared
- * classes, opens only those the pattern may select, and stops at the first
- * match.
+ * session usually registers before main runs. The patterns of a batch
+ * are checked together: one walk of the prepared classes, each class
+ * looked up in their index (patindex.h), and only the classes a pattern
+ * may select are opened; a pattern's search stops at its first match.
  */
 #ifndef STAPJAVA_AGENT_NOMATCH_H
 #define STAPJAVA_AGENT_NOMATCH_H

@@ -2336,3 +2336,39 @@ check_latelink() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--in-thread: only --slot patterns fire in the Java thread: no -m, -c or -e" ]]
 }
+
+# Issue 16 §1: a session that sends 100,000 registrations in one write is
+# refused at the agent's bound per connection (told which and why, then
+# closed), and another session, on a method called in a loop meanwhile,
+# gets every call exactly once, nothing lost, and goes on getting them.
+check_registration_flood() {
+	start_jvm "$1" "" -- Families paced "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge s1 -m 'Paced.busy' --args --return
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 20 grep -q '^method.return ' "$T/s1.out"
+	"$CLIENT" --flood 100000 --timeout 120 "$(sock_of_jvm)" >"$T/s2.out" 2>"$T/s2.err"
+	[ "$(cat "$T/s2.err")" = eof ]
+	local refused='Register pattern "flood.C1024.m0" refused: this connection has 16384 registrations, the most the agent takes from one connection; disconnecting'
+	[ "$(grep -v '^hello ' "$T/s2.out")" = "notice: $refused" ]
+	[ "$(grep -c ': warn: ' "$T/agent.log")" -eq 1 ]
+	log_has ": warn: $refused\$"
+	wait_until 20 conn_closed 2
+	# the first session's events go on after the flood
+	local before
+	before=$(grep -c '^method.return ' "$T/s1.out")
+	wait_until 20 eval '[ "$(grep -c "^method.return " "$T/s1.out")" -gt "$before" ]'
+	touch "$T/stop"
+	wait_exit "$JPID" 120
+	JPID=
+	[ "$(cat "$T/java.out")" = "paced ok" ]
+	wait_exit "$BPID"
+	bridge_quiet s1
+	run contiguous "$T/s1.out"
+	[ "$status" -eq 0 ] || { printf '%s\n' "$output" | head -20 >&2; false; }
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
+}
+
+@test "flood: 100,000 registrations in one write are refused at 16384, said to that session; another session gets every call exactly once (JDK 17)" { check_registration_flood "$JDK17"; }
+@test "flood: 100,000 registrations in one write are refused at 16384, said to that session; another session gets every call exactly once (JDK 25)" { check_registration_flood "$JDK25"; }

@@ -21,12 +21,15 @@
  *   --early-appendix    offer CAP_EARLY_APPENDIX (off by default: our Appendix B
  *                       commands are meant): the agent then ignores them until
  *                       the first extension command
+ *   --flood N           after the commands, N distinct method registrations
+ *                       (Register, enter and return, flood.C<i/16>.m<i%16>) in
+ *                       one write
  * Commands:
  *   method:PAT class:PAT exception:PAT           Appendix B registrations
  *   reg:KIND:EVENTS:PAT  unreg:KIND:PAT          KIND = method|class|exception, EVENTS a number
  *   gc:0|1 threads:0|1 monitors:0|1 vm:0|1      switches
  *   opt:MASK  sync:TIMEOUT_US  async  reset
- * At EOF it prints "eof" to stderr and exits 0.
+ * A Notice is printed as "notice: TEXT". At EOF it prints "eof" to stderr and exits 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -102,6 +105,29 @@ static void send_cmd(int fd, const struct wire_command *cmd)
 	if (wire_encode_command(&b, cmd) < 0)
 		die("cannot encode a command (%s)", wire_command_name(cmd->code));
 	send_all(fd, buf, b.len);
+}
+
+/* N registrations in one buffer, one send: the agent gets them together. */
+static void send_flood(int fd, unsigned long n)
+{
+	size_t cap = n * 48 + 64, len = 0;
+	uint8_t *buf = malloc(cap);
+	char pat[64];
+
+	if (!buf)
+		die("out of memory");
+	for (unsigned long i = 0; i < n; i++) {
+		struct wire_command cmd = { .code = WIRE_CMD_REGISTER, .kind = WIRE_KIND_METHOD,
+					    .events = WIRE_METHOD_ENTER | WIRE_METHOD_RETURN };
+		int k = snprintf(pat, sizeof(pat), "flood.C%lu.m%lu", i / 16, i % 16);
+		cmd.pattern = (struct wire_str){ pat, (uint32_t)k };
+		struct wire_buf b = { buf + len, cap - len, 0 };
+		if (wire_encode_command(&b, &cmd) < 0)
+			die("cannot encode the flood");
+		len += b.len;
+	}
+	send_all(fd, buf, len);
+	free(buf);
 }
 
 static uint8_t kind_of(const char *s, size_t n)
@@ -236,6 +262,7 @@ int main(int argc, char **argv)
 	bool hello = true, count = false, ack = true;
 	unsigned gap_ms = 0, read_delay_ms = 0;
 	bool quit = false;
+	unsigned long flood = 0;
 	uint32_t our_caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_EARLY_APPENDIX;
 	const char *pause_file = NULL, *raw = NULL;
 	long uid = -1;
@@ -254,6 +281,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--quit")) quit = true;
 		else if (!strcmp(argv[i], "--early-appendix")) our_caps |= WIRE_CAP_EARLY_APPENDIX;
 		else if (!strcmp(argv[i], "--read-delay-ms") && i + 1 < argc) read_delay_ms = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--flood") && i + 1 < argc) flood = strtoul(argv[++i], NULL, 10);
 		else die("unknown option %s", argv[i]);
 	}
 	if (i >= argc)
@@ -290,7 +318,7 @@ int main(int argc, char **argv)
 	bool got_hello = !hello;
 	unsigned long long events = 0, lost = 0;
 	for (;;) {
-		if (got_hello && i < argc) {
+		if (got_hello && (i < argc || flood)) {
 			for (; i < argc; i++) {
 				struct wire_command cmd;
 				parse_command(argv[i], &cmd);
@@ -298,6 +326,9 @@ int main(int argc, char **argv)
 				if (gap_ms)
 					usleep(gap_ms * 1000);
 			}
+			if (flood)
+				send_flood(fd, flood);
+			flood = 0;
 			if (quit) {
 				close(fd);
 				fprintf(stderr, "quit\n");
@@ -333,6 +364,8 @@ int main(int argc, char **argv)
 			got_hello = true;
 			if (!count)
 				printf("hello pid=%u caps=0x%02x\n", ev.hello.pid, peer.caps);
+		} else if (ev.code == WIRE_EV_NOTICE) {
+			printf("notice: %.*s\n", (int)ev.name.len, ev.name.ptr);
 		} else if (ev.code == WIRE_EV_THREAD_NAME) {
 			threadnames_set(&names, ev.thread, ev.name.ptr, ev.name.len);
 		} else if (ev.code == WIRE_EV_LOST) {
