@@ -69,3 +69,11 @@ all-local: bench/libnullagent.so
 bench/libnullagent.so: bench/libnullagent.la
 	$(AM_V_GEN)rm -f $@ && ln -s .libs/libnullagent.so $@
 CLEANFILES += bench/libnullagent.so
+
+# bench-reg-apply: a burst of registrations from one session against a
+#   real agent, and what it costs the workload and another session (issue
+#   16 §1; bench/reg-apply runs it with a JVM). RESULT reg_apply_ms_N,
+#   reg_refused_N, reg_rate_ratio_N, reg_a_max_gap_ms_N, reg_a_lost_N.
+noinst_PROGRAMS += bench/bench-reg-apply
+bench_bench_reg_apply_SOURCES = bench/reg_apply.c
+bench_bench_reg_apply_LDADD = runtime/libsjruntime.la
