@@ -118,3 +118,11 @@ testsuite_unit_test_rec_trcbin_SOURCES = testsuite/unit/test_rec_trcbin.c $(REC_
 testsuite_unit_test_rec_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_rec_trcbin_LDADD = $(REC_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_rec_trcbin
+
+# Unit test of the thread-name table: hashed, bounded whatever a peer sends (cmocka).
+check_PROGRAMS += testsuite/unit/test_threadnames
+testsuite_unit_test_threadnames_SOURCES = testsuite/unit/test_threadnames.c \
+	stpd-bridge/threadnames.c stpd-bridge/threadnames.h
+testsuite_unit_test_threadnames_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_threadnames_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_threadnames

@@ -1,30 +1,43 @@
 /* threadnames.h: the names of a JVM's threads, learnt from ThreadName
  * events, for the thread= field of thread.start / thread.end lines.
  *
- * Contract: a bounded table keyed by thread id; names are copied. A full
- * table stores nothing more (the line then has no thread= field). Nothing
- * here logs; allocation failure only means a name is not kept.
+ * Contract: a hashed table keyed by thread id; names are copied. What a
+ * peer sends cannot make it large: a name is kept to THREADNAMES_NAME_MAX
+ * bytes (cut where a UTF-8 character begins, THREADNAMES_CUT_MARK after
+ * it), and the table with its names to THREADNAMES_MAX_BYTES; a name that
+ * would pass that is not kept (its lines then have no thread= field). The
+ * first time each bound is reached it is logged, once per table (warn,
+ * naming the JVM threadnames_owner() gave). Allocation failure only means a
+ * name is not kept.
  */
 #ifndef STPD_BRIDGE_THREADNAMES_H
 #define STPD_BRIDGE_THREADNAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define THREADNAMES_MAX 65536u
+#define THREADNAMES_NAME_MAX 1024u
+#define THREADNAMES_MAX_BYTES (4u << 20)
+#define THREADNAMES_CUT_MARK "\xe2\x80\xa6"   /* U+2026, "…" */
 
 struct threadname {
 	uint64_t tid;
-	char *name;
+	char *name;              /* NULL: a free slot */
 	size_t len;
 };
 
 struct threadnames {
-	struct threadname *items;
+	struct threadname *slots;  /* open addressing; cap a power of two */
 	size_t n, cap;
+	size_t bytes;              /* slots and names, against THREADNAMES_MAX_BYTES */
+	int owner;                 /* the JVM's pid, for the log; 0: none */
+	bool cut_said, full_said;
 };
 
 void threadnames_init(struct threadnames *t);
+/* The JVM whose names these are, for the lines that say a bound was reached. */
+void threadnames_owner(struct threadnames *t, int pid);
 void threadnames_free(struct threadnames *t);
 void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size_t len);
 /* NULL when unknown. */

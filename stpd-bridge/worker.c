@@ -414,6 +414,7 @@ int worker_main(const struct worker_config *cfg)
 	rc = handler_init(&w.h, cfg->opts, &cfg->jvm, cfg->out_fd);
 	if (rc == 0 && cfg->rec_fd >= 0)
 		rc = handler_record_to(&w.h, cfg->rec_fd);
+	threadnames_owner(&w.h.names, w.pid);   /* its bounds' log lines name the JVM */
 	if (w.sigfd < 0 || !w.ev || rc < 0) {
 		sj_error("pid %d: worker setup failed: %s", w.pid, strerror(rc < 0 ? -rc : errno));
 		status = WORKER_FAILED;

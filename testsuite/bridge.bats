@@ -646,3 +646,23 @@ lost pid=PID tid=0 ts=19000000 lost=3' ]
 	# java.lang.String (sent before java.util.Set) is not java.util.*: not printed
 	! grep -q 'java.lang.String' "$T/out"
 }
+
+# Issue 16 §5: a worker's memory is bounded whatever its agent sends. 5000
+# thread names of 60,000 bytes (300 MB) once took as much of the worker;
+# now each is kept to 1024 bytes, all of them to 4 MiB, and the worker's
+# peak stays under 64 MiB. Each bound reached is said once.
+@test "thread names: 300 MB of them keep a worker under 64 MiB; each bound said once" {
+	start_fake 0 0 --scenario names-flood
+	local fa=$FA
+	start_bridge --print -m 'Demo.*' --threads --log-level info
+	wait_for "$T/out" "pid=$fa .*method=Demo.tick" 600
+	local w peak
+	w=$(worker_of "$fa")
+	peak=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$w/status")
+	[ -n "$peak" ]
+	[ "$peak" -lt $((64 * 1024)) ] || { echo "worker peak RSS $peak kB" >&2; false; }
+	run bash -c "sed -E 's/^stpd-bridge\[[0-9]+\]: //' '$T/log' | grep -E '^(warn|error): '"
+	[ "$output" = "warn: pid $fa: a thread name of 60000 bytes is kept to its first 1021, then \"…\" (the most kept of a name: 1024 bytes; said once)
+warn: pid $fa: thread names reached 4194304 bytes, the most kept for one JVM: names of further threads are not kept (said once)" ]
+	kill -0 "$BR"
+}

@@ -2,7 +2,8 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
- *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|none]
+ *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
+ *                         names-flood|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
  *
@@ -23,6 +24,9 @@
  * got, runs the scenario then, and once the bridge hangs up logs what came
  * too late ("late ..."). Copied to a file named "java", it passes for a
  * JVM; a NAME argument is ignored and shows as its "main class".
+ * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
+ * thread of its own, then one MethodEnter of Demo.tick()V (its line says
+ * the bridge has handled them all).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -254,6 +258,21 @@ static void scenario_broken(int fd)
 	}
 }
 
+/* More thread names than a worker may keep (issue 16 §5). */
+static void scenario_names_flood(int fd)
+{
+	static char name[60000];
+
+	memset(name, 'n', sizeof name);
+	for (uint64_t tid = 1; tid <= 5000; tid++) {
+		struct wire_event *ev = event(WIRE_EV_THREAD_NAME, NULL, 100000 + tid);
+
+		ev->name = (struct wire_str){ name, sizeof name };
+		send_event(fd, ev, 4250);
+	}
+	send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+}
+
 static void run_scenario(int fd)
 {
 	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
@@ -270,6 +289,8 @@ static void run_scenario(int fd)
 		scenario_classforms(fd);
 	else if (strcmp(scenario, "garbage") == 0)
 		send_bytes(fd, garbage, sizeof garbage);
+	else if (strcmp(scenario, "names-flood") == 0)
+		scenario_names_flood(fd);
 	else if (strcmp(scenario, "partial") == 0)
 		send_bytes(fd, garbage, 3); /* a MethodEnter's code and half its name's length */
 	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
