@@ -39,7 +39,8 @@
 #define IO_LINGER_ROUNDS 3
 /* A peer that connects and says nothing, or starts a message and stops,
  * would hold one of the AGENT_MAX_CONNS slots for ever: a few such peers
- * lock every bridge out. */
+ * lock every bridge out. (And while they wait for these, a new connection
+ * takes the place of the oldest one that has said nothing: make_room.) */
 #define IO_FIRST_COMMAND_MS 10000
 #define IO_MESSAGE_MS 10000
 #define IO_QUIET_MS 50          /* wait_ms: an Appendix-only bridge is "done registering" after this much silence */
@@ -148,6 +149,32 @@ static void batch_wait(void)
 		wake_drain();
 }
 
+/* All AGENT_MAX_CONNS connections are taken: the one accepted first of
+ * those that have sent no command yet (no Hello, no Appendix B command)
+ * goes, so idle peers of the JVM's user cannot keep a bridge out until
+ * their IO_FIRST_COMMAND_MS are up. True when one went. */
+static bool make_room(void)
+{
+	struct conn *idle = NULL;
+
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct conn *c = &conns[i];
+		if (c->fd < 0)
+			return false;   /* a slot is free: no room to make */
+		if (!c->first_seen && (!idle || c->accepted_ms < idle->accepted_ms))
+			idle = c;
+	}
+	if (!idle)
+		return false;
+	char why[128];
+	snprintf(why, sizeof why, "closed to make room for a new connection: it has sent nothing in %llu ms, "
+		 "and all %d connections are taken", now_ms() - idle->accepted_ms, AGENT_MAX_CONNS);
+	sj_warn("conn#%u (pid %ld uid %ld): %s", idle->serial, (long)idle->peer_pid, (long)idle->peer_uid,
+		why);
+	conn_close(idle, why);   /* nothing registered: nothing to update */
+	return true;
+}
+
 static void accept_one(int lfd)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -168,6 +195,8 @@ static void accept_one(int lfd)
 		return;
 	}
 	struct conn *c = conn_open(fd, cred.pid, cred.uid, agent.opt.bufsize);
+	if (!c && make_room())
+		c = conn_open(fd, cred.pid, cred.uid, agent.opt.bufsize);
 	if (!c) {
 		sj_warn("refused a connection from pid %ld uid %ld: %d connections already open (or out of memory)",
 			(long)cred.pid, (long)cred.uid, AGENT_MAX_CONNS);

@@ -71,15 +71,21 @@ int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const c
 	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c->fd < 0)
 		return -errno;
+	/* before connect too: a listener that never accepts, its backlog full,
+	 * would hold connect() for ever */
+	setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
 		rc = -errno;
-		snprintf(why, whylen, "connect %s/%s: %s", dir, name, strerror(-rc));
+		if (rc == -EAGAIN)
+			snprintf(why, whylen, "connect %s/%s: the agent accepted no connection within %u ms",
+				 dir, name, SEND_TIMEOUT_MS);
+		else
+			snprintf(why, whylen, "connect %s/%s: %s", dir, name, strerror(-rc));
 		goto fail;
 	}
 	rc = verify_listener(c, why, whylen);
 	if (rc < 0)
 		goto fail_kept;
-	setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	rc = wire_reader_init(&c->rd, 2 * WIRE_MAX_MESSAGE);
 	if (rc < 0)
 		goto fail;

@@ -2372,3 +2372,32 @@ check_registration_flood() {
 
 @test "flood: 100,000 registrations in one write are refused at 16384, said to that session; another session gets every call exactly once (JDK 17)" { check_registration_flood "$JDK17"; }
 @test "flood: 100,000 registrations in one write are refused at 16384, said to that session; another session gets every call exactly once (JDK 25)" { check_registration_flood "$JDK25"; }
+
+# Issue 16 §2: 16 peers of the JVM's user that connect and say nothing hold
+# every connection the agent takes; a bridge that connects then is let in at
+# once, in place of the oldest of them (said in the log), not after their
+# 10 s without a command are up.
+@test "peers: sixteen idle connections do not keep a bridge out; the oldest idle one makes room, said once" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	local idle=() k
+	for k in $(seq 16); do
+		"$CLIENT" --no-hello --timeout 60 "$(sock_of_jvm)" >/dev/null 2>"$T/idle.$k.err" 3>&- &
+		idle+=($!)
+		wait_until 20 log_count_is 'accepted pid' "$k"
+	done
+	start_bridge b --vm
+	wait_until 20 registered 17
+	# in before any idle peer's 10 s were up, and only the first of them went
+	! log_has 'sent nothing within' || return 1
+	[ "$(grep -c ': warn: ' "$T/agent.log")" -eq 1 ]
+	grep -Eq ': warn: conn#1 \(pid [0-9]+ uid 0\): closed to make room for a new connection: it has sent nothing in [0-9]+ ms, and all 16 connections are taken$' "$T/agent.log"
+	wait_exit "${idle[0]}"
+	[ "$(cat "$T/idle.1.err")" = eof ]
+	kill "${idle[@]:1}" 2>/dev/null || true
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	grep -q '^vm.death ' "$T/b.out"
+}

@@ -666,3 +666,17 @@ lost pid=PID tid=0 ts=19000000 lost=3' ]
 warn: pid $fa: thread names reached 4194304 bytes, the most kept for one JVM: names of further threads are not kept (said once)" ]
 	kill -0 "$BR"
 }
+
+# Issue 16 §2, the bridge's side: an agent whose socket never accepts (its
+# backlog full) held the worker's connect() for ever; it now gives up after
+# the send timeout, saying so, and the bridge serves the other JVMs.
+@test "an agent that accepts no connection is given up after 2 s, said; another JVM is served" {
+	start_fake 0 0 --no-accept
+	local stuck=$FA
+	start_fake 65534 65534 --scenario some
+	local good=$FA
+	start_bridge --print -m 'Demo.*'
+	wait_for "$T/out" "pid=$good .*ts=2000000 "
+	wait_for "$T/log" "pid $stuck: connect .*: the agent accepted no connection within 2000 ms"
+	kill -0 "$BR"
+}

@@ -5,7 +5,7 @@
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
  *                         names-flood|none]
  *             [--then stay|exit]
- *             [--wait-file FILE] [--start-on COMMAND] [NAME...]
+ *             [--wait-file FILE] [--start-on COMMAND] [--no-accept] [NAME...]
  *
  * It listens where the real agent would (doc/agent-bridge.md: DIR defaults
  * to /tmp/stapjava-<uid>, the name is jvm-<pidns>-<pid>-<starttime>.sock), or
@@ -24,6 +24,8 @@
  * got, runs the scenario then, and once the bridge hangs up logs what came
  * too late ("late ..."). Copied to a file named "java", it passes for a
  * JVM; a NAME argument is ignored and shows as its "main class".
+ * --no-accept: it never accepts, and its backlog is full (it connects to
+ * itself once, with a backlog of 0), so a peer's connect() waits.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -52,6 +54,7 @@ static bool sync_mode;         /* DispatchMode 1 received: every event asks for 
 static uint32_t our_caps = WIRE_CAP_ALL;
 static int appendix_only;
 static unsigned quiet_ms;      /* --quiet-ms: stop reading this long after the last command */
+static int no_accept;          /* --no-accept */
 static struct wire_peer peer;  /* the bridge, as we see it */
 static struct wire_early_window early; /* what the real agent would ignore */
 static uint64_t seq;
@@ -500,6 +503,7 @@ int main(int argc, char **argv)
 		{ "caps", required_argument, NULL, 'C' }, { "scenario", required_argument, NULL, 's' },
 		{ "then", required_argument, NULL, 't' }, { "wait-file", required_argument, NULL, 'w' },
 		{ "start-on", required_argument, NULL, 'S' }, { "quiet-ms", required_argument, NULL, 'q' },
+		{ "no-accept", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
@@ -522,6 +526,7 @@ int main(int argc, char **argv)
 		case 'w': wait_file = optarg; break;
 		case 'S': start_on = optarg; break;
 		case 'q': quiet_ms = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'N': no_accept = 1; break;
 		default: die("bad option");
 		}
 	}
@@ -538,8 +543,15 @@ int main(int argc, char **argv)
 	unlink(tmp);
 	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
-	    chmod(tmp, mode) < 0 || listen(lfd, 4) < 0 || rename(tmp, path) < 0)
+	    chmod(tmp, mode) < 0 || listen(lfd, no_accept ? 0 : 4) < 0 || rename(tmp, path) < 0)
 		die("listen on %s: %s", path, strerror(errno));
+	if (no_accept) {
+		int self = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+		memcpy(addr.sun_path, path, strlen(path) + 1);
+		if (self < 0 || connect(self, (struct sockaddr *)&addr, sizeof addr) < 0)
+			die("connect to itself: %s", strerror(errno));
+	}
 	if (ready) {
 		FILE *f = fopen(ready, "w");
 
@@ -547,6 +559,11 @@ int main(int argc, char **argv)
 			die("%s: %s", ready, strerror(errno));
 		fprintf(f, "%s\n", path);
 		fclose(f);
+	}
+	if (no_accept) {
+		note("not accepting");
+		for (;;)
+			pause();
 	}
 	cfd = accept(lfd, NULL, NULL);
 	if (cfd < 0)
