@@ -44,6 +44,10 @@
 #define IO_FIRST_COMMAND_MS 10000
 #define IO_MESSAGE_MS 10000
 #define IO_QUIET_MS 50          /* wait_ms: an Appendix-only bridge is "done registering" after this much silence */
+/* accept() failed for want of a descriptor (or of memory): the listener
+ * stays readable, so it is left out of poll this long (else a loop at
+ * full CPU), and the failure is said once while it lasts */
+#define IO_ACCEPT_BACKOFF_MS 100
 
 static int wake_fd = -1;
 /* Read by every event of every thread, written by the I/O thread only when
@@ -63,6 +67,9 @@ static pthread_cond_t stop_cond;
 static atomic_bool any_started;
 static atomic_bool appendix_seen;
 static atomic_ullong appendix_last_ns;
+/* I/O thread only */
+static struct sj_log_repeat accept_failures, poll_failures;
+static unsigned long long accept_after_ms;
 
 static unsigned long long now_ms(void)
 {
@@ -178,8 +185,15 @@ static bool make_room(void)
 static void accept_one(int lfd)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* gone before we took it, or nothing there: not a failure */
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED)
+			return;
+		sj_log_repeat(&accept_failures, SJ_LOG_WARN, errno, "accepting a connection");
+		accept_after_ms = now_ms() + IO_ACCEPT_BACKOFF_MS;
 		return;
+	}
+	sj_log_repeat_end(&accept_failures);
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	/* who is calling, before a single byte is read */
@@ -430,7 +444,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 
 		pfd[n] = (struct pollfd){ .fd = wake_fd, .events = POLLIN };
 		which[n++] = NULL;
-		if (lfd >= 0) {
+		if (lfd >= 0 && now_ms() >= accept_after_ms) {
 			pfd[n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 			which[n++] = NULL;
 		}
@@ -445,7 +459,9 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 					    : (struct timespec){ IO_POLL_MS / 1000, (IO_POLL_MS % 1000) * 1000000L };
 		int rc = ppoll(pfd, n, &to, NULL);
 		if (rc < 0 && errno != EINTR)
-			sj_warn("poll: %s", strerror(errno));
+			sj_log_repeat(&poll_failures, SJ_LOG_WARN, errno, "poll");
+		else if (rc >= 0)
+			sj_log_repeat_end(&poll_failures);
 		if (pfd[0].revents & POLLIN) {
 			wake_drain();
 			batch_wait();

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const level_names[] = { "error", "warn", "info", "debug" };
@@ -100,4 +101,42 @@ void sj_log(enum sj_log_level level, const char *fmt, ...)
 	ssize_t ignored = write(log_fd >= 0 ? log_fd : STDERR_FILENO, line, len);
 	(void)ignored;
 	errno = saved_errno;
+}
+
+static unsigned long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000ull + (unsigned long long)ts.tv_nsec / 1000000ull;
+}
+
+void sj_log_repeat(struct sj_log_repeat *r, enum sj_log_level level, int err, const char *fmt, ...)
+{
+	int saved_errno = errno;
+	va_list ap;
+
+	if (r->err == err) {
+		r->failures++;
+		return;
+	}
+	sj_log_repeat_end(r);
+	va_start(ap, fmt);
+	vsnprintf(r->what, sizeof r->what, fmt, ap);
+	va_end(ap);
+	r->err = err;
+	r->level = level;
+	r->failures = 1;
+	r->since_ms = monotonic_ms();
+	sj_log(level, "%s: %s (said once while it lasts)", r->what, strerror(err));
+	errno = saved_errno;
+}
+
+void sj_log_repeat_end(struct sj_log_repeat *r)
+{
+	if (!r->err)
+		return;
+	sj_log((enum sj_log_level)r->level, "%s: %s: %lu time%s in %llu ms, now over", r->what,
+	       strerror(r->err), r->failures, r->failures == 1 ? "" : "s", monotonic_ms() - r->since_ms);
+	r->err = 0;
 }

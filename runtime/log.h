@@ -21,6 +21,25 @@ enum sj_log_level sj_log_get_level(void);
 int sj_log_parse_level(const char *text);
 void sj_log(enum sj_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A failure that can come back many times a second (no descriptor left for
+ * accept or pipe) is said once per peer and cause while it lasts, and
+ * counted: one struct per peer and cause, zeroed to start, used by one
+ * thread. sj_log_repeat(): a failure with errno ERR of what FMT names; the
+ * first of a run is logged at LEVEL ("WHAT: strerror (said once while it
+ * lasts)"), the same ERR again is only counted, another ERR ends the run
+ * and begins its own. sj_log_repeat_end(): it works again. A run ends with
+ * one line at its level ("WHAT: strerror: N times in M ms, now over"). */
+struct sj_log_repeat {
+	int err;                  /* the run's errno; 0: no run */
+	int level;
+	unsigned long failures;
+	unsigned long long since_ms;
+	char what[128];
+};
+void sj_log_repeat(struct sj_log_repeat *r, enum sj_log_level level, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void sj_log_repeat_end(struct sj_log_repeat *r);
+
 #define sj_error(...) sj_log(SJ_LOG_ERROR, __VA_ARGS__)
 #define sj_warn(...)  sj_log(SJ_LOG_WARN, __VA_ARGS__)
 #define sj_info(...)  sj_log(SJ_LOG_INFO, __VA_ARGS__)

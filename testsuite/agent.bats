@@ -2401,3 +2401,37 @@ check_registration_flood() {
 	wait_exit "$BPID"
 	grep -q '^vm.death ' "$T/b.out"
 }
+
+# lowest_free_fd PID: the lowest descriptor number PID has free.
+lowest_free_fd() {
+	local n=0
+	while [ -e "/proc/$1/fd/$n" ]; do n=$((n + 1)); done
+	echo "$n"
+}
+
+# Issue 16 §6: out of descriptors, accept() fails as long as it lasts; the
+# agent says so once, leaves the socket alone a while between tries (it
+# looped at full CPU, silent), and says how often when it works again.
+@test "peers: accept out of descriptors is said once while it lasts, then with its count; the peers get in after" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	local soft hard k clients=()
+	read -r soft hard < <(prlimit --pid "$JPID" --nofile --noheadings --output SOFT,HARD)
+	prlimit --pid "$JPID" --nofile="$(lowest_free_fd "$JPID"):$hard"
+	for k in 1 2 3; do
+		"$CLIENT" --quit --timeout 60 "$(sock_of_jvm)" gc:0 >/dev/null 2>"$T/c.$k.err" 3>&- &
+		clients+=($!)
+	done
+	wait_until 20 log_has ': warn: accepting a connection: Too many open files (said once while it lasts)$'
+	prlimit --pid "$JPID" --nofile="$soft:$hard"
+	for k in 1 2 3; do
+		wait_exit "${clients[$((k - 1))]}"
+		[ "$(cat "$T/c.$k.err")" = quit ]
+	done
+	[ "$(log_count ': warn: accepting a connection: ')" -eq 2 ]
+	grep -Eq ': warn: accepting a connection: Too many open files: [0-9]+ times? in [0-9]+ ms, now over$' "$T/agent.log"
+	[ "$(log_count 'accepted pid')" -eq 3 ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}

@@ -98,6 +98,44 @@ static void test_out_of_range_levels(void **state)
 	assert_string_equal(out, want);
 }
 
+/* A failure repeated 140 times is one line, and one more when the run ends
+ * (another cause, or it works again), with the count. */
+static void emit_repeats(void)
+{
+	struct sj_log_repeat r = { 0 };
+
+	for (int i = 0; i < 140; i++)
+		sj_log_repeat(&r, SJ_LOG_ERROR, EMFILE, "pid %d: pipe", 42);
+	sj_log_repeat(&r, SJ_LOG_ERROR, ENFILE, "pid %d: pipe", 42);
+	sj_log_repeat_end(&r);
+	sj_log_repeat_end(&r);   /* no run: nothing */
+}
+
+static void test_repeats_said_once_then_counted(void **state)
+{
+	(void)state;
+	char out[2048], want[1024], *ms;
+	capture(out, sizeof out, emit_repeats);
+	/* the runs' lengths in ms vary: read as N */
+	for (char *p = out; (ms = strstr(p, " in ")) != NULL; p = ms + 4) {
+		char *d = ms + 4, *e = d;
+		while (*e >= '0' && *e <= '9')
+			e++;
+		if (e > d && strncmp(e, " ms", 3) == 0) {
+			*d = 'N';
+			memmove(d + 1, e, strlen(e) + 1);
+		}
+	}
+	long pid = (long)getpid();
+	snprintf(want, sizeof want,
+		 "t[%ld]: error: pid 42: pipe: Too many open files (said once while it lasts)\n"
+		 "t[%ld]: error: pid 42: pipe: Too many open files: 140 times in N ms, now over\n"
+		 "t[%ld]: error: pid 42: pipe: Too many open files in system (said once while it lasts)\n"
+		 "t[%ld]: error: pid 42: pipe: Too many open files in system: 1 time in N ms, now over\n",
+		 pid, pid, pid, pid);
+	assert_string_equal(out, want);
+}
+
 static void test_parse_level(void **state)
 {
 	(void)state;
@@ -118,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_long_message_is_one_line),
 		cmocka_unit_test(test_out_of_range_levels),
 		cmocka_unit_test(test_parse_level),
+		cmocka_unit_test(test_repeats_said_once_then_counted),
 	};
 	return cmocka_run_group_tests_name("log", tests, NULL, NULL);
 }
