@@ -2435,3 +2435,21 @@ lowest_free_fd() {
 	wait_exit "$JPID"
 	JPID=
 }
+
+# Issue 16 §6: a pattern's bytes reach the agent's log escaped by the one
+# logging helper (runtime/log.h): a newline cannot forge a line, 0xff
+# cannot make the log binary.
+@test "peers: a refused pattern with a newline and 0xff is logged escaped, on one line" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	# RegisterMethod "a.B.m\nforged\xff"
+	run "$CLIENT" --raw 400d000000612e422e6d0a666f72676564ff --timeout 20 "$(sock_of_jvm)"
+	[ "$status" -eq 0 ]
+	grep -q '^notice: RegisterMethod pattern "a.B.m$' <<<"$output"
+	log_has ': warn: RegisterMethod pattern "a.B.m\\x0aforged\\xff" refused: control character 0x0a at offset 5 cannot occur in a Java name; disconnecting$'
+	! grep -q '^forged' "$T/agent.log" || return 1
+	LC_ALL=C grep -c $'\xff' "$T/agent.log" | grep -qx 0
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
