@@ -405,3 +405,28 @@ int conn_queue_ack(struct agent_conn *c, uint64_t seq)
 	c->acks_len = b.len;
 	return c->acks_len >= CONN_ACK_BATCH ? conn_flush_acks(c) : 0;
 }
+
+int conn_check_start(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen)
+{
+	bool first = !c->any_message;
+
+	c->any_message = true;
+	if (ev->code == WIRE_EV_HELLO) {
+		if (first)
+			return 0;
+		snprintf(why, whylen, "a Hello after the agent's first message (it must come first)");
+		return -EPROTO;
+	}
+	if (!ev->has_trailer || c->numbered)
+		return 0;
+	c->numbered = true;
+	if (ev->trailer.seq == 0) {
+		snprintf(why, whylen, "%s numbered 0 (the first event is number 1)", wire_event_name(ev->code));
+		return -EPROTO;
+	}
+	if (ev->trailer.seq == 1)
+		return 0;
+	snprintf(why, whylen, "events 1 to %llu never arrived (the first event the agent sends is number 1)",
+		 (unsigned long long)ev->trailer.seq - 1);
+	return 1;
+}

@@ -44,6 +44,8 @@ struct agent_conn {
 	 * read: with ours, or when we gave up waiting for it */
 	bool appendix_sent;
 	bool untrusted;          /* conn_open failed because the listener is not the JVM */
+	bool any_message;        /* the agent has sent a message (conn_check_start) */
+	bool numbered;           /* ... an event with a sequence number */
 	uint8_t acks[CONN_ACK_BATCH + 16]; /* encoded Acks not yet sent */
 	size_t acks_len;
 };
@@ -93,6 +95,14 @@ int conn_send_reset(struct agent_conn *c);        /* no-op unless WIRE_CAP_EXT_C
  * worker flushes once per read, so an Ack waits at most for the events
  * that came in the same read (a send costs more than handling them). */
 int conn_queue_ack(struct agent_conn *c, uint64_t seq);
+
+/* What PROTOCOL.md says cannot happen at the start of the agent's stream,
+ * checked on each message before the worker handles it (the numbering of
+ * the events after the first and the end at VmDeath are the worker's): a
+ * Hello that is not the agent's first message, and a first event whose
+ * sequence number is not 1. 0: go on; 1: go on, and say WHY (events
+ * before the first one never arrived); -EPROTO: disconnect, WHY says why. */
+int conn_check_start(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen);
 int conn_flush_acks(struct agent_conn *c);
 
 #endif

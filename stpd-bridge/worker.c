@@ -196,6 +196,15 @@ static enum step handle_events(struct worker *w)
 				err.text[0] ? err.text : "malformed message");
 			return STEP_REFUSE;
 		}
+		rc = conn_check_start(&w->conn, w->ev, err.text, sizeof err.text);
+		if (rc < 0) {
+			sj_warn("pid %d: disconnecting: %s", w->pid, err.text);
+			return STEP_REFUSE;
+		}
+		if (rc > 0 && !w->gap_said) {   /* a gap before the first event: one gap said, as any */
+			w->gap_said = true;
+			sj_warn("pid %d: %s", w->pid, err.text);
+		}
 		s = on_event(w, w->ev);
 		wire_reader_consume(&w->conn.rd, used);
 		if (s != STEP_OK)

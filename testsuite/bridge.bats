@@ -680,3 +680,29 @@ warn: pid $fa: thread names reached 4194304 bytes, the most kept for one JVM: na
 	wait_for "$T/log" "pid $stuck: connect .*: the agent accepted no connection within 2000 ms"
 	kill -0 "$BR"
 }
+
+# Issue 16 §8: the start of a stream as PROTOCOL.md has it: the agent's
+# Hello comes first or not at all, and its first event is number 1.
+@test "what the protocol forbids at the start: a late Hello or a first event numbered 0 disconnects; a first event past 1 is a gap, said once" {
+	start_fake 0 0 --appendix --scenario late-hello --start-on RegisterMethod
+	local late=$FA
+	start_fake 0 0 --scenario first-gap
+	local gap=$FA
+	start_fake 0 0 --scenario seq-zero
+	local zero=$FA
+	start_bridge --print -m 'Demo.*' --hello-timeout-ms 200
+	wait_for "$T/log" "pid $late: disconnecting"
+	wait_for "$T/log" "pid $zero: disconnecting"
+	wait_for "$T/out" "pid=$gap .*ts=7000000 "
+	run bash -c "sed -E 's/^stpd-bridge\[[0-9]+\]: //' '$T/log' | sort"
+	[ "$output" = "$(sort <<WANT
+warn: pid $late: disconnecting: a Hello after the agent's first message (it must come first)
+warn: pid $zero: disconnecting: MethodEnter numbered 0 (the first event is number 1)
+warn: pid $gap: events 1 to 2 never arrived (the first event the agent sends is number 1)
+WANT
+)" ]
+	[ "$(grep -c "pid=$late " "$T/out")" -eq 1 ]
+	[ "$(grep -c "pid=$gap " "$T/out")" -eq 3 ]
+	! grep -q "pid=$zero " "$T/out" || return 1
+	kill -0 "$BR"
+}

@@ -3,7 +3,7 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
- *                         names-flood|none]
+ *                         first-gap|seq-zero|late-hello|names-flood|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept] [NAME...]
  *
@@ -244,10 +244,36 @@ static void scenario_classforms(int fd)
 }
 
 /* What PROTOCOL.md says cannot happen: a number given twice, a gap, an
- * event after VmDeath (the bridge must say so; the first two disconnect). */
+ * event after VmDeath (the bridge must say so; the first two disconnect);
+ * a first event numbered 3, then another gap (said once, both); a first
+ * event numbered 0; a Hello after the first event. */
 static void scenario_broken(int fd)
 {
+	if (strcmp(scenario, "first-gap") == 0)
+		seq += 2;
+	else if (strcmp(scenario, "seq-zero") == 0)
+		seq = UINT64_MAX;   /* the next is 0 */
 	send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	if (strcmp(scenario, "first-gap") == 0) {
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+		seq += 2;
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+		return;
+	}
+	if (strcmp(scenario, "seq-zero") == 0)
+		return;
+	if (strcmp(scenario, "late-hello") == 0) {
+		static uint8_t data[256];
+		struct wire_buf b = { data, sizeof data, 0 };
+		struct wire_event h = { .code = WIRE_EV_HELLO };
+
+		wire_hello_init(&h.hello, our_caps, "fakeagent 1");
+		if (wire_encode_event(&b, &peer, &h) < 0)
+			die("encode Hello");
+		send_bytes(fd, b.data, b.len);
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+		return;
+	}
 	if (strcmp(scenario, "seq-gap") == 0) {
 		seq += 2;
 		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
@@ -297,7 +323,8 @@ static void run_scenario(int fd)
 	else if (strcmp(scenario, "partial") == 0)
 		send_bytes(fd, garbage, 3); /* a MethodEnter's code and half its name's length */
 	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
-		 strcmp(scenario, "after-death") == 0)
+		 strcmp(scenario, "after-death") == 0 || strcmp(scenario, "first-gap") == 0 ||
+		 strcmp(scenario, "seq-zero") == 0 || strcmp(scenario, "late-hello") == 0)
 		scenario_broken(fd);
 	if (strcmp(then, "exit") == 0) {
 		note("exit");
