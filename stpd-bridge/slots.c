@@ -31,6 +31,13 @@ struct slot_cache_entry {
 	struct slot_set matches; /* slots of KIND (any event type) whose pattern selects NAME */
 };
 
+/* The most the cache holds, whatever names the agent sends: its entries,
+ * each with a name and a shown form of at most their sizes above (about
+ * 13 MiB: doc/security.md, Bounds). */
+#define SLOTS_CACHE_MAX_BYTES \
+	(SLOTS_CACHE_SIZE * (sizeof(struct slot_cache_entry) + SLOTS_CACHE_NAME_MAX + 1 + SLOTS_SHOWN_MAX + 1))
+_Static_assert(SLOTS_CACHE_MAX_BYTES <= 16u << 20, "a worker's slot cache stays under 16 MiB");
+
 static void set_add(struct slot_set *s, unsigned slot)
 {
 	s->w[slot / 64] |= 1ull << (slot % 64);
