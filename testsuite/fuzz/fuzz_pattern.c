@@ -13,14 +13,20 @@
  *    sends on is what it read);
  *  - a method pattern that selects a name may select that name's class
  *    (pattern_method_may_select_class never rules out a real match);
+ *  - a copy of the pattern to its text's length (pattern_dup) matches as
+ *    the pattern does, and an index of it (runtime/patindex.c, what an
+ *    agent matches a connection's registrations through) gives the same
+ *    answers: whether it selects the name, and may select its class;
  *  - and ASan/UBSan.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "patindex.h"
 #include "pattern.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,6 +38,48 @@ static void die(const char *what, const char *detail)
 {
 	fprintf(stderr, "fuzz_pattern: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
 	abort();
+}
+
+static bool found(void *ctx, size_t i)
+{
+	(void)i;
+	*(bool *)ctx = true;
+	return true;
+}
+
+/* The index of a copy of PAT answers as PAT does, for NAME and its class. */
+static void check_index(enum pattern_kind kind, const char *name, size_t nlen, const char *norm)
+{
+	struct pattern *copy = pattern_dup(&pat);
+	const struct pattern *one[1] = { copy };
+	struct patindex *ix = NULL;
+	bool want, got = false;
+
+	if (!copy || patindex_build(&ix, kind, one, 1) != 0)
+		die("no index of one pattern", norm);
+	if (kind == PATTERN_METHOD) {
+		want = pattern_match_method(&pat, name, nlen);
+		if (pattern_match_method(copy, name, nlen) != want)
+			die("a copy matches otherwise", norm);
+		patindex_match_method(ix, name, nlen, found, &got);
+		if (got != want)
+			die("the index matches otherwise", norm);
+		for (size_t cl = 0; cl <= nlen; cl++) {
+			got = false;
+			patindex_method_classes(ix, name, cl, found, &got);
+			if (got != pattern_method_may_select_class(&pat, name, cl))
+				die("the index may select a class otherwise", norm);
+		}
+	} else {
+		want = pattern_match_class(&pat, name, nlen);
+		if (pattern_match_class(copy, name, nlen) != want)
+			die("a copy matches otherwise", norm);
+		patindex_match_class(ix, name, nlen, found, &got);
+		if (got != want)
+			die("the index matches otherwise", norm);
+	}
+	patindex_free(ix);
+	free(copy);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -77,5 +125,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (kind == PATTERN_CLASS)
 		(void)pattern_match_class_name(&pat, name, nlen);
+	check_index(kind, name, nlen, norm);
 	return 0;
 }

@@ -163,10 +163,12 @@ UNIT_TESTS += testsuite/fuzz/replay_classfile
 FUZZ_PATTERN_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_pattern.c \
 	$(top_srcdir)/runtime/pattern.c \
+	$(top_srcdir)/runtime/patindex.c \
 	$(top_srcdir)/runtime/signature.c \
 	$(top_srcdir)/runtime/errtext.c \
 	$(top_srcdir)/runtime/mutf8.c
-FUZZ_PATTERN_DEPS = $(top_srcdir)/runtime/pattern.h $(top_srcdir)/runtime/signature.h \
+FUZZ_PATTERN_DEPS = $(top_srcdir)/runtime/pattern.h $(top_srcdir)/runtime/patindex.h \
+	$(top_srcdir)/runtime/signature.h \
 	$(top_srcdir)/runtime/errtext.h $(top_srcdir)/runtime/mutf8.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_pattern.c testsuite/fuzz/corpus-pattern
