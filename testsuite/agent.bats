@@ -1952,6 +1952,20 @@ contiguous() {
 	END { if (open) { print "a call without its return"; bad = 1 } print calls; exit bad }' "$1"
 }
 
+# paced_exactly_once NAME: stop the Paced JVM; its one session NAME (a
+# bridge, $BPID) saw every call of Paced.busy exactly once, nothing lost;
+# leaves the number of calls in $output.
+paced_exactly_once() {
+	touch "$T/stop"
+	wait_exit "$JPID" 120
+	JPID=
+	[ "$(cat "$T/java.out")" = "paced ok" ]
+	wait_exit "$BPID"
+	bridge_quiet "$1"
+	run contiguous "$T/$1.out"
+	[ "$status" -eq 0 ] || { printf '%s\n' "$output" | head -20 >&2; false; }
+}
+
 # One session holds enter+return on a method called in a loop while a
 # second session registers, unregisters and resets patterns 1000 times
 # (a native method, java.util.*, every method): classes are retransformed
@@ -1974,14 +1988,7 @@ check_churn() {
 	# every one of the 1000 commands was applied, Reset the last
 	[ "$(grep -c 'conn#2: Reset$' "$T/agent.log")" -eq 200 ]
 	[ "$(grep -c 'conn#2: Register method 0x3 "\*"$' "$T/agent.log")" -eq 200 ]
-	touch "$T/stop"
-	wait_exit "$JPID" 120
-	JPID=
-	[ "$(cat "$T/java.out")" = "paced ok" ]
-	wait_exit "$BPID"
-	bridge_quiet s1
-	run contiguous "$T/s1.out"
-	[ "$status" -eq 0 ] || { printf '%s\n' "$output" | head -20 >&2; false; }
+	paced_exactly_once s1
 	[ "$output" -gt 1000 ]
 	# every method was wanted at times: MethodExit never went on for it
 	! log_has 'event MethodE' || return 1
@@ -2359,14 +2366,7 @@ check_registration_flood() {
 	local before
 	before=$(grep -c '^method.return ' "$T/s1.out")
 	wait_until 20 eval '[ "$(grep -c "^method.return " "$T/s1.out")" -gt "$before" ]'
-	touch "$T/stop"
-	wait_exit "$JPID" 120
-	JPID=
-	[ "$(cat "$T/java.out")" = "paced ok" ]
-	wait_exit "$BPID"
-	bridge_quiet s1
-	run contiguous "$T/s1.out"
-	[ "$status" -eq 0 ] || { printf '%s\n' "$output" | head -20 >&2; false; }
+	paced_exactly_once s1
 	! compgen -G "$T/hs_err*" >/dev/null || return 1
 }
 
