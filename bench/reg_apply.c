@@ -13,9 +13,12 @@
  * session B connects, says Hello, and sends in one write N distinct
  * registrations (--shape literal: method patterns naming methods of
  * classes that are not loaded, bench.flood.C<i/16>.m<i%16>(I)V; wildcard:
- * bench.flood.C<i>.*), then method.return of --probe-method (default
+ * bench.flood.C<i>.*), then method.enter of --probe-method (default
  * Workload.cold) and Start. B's first event is the probe's: its timestamp
- * is when the last registration was live. An agent that refuses B (a
+ * is when the last registration was live. (The probe is what A has
+ * already: a registration that needs new calls in the workload's class
+ * retransforms it, and the recompilation that follows would be counted
+ * against the registrations.) An agent that refuses B (a
  * limit) sends a Notice and closes: that time is taken instead.
  *
  * RESULT lines per N (stdout; notes on stderr start with "#"):
@@ -194,7 +197,7 @@ static void on_event(struct peer *p, bool is_a, uint64_t *b_first)
 		return;
 	}
 	if (!is_a) {
-		if (!*b_first && ev.code == WIRE_EV_METHOD_EXIT)
+		if (!*b_first && ev.code == WIRE_EV_METHOD_ENTER)
 			*b_first = ev.trailer.timestamp_ns;
 		return;
 	}
@@ -349,7 +352,7 @@ int main(int argc, char **argv)
 				snprintf(pat, sizeof pat, "bench.flood.C%lu.*", i);
 			registration(&b, WIRE_METHOD_ENTER, pat);
 		}
-		registration(&b, WIRE_METHOD_RETURN, probe_method);
+		registration(&b, WIRE_METHOD_ENTER, probe_method);
 		simple(&b, WIRE_CMD_START);
 		a_max_gap_ns = 0;
 		a_gap_on = true;
