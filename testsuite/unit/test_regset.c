@@ -1,0 +1,171 @@
+/* Unit tests for agent/regset.c: a connection's registrations, edited, then
+ * published once as an indexed snapshot; matched through it; bounded in
+ * number and in bytes, the refusal naming the bound (issue 16 §1, §5). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "regset.h"
+#include "wire.h"
+
+/* inthread.c's fire ids, without a JVM: 256 of them, handed out in order. */
+static bool taken[INTHREAD_MAX_IDS];
+
+int inthread_id_take(unsigned conn, unsigned slot)
+{
+	(void)conn;
+	(void)slot;
+	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++)
+		if (!taken[i]) {
+			taken[i] = true;
+			return (int)i;
+		}
+	return -ENOSPC;
+}
+
+void inthread_id_give(int id)
+{
+	if (id >= 0)
+		taken[id] = false;
+}
+
+static int add(struct regset *s, uint8_t kind, uint8_t events, int slot, const char *text)
+{
+	char err[200];
+
+	return regset_add(s, 0, kind, events, slot, text, (uint32_t)strlen(text), err, sizeof err);
+}
+
+static uint8_t method(struct regset *s, const char *name)
+{
+	return regset_match_method(s, name, strlen(name), NULL);
+}
+
+/* Nothing is matched before it is published, and all of it after. */
+static void test_published_in_batches(void **state)
+{
+	struct regset s;
+	uint8_t bits[4];
+
+	(void)state;
+	regset_init(&s);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "com.acme.Foo.run"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "com.acme.*"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_CLASS, WIRE_CLASS_LOAD, -1, "java.lang.String"), 0);
+	assert_int_equal(method(&s, "com.acme.Foo.run()V"), 0);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(bits[WIRE_KIND_METHOD], WIRE_METHOD_ENTER | WIRE_METHOD_RETURN);
+	assert_int_equal(bits[WIRE_KIND_CLASS], WIRE_CLASS_LOAD);
+	assert_int_equal(method(&s, "com.acme.Foo.run()V"), WIRE_METHOD_ENTER | WIRE_METHOD_RETURN);
+	assert_int_equal(method(&s, "com.acme.Bar.run()V"), WIRE_METHOD_RETURN);
+	assert_int_equal(method(&s, "org.Foo.run()V"), 0);
+	assert_int_equal(regset_match_class(&s, WIRE_KIND_CLASS, WIRE_CLASS_LOAD, "Ljava/lang/String;", 18, NULL),
+			 WIRE_CLASS_LOAD);
+	assert_true(regset_may_select_class(&s, WIRE_METHOD_ENTER, "com.acme.Foo", 12));
+	assert_false(regset_may_select_class(&s, WIRE_METHOD_ENTER, "com.acme.Bar", 12));
+	assert_true(regset_may_select_class(&s, WIRE_METHOD_RETURN, "com.acme.Bar", 12));
+	/* removed: still matched until the next publish */
+	assert_int_equal(regset_remove(&s, WIRE_KIND_METHOD, "com.acme.*", 10), 1);
+	assert_int_equal(method(&s, "com.acme.Bar.run()V"), WIRE_METHOD_RETURN);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(method(&s, "com.acme.Bar.run()V"), 0);
+	regset_clear(&s);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(bits[WIRE_KIND_METHOD] | bits[WIRE_KIND_CLASS], 0);
+	assert_int_equal(method(&s, "com.acme.Foo.run()V"), 0);
+	regset_free(&s);
+}
+
+/* A slot's fire id is collected per event, and given back once no snapshot shows it. */
+static void test_fire_ids(void **state)
+{
+	struct regset s;
+	struct fire_set fire[3];
+	uint8_t bits[4];
+
+	(void)state;
+	regset_init(&s);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, 3, "A.m"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, 4, "A.*"), 0);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	memset(fire, 0, sizeof fire);
+	assert_int_equal(regset_match_method(&s, "A.m()V", 6, fire), WIRE_METHOD_ENTER | WIRE_METHOD_RETURN);
+	assert_int_equal(fire[0].w[0], 1u << 0);
+	assert_int_equal(fire[1].w[0], 1u << 1);
+	assert_int_equal(fire[2].w[0], 0);
+	regset_remove(&s, WIRE_KIND_METHOD, "A.m", 3);
+	assert_true(taken[0]);   /* the live snapshot still shows it */
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_false(taken[0]);
+	regset_free(&s);
+	assert_false(taken[1]);
+}
+
+/* REGSET_MAX_REGS registrations, then a refusal naming the bound. */
+static void test_count_bound(void **state)
+{
+	struct regset s;
+	char text[64], err[200];
+	uint8_t bits[4];
+
+	(void)state;
+	regset_init(&s);
+	for (unsigned i = 0; i < REGSET_MAX_REGS; i++) {
+		snprintf(text, sizeof text, "flood.C%u.m%u", i / 16, i % 16);
+		assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, text), 0);
+	}
+	assert_int_equal(regset_add(&s, 0, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "a.B.c", 5, err, sizeof err),
+			 -E2BIG);
+	assert_string_equal(err, "this connection has 16384 registrations, the most the agent takes from one "
+				 "connection");
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(method(&s, "flood.C1023.m15()V"), WIRE_METHOD_ENTER);
+	assert_int_equal(method(&s, "flood.C1024.m0()V"), 0);
+	regset_free(&s);
+}
+
+/* Long patterns reach REGSET_MAX_BYTES first. */
+static void test_byte_bound(void **state)
+{
+	static char text[PATTERN_MAX_LEN + 1];
+	struct regset s;
+	char err[200];
+	unsigned n = 0;
+	int rc;
+
+	(void)state;
+	regset_init(&s);
+	memset(text, 'x', PATTERN_MAX_LEN);
+	memcpy(text, "p.", 2);
+	do {
+		snprintf(text + 2, 12, "%010u", n);
+		text[12] = 'x';
+		rc = regset_add(&s, 0, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, text, PATTERN_MAX_LEN, err,
+				sizeof err);
+		n += rc == 0;
+	} while (rc == 0);
+	assert_int_equal(rc, -E2BIG);
+	assert_string_equal(err, "this connection's registrations would take more than 8388608 bytes, the most "
+				 "the agent keeps for one connection");
+	assert_true(n > 900 && n < REGSET_MAX_REGS);
+	assert_true(s.bytes <= REGSET_MAX_BYTES);
+	regset_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_published_in_batches),
+		cmocka_unit_test(test_fire_ids),
+		cmocka_unit_test(test_count_bound),
+		cmocka_unit_test(test_byte_bound),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
