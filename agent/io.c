@@ -48,6 +48,10 @@
  * stays readable, so it is left out of poll this long (else a loop at
  * full CPU), and the failure is said once while it lasts */
 #define IO_ACCEPT_BACKOFF_MS 100
+/* Batches of commands read from one peer before the others are served
+ * (each up to the receive buffer, 1 MiB): a peer that sends as fast as we
+ * read would otherwise keep the I/O thread to itself. */
+#define IO_READ_ROUNDS 4
 
 static int wake_fd = -1;
 /* Read by every event of every thread, written by the I/O thread only when
@@ -292,7 +296,8 @@ static bool has_output(struct conn *c)
 
 static void read_conn(struct conn *c, JNIEnv *jni)
 {
-	for (;;) {
+	/* what is left is read at the next round: the socket stays readable */
+	for (unsigned round = 0; round < IO_READ_ROUNDS; round++) {
 		long n, got = 0;
 
 		/* everything that has arrived, as far as the reader holds it
