@@ -31,7 +31,16 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/recorder.c stpd-bridge/recorder.h \
 	stpd-bridge/readrec.c stpd-bridge/readrec.h \
 	stpd-bridge/clog_text.c stpd-bridge/clog_text.h \
-	stpd-bridge/rec_clog.c stpd-bridge/rec_clog.h stpd-bridge/rec_clog_read.c
+	stpd-bridge/rec_clog.c stpd-bridge/rec_clog.h stpd-bridge/rec_clog_read.c \
+	stpd-bridge/rec_jfr.c stpd-bridge/rec_jfr_writer.h stpd-bridge/rec_jfr_pairs.c \
+	stpd-bridge/rec_jfr_bytes.c stpd-bridge/rec_jfr_bytes.h \
+	stpd-bridge/rec_jfr_types.c stpd-bridge/rec_jfr_types.h \
+	stpd-bridge/rec_jfr_pool.c stpd-bridge/rec_jfr_pool.h \
+	stpd-bridge/rec_jfr_parse.c stpd-bridge/rec_jfr_parse.h \
+	stpd-bridge/rec_jfr_meta.c stpd-bridge/rec_jfr_meta.h \
+	stpd-bridge/rec_jfr_read.c stpd-bridge/rec_jfr_read.h \
+	stpd-bridge/rec_jfr_decode.c stpd-bridge/rec_jfr_decode.h \
+	stpd-bridge/rec_jfr_value.c stpd-bridge/rec_jfr_value.h
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c
@@ -126,3 +135,5 @@ testsuite_unit_test_threadnames_SOURCES = testsuite/unit/test_threadnames.c \
 testsuite_unit_test_threadnames_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_threadnames_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_threadnames
+
+EXTRA_DIST += doc/recording-jfr.md

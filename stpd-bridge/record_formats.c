@@ -3,6 +3,7 @@
 #include "record.h"
 
 const struct record_format *const record_formats[] = {
+	&record_format_jfr,
 	&record_format_trc,
 	&record_format_trcbin,
 	&record_format_clog,

@@ -309,6 +309,12 @@ UNIT_TESTS += testsuite/fuzz/replay_cfmethods
 #
 # One target source, fuzz_rec_read.c, built once per format (-DREC_FORMAT=...):
 # each links every format, since the table of formats (record_formats.c) names them.
+FUZZ_REC_JFR_LIB = \
+	$(top_srcdir)/stpd-bridge/rec_jfr.c $(top_srcdir)/stpd-bridge/rec_jfr_pairs.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_bytes.c $(top_srcdir)/stpd-bridge/rec_jfr_types.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_pool.c $(top_srcdir)/stpd-bridge/rec_jfr_parse.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_meta.c $(top_srcdir)/stpd-bridge/rec_jfr_read.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_decode.c $(top_srcdir)/stpd-bridge/rec_jfr_value.c
 FUZZ_REC_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_rec_read.c \
 	$(top_srcdir)/stpd-bridge/record.c $(top_srcdir)/stpd-bridge/record_formats.c \
@@ -318,6 +324,7 @@ FUZZ_REC_SRC = \
 	$(top_srcdir)/stpd-bridge/rec_trcbin.c $(top_srcdir)/stpd-bridge/rec_trcbin_read.c \
 	$(top_srcdir)/stpd-bridge/rec_clog.c $(top_srcdir)/stpd-bridge/rec_clog_read.c \
 	$(top_srcdir)/stpd-bridge/clog_text.c \
+	$(FUZZ_REC_JFR_LIB) \
 	$(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
 	$(top_srcdir)/runtime/pattern.c $(top_srcdir)/runtime/signature.c $(top_srcdir)/runtime/errtext.c \
 	$(top_srcdir)/runtime/mutf8.c $(top_srcdir)/runtime/utf8.c $(top_srcdir)/runtime/fdio.c
