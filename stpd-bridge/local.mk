@@ -136,4 +136,18 @@ testsuite_unit_test_threadnames_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-b
 testsuite_unit_test_threadnames_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_threadnames
 
-EXTRA_DIST += doc/recording-jfr.md
+# The JFR format (rec_jfr*.c): its unit test, and a sample file of a fixed
+# synthetic stream for testsuite/record_jfr.bats (the JDK's `jfr` reads it).
+check_PROGRAMS += testsuite/unit/rec_jfr_sample
+testsuite_unit_rec_jfr_sample_SOURCES = testsuite/unit/rec_jfr_sample.c \
+	testsuite/unit/jfr_stream.c testsuite/unit/jfr_stream.h
+testsuite_unit_rec_jfr_sample_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
+testsuite_unit_rec_jfr_sample_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+
+check_PROGRAMS += testsuite/unit/test_rec_jfr
+testsuite_unit_test_rec_jfr_SOURCES = testsuite/unit/test_rec_jfr.c \
+	testsuite/unit/jfr_stream.c testsuite/unit/jfr_stream.h
+testsuite_unit_test_rec_jfr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_rec_jfr_LDADD = $(REC_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_rec_jfr
+EXTRA_DIST += doc/recording-jfr.md testsuite/record_jfr.bats

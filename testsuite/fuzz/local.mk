@@ -452,3 +452,78 @@ testsuite_fuzz_replay_recchan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bri
 testsuite_fuzz_replay_recchan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_recchan_LDADD = $(RECORD_TEST_LDADD)
 UNIT_TESTS += testsuite/fuzz/replay_recchan
+
+# ---- the JFR reader (stpd-bridge/rec_jfr_read.c, rec_jfr_parse.c,
+# rec_jfr_value.c): `stpd-bridge --read` parses whatever file it is given.
+#
+#   make fuzz-rec-jfr [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_rec_jfr with
+#                                        $(FUZZ_CC) and run it on a copy of
+#                                        testsuite/fuzz/corpus-rec-jfr/ for N seconds
+#   make fuzz-rec-jfr-corpus             regenerate that corpus with
+#                                        testsuite/unit/rec_jfr_sample
+#
+# The corpus: the synthetic stream's recording (jfr_stream.c) whole, its
+# first chunk, what a bridge killed after two chunks leaves, and the whole
+# one cut in a chunk header and in the middle of its last chunk.
+FUZZ_REC_JFR_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_rec_jfr.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_read.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_decode.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_parse.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_meta.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_value.c \
+	$(top_srcdir)/stpd-bridge/rec_jfr_bytes.c \
+	$(top_srcdir)/stpd-bridge/rec_tables.c \
+	$(top_srcdir)/runtime/print.c \
+	$(top_srcdir)/runtime/events.c \
+	$(top_srcdir)/runtime/pattern.c \
+	$(top_srcdir)/runtime/signature.c \
+	$(top_srcdir)/runtime/errtext.c \
+	$(top_srcdir)/runtime/utf8.c \
+	$(top_srcdir)/runtime/mutf8.c \
+	$(top_srcdir)/runtime/wire_codes.c \
+	$(top_srcdir)/runtime/wire_encode.c \
+	$(top_srcdir)/runtime/wire_decode.c
+FUZZ_REC_JFR_DEPS = \
+	$(top_srcdir)/stpd-bridge/rec_jfr_read.h $(top_srcdir)/stpd-bridge/rec_jfr_parse.h \
+	$(top_srcdir)/stpd-bridge/rec_jfr_meta.h $(top_srcdir)/stpd-bridge/rec_jfr_decode.h \
+	$(top_srcdir)/stpd-bridge/rec_jfr_value.h $(top_srcdir)/stpd-bridge/rec_jfr_bytes.h \
+	$(top_srcdir)/stpd-bridge/rec_jfr_types.h $(top_srcdir)/stpd-bridge/record.h \
+	$(top_srcdir)/runtime/print.h $(top_srcdir)/runtime/wire.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_rec_jfr.c testsuite/fuzz/corpus-rec-jfr
+CLEANFILES += testsuite/fuzz/fuzz_rec_jfr
+
+testsuite/fuzz/fuzz_rec_jfr: $(FUZZ_REC_JFR_SRC) $(FUZZ_REC_JFR_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -lm $(FUZZ_REC_JFR_SRC) -o $@
+
+fuzz-rec-jfr:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_rec_jfr
+	$(call FUZZ_RUN,rec_jfr,corpus-rec-jfr)
+
+fuzz-rec-jfr-corpus: testsuite/unit/rec_jfr_sample$(EXEEXT)
+	rm -rf $(top_srcdir)/testsuite/fuzz/corpus-rec-jfr
+	$(MKDIR_P) $(top_srcdir)/testsuite/fuzz/corpus-rec-jfr
+	set -e; c=$(top_srcdir)/testsuite/fuzz/corpus-rec-jfr; \
+	testsuite/unit/rec_jfr_sample write "$$c/sample.jfr"; \
+	testsuite/unit/rec_jfr_sample write "$$c/first-chunk.jfr" --until 12; \
+	testsuite/unit/rec_jfr_sample write "$$c/killed.jfr" --until 30; \
+	k=`wc -c <"$$c/killed.jfr"`; n=`wc -c <"$$c/sample.jfr"`; \
+	head -c `expr $$k + 20` "$$c/sample.jfr" >"$$c/cut-header.jfr"; \
+	head -c `expr \( $$k + $$n \) / 2` "$$c/sample.jfr" >"$$c/cut-middle.jfr"
+
+.PHONY: fuzz-rec-jfr fuzz-rec-jfr-corpus
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_rec_jfr
+testsuite_fuzz_replay_rec_jfr_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_jfr.c
+testsuite_fuzz_replay_rec_jfr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-rec-jfr"' \
+	-DCORPUS_MIN_FILES=5 -DREPLAY_GROUP='"fuzz_rec_jfr_corpus"'
+testsuite_fuzz_replay_rec_jfr_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_rec_jfr_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
+	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
+UNIT_TESTS += testsuite/fuzz/replay_rec_jfr
