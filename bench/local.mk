@@ -43,8 +43,14 @@
 # bench-record-rate-seed: the JinsightLive and TPTP writers (stpd-bridge/rec_trc.c,
 #   rec_trcbin.c) over synthetic method enter/return events, to /dev/null
 #   (bench/record_rate_seed.c says how). RESULT record_trc_events_per_s,
-#   record_trcbin_events_per_s, _ns_per_event, _bytes_per_event, _events_per_cpu_s.
-noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt bench/bench-record-rate-seed
+#   record_trcbin_events_per_s, _ns_per_event, _bytes_per_event, _events_per_cpu_s;
+#   --format jfr: the JFR writer (stpd-bridge/rec_jfr.c), record_jfr_*.
+# bench-record-stream: a recording format (every one, or --format NAME) over
+#   the stream of row 9a2 (evstream.c), its decoding timed apart and taken off,
+#   a tick every million events (bench/record_stream.c). RESULT
+#   record_stream_NAME_events_per_s, _ns_per_event, _bytes_per_event.
+noinst_PROGRAMS += bench/bench-decode-match bench/bench-sync-rtt bench/bench-record-rate-seed \
+	bench/bench-record-stream
 
 bench_bench_decode_match_SOURCES = bench/decode_match.c bench/evstream.c bench/evstream.h
 bench_bench_decode_match_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
@@ -53,6 +59,10 @@ bench_bench_decode_match_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.l
 bench_bench_record_rate_seed_SOURCES = bench/record_rate_seed.c
 bench_bench_record_rate_seed_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 bench_bench_record_rate_seed_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la $(CAP_LIBS) -lm
+
+bench_bench_record_stream_SOURCES = bench/record_stream.c bench/evstream.c bench/evstream.h
+bench_bench_record_stream_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
+bench_bench_record_stream_LDADD = $(bench_bench_record_rate_seed_LDADD)
 
 bench_bench_sync_rtt_SOURCES = bench/sync_rtt.c bench/evstream.c bench/evstream.h
 bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
