@@ -431,3 +431,40 @@ flood_accounted() {
 	[ "$((recorded + dropped))" -eq "$(wc -l <"$T/b.out")" ]
 	[ "$(tail -n 1 "$T/r.clog")" = '#end' ]
 }
+
+# A real JVM's method calls recorded to .jfr while the bridge prints them:
+# the JDK's own jfr reads the file, and each call is one stapjava.MethodCall
+# with the thread's OS tid, a duration >= 0, the arguments and return value
+# of its --print lines (Families' Demo: every type, a popped frame).
+check_jfr_of_jvm() {
+	local java=$1 jfr=${1%/java}/jfr
+	"$java" "-XX:ErrorFile=$T/hs_err_%p.log" "-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" \
+		-cp "$CLASSES" Families methods "$T/go" >"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
+	until_ok 20 has_socket
+	bridge b --print -o "$T/b.out" --record "$T/r.jfr" -m 'Demo.*' --args --return
+	until_ok 20 registered
+	touch "$T/go"
+	status_of "$JPID"
+	JPID=
+	status_of "$BPID"
+	BPID=
+	# each call from the printed lines (one thread: enters and returns nest)
+	local expected got
+	expected=$(awk '
+		function field(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+		/^method.enter / { n++; m[n] = field("method"); a[n] = substr($0, index($0, " args=") + 6); t[n] = field("tid") }
+		/^method.return / { r = substr($0, index($0, " ret=") + 5); printf "%s tid=%s args=%s ret=%s popped=%s\n", m[n], t[n], a[n], r, field("popped"); n-- }
+	' "$T/b.out" | LC_ALL=C sort)
+	[ "$(grep -c '^method.enter ' "$T/b.out")" -eq 20 ]
+	"$jfr" summary "$T/r.jfr" >"$T/summary" || { cat "$T/summary" >&2; false; }
+	grep -Eq '^ stapjava\.MethodCall +20 ' "$T/summary" || { cat "$T/summary" >&2; false; }
+	got=$("$jfr" print --json "$T/r.jfr" | jq -r '.recording.events[] | select(.type == "stapjava.MethodCall") | .values
+		| select(.duration | test("^PT[0-9.]+S$"))
+		| "\(.method.type.name).\(.method.name)\(.method.descriptor) tid=\(.eventThread.osThreadId) args=\((.arguments // "") | gsub(", "; ",")) ret=\(.returnValue) popped=\(if .exception then 1 else 0 end)"' |
+		LC_ALL=C sort)
+	[ "$got" = "$expected" ] || { diff <(echo "$expected") <(echo "$got") >&2; false; }
+}
+
+@test "record: a JVM's calls to .jfr, read by the JDK's jfr (JDK 17): thread, duration, arguments, return value" { check_jfr_of_jvm "$JDK17"; }
+@test "record: a JVM's calls to .jfr, read by the JDK's jfr (JDK 25): thread, duration, arguments, return value" { check_jfr_of_jvm "$JDK25"; }
