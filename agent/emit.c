@@ -258,7 +258,9 @@ static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t 
 			.site = em->site, .code = (uint8_t)ev->code, .slot = (uint8_t)i,
 			.serial = meta.serial, .caps = x.peer.caps,
 		};
-		evtemplate_keep(&em->scratch->templates, &k, x.msg, x.len, x.trailer_at);
+		struct evtemplates *tt = scratch_templates(em->scratch);
+		if (tt)
+			evtemplate_keep(tt, &k, x.msg, x.len, x.trailer_at);
 	}
 	return rc == 0 ? 1 : rc;
 }
@@ -386,7 +388,7 @@ bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code,
 			.serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED),
 			.caps = __atomic_load_n(&c->peer.caps, __ATOMIC_RELAXED),
 		};
-		if (!(tmpl[i] = evtemplate_find(&s->templates, &k)))
+		if (!s->templates || !(tmpl[i] = evtemplate_find(s->templates, &k)))
 			return false;
 		to |= 1u << i;
 	}

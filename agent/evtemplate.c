@@ -17,7 +17,7 @@ int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const
 		return -EINVAL;
 	if (len > EVTEMPLATE_BYTES)
 		return -EMSGSIZE;
-	struct evtemplate *e = &t->e[((uint32_t)k->site * 2u + k->code) % EVTEMPLATE_SLOTS];
+	struct evtemplate *e = &t->e[evtemplate_index(k)];
 	memcpy(e->bytes, msg, len);
 	e->len = (uint16_t)len;
 	e->trailer_at = (uint16_t)trailer_at;
