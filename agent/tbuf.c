@@ -22,10 +22,10 @@ struct tbuf {
 	pthread_mutex_t take_lock;
 	struct tbuf *next;               /* the pool's list; never unlinked */
 	int state;                       /* enum tbuf_state (atomic) */
-	/* producer: per slot, serial << 32 | drops (mod 2^32). Read at every
-	 * event: on lines of their own, away from take_lock and the drainer's
-	 * fields, which the drainer writes every round (a shared line cost a
-	 * cache miss an event). */
+	/* producer: per slot, serial << 32 | drops (mod 2^32). Read by each
+	 * event once the buffer has drops (mine_dropped): on lines of their
+	 * own, away from take_lock and the drainer's fields, which the drainer
+	 * writes every round. */
 	uint64_t dropped[TBUF_SLOTS] __attribute__((aligned(64)));
 	/* drainer only */
 	uint64_t reported[TBUF_SLOTS] __attribute__((aligned(64)));   /* the dropped[] words already reported */
