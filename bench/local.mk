@@ -40,11 +40,11 @@
 #   call to an empty native), at bench/libnullagent.so. It links the
 #   agent's class-file rewriter (agent/libsjrewrite.la: agent/classfile.c and
 #   the parts it is built on), not the agent.
-# bench-record-rate-seed: the JinsightLive and TPTP writers (stpd-bridge/rec_trc.c,
+# bench-record-rate-seed: the JinsightLive and TPTP writers (formats/rec_trc.c,
 #   rec_trcbin.c) over synthetic method enter/return events, to /dev/null
 #   (bench/record_rate_seed.c says how). RESULT record_trc_events_per_s,
 #   record_trcbin_events_per_s, _ns_per_event, _bytes_per_event, _events_per_cpu_s;
-#   --format jfr: the JFR writer (stpd-bridge/rec_jfr.c), record_jfr_*.
+#   --format jfr: the JFR writer (formats/rec_jfr.c), record_jfr_*.
 # bench-record-stream: a recording format (every one, or --format NAME) over
 #   the stream of row 9a2 (evstream.c), its decoding timed apart and taken off,
 #   a tick every million events (bench/record_stream.c). RESULT

@@ -1,5 +1,5 @@
 /* record_rate_seed.c: bench-record-rate-seed, how many events a second the
- * seed trace formats' writers (stpd-bridge/rec_trc.c, rec_trcbin.c) record
+ * seed trace formats' writers (formats/rec_trc.c, rec_trcbin.c) record
  * on one core (issue 14: >= 5 M events/s each).
  *
  *   bench-record-rate-seed [--format trc|trcbin|jfr] [--events N] [--threads T]
@@ -15,7 +15,7 @@
  * pass of the same events defines every thread, class and method, so the
  * timed pass (N events, default 10000000) is the steady state, where the
  * writers allocate nothing. Without --format both formats are measured;
- * --format jfr measures the JFR writer (stpd-bridge/rec_jfr.c) the same way.
+ * --format jfr measures the JFR writer (formats/rec_jfr.c) the same way.
  * stdout gets only "RESULT <name> <value> <unit>" lines:
  * record_<format>_events_per_s, record_<format>_ns_per_event (wall clock),
  * record_<format>_bytes_per_event, record_<format>_events_per_cpu_s (the

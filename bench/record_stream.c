@@ -1,5 +1,5 @@
 /* record_stream.c: bench-record-stream, events a second a recording format
- * (stpd-bridge/record.h) writes on one core from the stream of bench row
+ * (formats/record.h) writes on one core from the stream of bench row
  * 9a2 (issue 14's targets are set on it).
  *
  *   bench-record-stream [--format NAME] [--events N] [--output FILE] [--seed S]

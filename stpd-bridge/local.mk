@@ -20,27 +20,12 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/attach.c stpd-bridge/attach.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h \
-	stpd-bridge/record.c stpd-bridge/record.h stpd-bridge/record_formats.c \
-	stpd-bridge/rec_bytes.c stpd-bridge/rec_bytes.h \
-	stpd-bridge/rec_tables.c stpd-bridge/rec_tables.h \
-	stpd-bridge/rec_text.c stpd-bridge/rec_text.h \
-	stpd-bridge/rec_trc.c stpd-bridge/rec_trc_read.c stpd-bridge/rec_trc.h \
-	stpd-bridge/rec_trcbin.c stpd-bridge/rec_trcbin_read.c stpd-bridge/rec_trcbin.h \
 	stpd-bridge/recchan.c stpd-bridge/recchan.h \
 	stpd-bridge/recfwd.c stpd-bridge/recfwd.h \
 	stpd-bridge/recorder.c stpd-bridge/recorder.h \
-	stpd-bridge/readrec.c stpd-bridge/readrec.h \
-	stpd-bridge/clog_text.c stpd-bridge/clog_text.h \
-	stpd-bridge/rec_clog.c stpd-bridge/rec_clog.h stpd-bridge/rec_clog_read.c \
-	stpd-bridge/rec_jfr.c stpd-bridge/rec_jfr_writer.h stpd-bridge/rec_jfr_pairs.c \
-	stpd-bridge/rec_jfr_bytes.c stpd-bridge/rec_jfr_bytes.h \
-	stpd-bridge/rec_jfr_types.c stpd-bridge/rec_jfr_types.h \
-	stpd-bridge/rec_jfr_pool.c stpd-bridge/rec_jfr_pool.h \
-	stpd-bridge/rec_jfr_parse.c stpd-bridge/rec_jfr_parse.h \
-	stpd-bridge/rec_jfr_meta.c stpd-bridge/rec_jfr_meta.h \
-	stpd-bridge/rec_jfr_read.c stpd-bridge/rec_jfr_read.h \
-	stpd-bridge/rec_jfr_decode.c stpd-bridge/rec_jfr_decode.h \
-	stpd-bridge/rec_jfr_value.c stpd-bridge/rec_jfr_value.h
+	stpd-bridge/readrec.c stpd-bridge/readrec.h
+# the recording formats (formats/), which the recorder and --read drive
+stpd_bridge_libbridge_la_LIBADD = formats/libsjformats.la
 
 bin_PROGRAMS += stpd-bridge/stpd-bridge
 stpd_bridge_stpd_bridge_SOURCES = stpd-bridge/main.c

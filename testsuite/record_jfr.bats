@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The JFR recording format (stpd-bridge/rec_jfr*.c) read by the JDK's own
+# The JFR recording format (formats/rec_jfr*.c) read by the JDK's own
 # `jfr` tool, JDK 17 (Debian) and JDK 25 (Temurin): `jfr summary` and
 # `jfr print --json` of a recording of the fixed synthetic stream
 # (testsuite/unit/jfr_stream.c, written by testsuite/unit/rec_jfr_sample) give

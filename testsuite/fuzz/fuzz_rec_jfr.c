@@ -1,4 +1,4 @@
-/* fuzz_rec_jfr.c: libFuzzer target for the JFR reader (stpd-bridge/rec_jfr_read.c
+/* fuzz_rec_jfr.c: libFuzzer target for the JFR reader (formats/rec_jfr_read.c
  * and rec_jfr_parse.c, rec_jfr_value.c): `stpd-bridge --read` parses any
  * file it is given, whoever wrote it.
  *

@@ -1,5 +1,5 @@
 /* fuzz_rec_read.c: libFuzzer target for the readers of the seed trace
- * formats (stpd-bridge/rec_trc_read.c, rec_trcbin_read.c), which parse
+ * formats (formats/rec_trc_read.c, rec_trcbin_read.c), which parse
  * files a user hands to `stpd-bridge --read`. Built once per format:
  * REC_FORMAT is the format's descriptor (testsuite/fuzz/local.mk).
  *

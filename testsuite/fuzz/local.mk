@@ -296,7 +296,7 @@ testsuite_fuzz_replay_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_cfmethods_LDADD = agent/libsjrewrite.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_cfmethods
 
-# ---- the readers of the recording formats (stpd-bridge/rec_trc_read.c,
+# ---- the readers of the recording formats (formats/rec_trc_read.c,
 # rec_trcbin_read.c, rec_clog_read.c): `stpd-bridge --read FILE` parses
 # whatever file it is given.
 #
@@ -310,29 +310,29 @@ UNIT_TESTS += testsuite/fuzz/replay_cfmethods
 # One target source, fuzz_rec_read.c, built once per format (-DREC_FORMAT=...):
 # each links every format, since the table of formats (record_formats.c) names them.
 FUZZ_REC_JFR_LIB = \
-	$(top_srcdir)/stpd-bridge/rec_jfr.c $(top_srcdir)/stpd-bridge/rec_jfr_pairs.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_bytes.c $(top_srcdir)/stpd-bridge/rec_jfr_types.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_pool.c $(top_srcdir)/stpd-bridge/rec_jfr_parse.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_meta.c $(top_srcdir)/stpd-bridge/rec_jfr_read.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_decode.c $(top_srcdir)/stpd-bridge/rec_jfr_value.c
+	$(top_srcdir)/formats/rec_jfr.c $(top_srcdir)/formats/rec_jfr_pairs.c \
+	$(top_srcdir)/formats/rec_jfr_bytes.c $(top_srcdir)/formats/rec_jfr_types.c \
+	$(top_srcdir)/formats/rec_jfr_pool.c $(top_srcdir)/formats/rec_jfr_parse.c \
+	$(top_srcdir)/formats/rec_jfr_meta.c $(top_srcdir)/formats/rec_jfr_read.c \
+	$(top_srcdir)/formats/rec_jfr_decode.c $(top_srcdir)/formats/rec_jfr_value.c
 FUZZ_REC_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_rec_read.c \
-	$(top_srcdir)/stpd-bridge/record.c $(top_srcdir)/stpd-bridge/record_formats.c \
-	$(top_srcdir)/stpd-bridge/rec_bytes.c $(top_srcdir)/stpd-bridge/rec_tables.c \
-	$(top_srcdir)/stpd-bridge/rec_text.c \
-	$(top_srcdir)/stpd-bridge/rec_trc.c $(top_srcdir)/stpd-bridge/rec_trc_read.c \
-	$(top_srcdir)/stpd-bridge/rec_trcbin.c $(top_srcdir)/stpd-bridge/rec_trcbin_read.c \
-	$(top_srcdir)/stpd-bridge/rec_clog.c $(top_srcdir)/stpd-bridge/rec_clog_read.c \
-	$(top_srcdir)/stpd-bridge/clog_text.c \
+	$(top_srcdir)/formats/record.c $(top_srcdir)/formats/record_formats.c \
+	$(top_srcdir)/formats/rec_bytes.c $(top_srcdir)/formats/rec_tables.c \
+	$(top_srcdir)/formats/rec_text.c \
+	$(top_srcdir)/formats/rec_trc.c $(top_srcdir)/formats/rec_trc_read.c \
+	$(top_srcdir)/formats/rec_trcbin.c $(top_srcdir)/formats/rec_trcbin_read.c \
+	$(top_srcdir)/formats/rec_clog.c $(top_srcdir)/formats/rec_clog_read.c \
+	$(top_srcdir)/formats/clog_text.c \
 	$(FUZZ_REC_JFR_LIB) \
 	$(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
 	$(top_srcdir)/runtime/pattern.c $(top_srcdir)/runtime/signature.c $(top_srcdir)/runtime/errtext.c \
 	$(top_srcdir)/runtime/mutf8.c $(top_srcdir)/runtime/utf8.c $(top_srcdir)/runtime/fdio.c
 FUZZ_REC_DEPS = \
-	$(top_srcdir)/stpd-bridge/record.h $(top_srcdir)/stpd-bridge/rec_bytes.h \
-	$(top_srcdir)/stpd-bridge/rec_tables.h $(top_srcdir)/stpd-bridge/rec_text.h \
-	$(top_srcdir)/stpd-bridge/rec_trc.h $(top_srcdir)/stpd-bridge/rec_trcbin.h \
-	$(top_srcdir)/stpd-bridge/rec_clog.h $(top_srcdir)/stpd-bridge/clog_text.h \
+	$(top_srcdir)/formats/record.h $(top_srcdir)/formats/rec_bytes.h \
+	$(top_srcdir)/formats/rec_tables.h $(top_srcdir)/formats/rec_text.h \
+	$(top_srcdir)/formats/rec_trc.h $(top_srcdir)/formats/rec_trcbin.h \
+	$(top_srcdir)/formats/rec_clog.h $(top_srcdir)/formats/clog_text.h \
 	$(top_srcdir)/runtime/print.h $(top_srcdir)/runtime/wire.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_rec_read.c testsuite/fuzz/make_rec_corpus.c \
@@ -342,17 +342,17 @@ CLEANFILES += testsuite/fuzz/fuzz_trc testsuite/fuzz/fuzz_trcbin testsuite/fuzz/
 testsuite/fuzz/fuzz_trc: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_trc $(FUZZ_REC_SRC) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats -DREC_FORMAT=record_format_trc $(FUZZ_REC_SRC) -lm -o $@
 
 testsuite/fuzz/fuzz_trcbin: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_trcbin $(FUZZ_REC_SRC) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats -DREC_FORMAT=record_format_trcbin $(FUZZ_REC_SRC) -lm -o $@
 
 testsuite/fuzz/fuzz_clog: $(FUZZ_REC_SRC) $(FUZZ_REC_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -DREC_FORMAT=record_format_clog $(FUZZ_REC_SRC) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats -DREC_FORMAT=record_format_clog $(FUZZ_REC_SRC) -lm -o $@
 
 fuzz-trc:
 	@$(FUZZ_CHECK)
@@ -366,7 +366,7 @@ fuzz-trcbin:
 
 noinst_PROGRAMS += testsuite/fuzz/make_rec_corpus
 testsuite_fuzz_make_rec_corpus_SOURCES = testsuite/fuzz/make_rec_corpus.c $(REC_TEST_HELPERS)
-testsuite_fuzz_make_rec_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/testsuite/unit
+testsuite_fuzz_make_rec_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats -I$(top_srcdir)/testsuite/unit
 testsuite_fuzz_make_rec_corpus_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
 	$(CAP_LIBS) -lm
 
@@ -387,7 +387,7 @@ fuzz-clog:
 # The committed corpora replayed through the target's oracles by the unit tiers.
 check_PROGRAMS += testsuite/fuzz/replay_trc testsuite/fuzz/replay_trcbin
 testsuite_fuzz_replay_trc_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
-testsuite_fuzz_replay_trc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+testsuite_fuzz_replay_trc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats \
 	-DREC_FORMAT=record_format_trc -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-trc"' \
 	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_trc_corpus"'
 testsuite_fuzz_replay_trc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -395,7 +395,7 @@ testsuite_fuzz_replay_trc_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.
 	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/fuzz/replay_trc
 testsuite_fuzz_replay_trcbin_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
-testsuite_fuzz_replay_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+testsuite_fuzz_replay_trcbin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats \
 	-DREC_FORMAT=record_format_trcbin -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-trcbin"' \
 	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_trcbin_corpus"'
 testsuite_fuzz_replay_trcbin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -404,7 +404,7 @@ UNIT_TESTS += testsuite/fuzz/replay_trcbin
 # corpus-clog/: written by hand and by the bridge (testsuite/record.bats' workload)
 check_PROGRAMS += testsuite/fuzz/replay_clog
 testsuite_fuzz_replay_clog_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_read.c
-testsuite_fuzz_replay_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+testsuite_fuzz_replay_clog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats \
 	-DREC_FORMAT=record_format_clog -DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-clog"' \
 	-DCORPUS_MIN_FILES=14 -DREPLAY_GROUP='"fuzz_clog_corpus"'
 testsuite_fuzz_replay_clog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -435,7 +435,7 @@ CLEANFILES += testsuite/fuzz/fuzz_recchan
 testsuite/fuzz/fuzz_recchan: $(FUZZ_RECCHAN_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_RECCHAN_SRC) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats $(FUZZ_RECCHAN_SRC) -o $@
 
 fuzz-recchan:
 	@$(FUZZ_CHECK)
@@ -446,14 +446,14 @@ fuzz-recchan:
 
 check_PROGRAMS += testsuite/fuzz/replay_recchan
 testsuite_fuzz_replay_recchan_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_recchan.c
-testsuite_fuzz_replay_recchan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+testsuite_fuzz_replay_recchan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-recchan"' \
 	-DCORPUS_MIN_FILES=6 -DREPLAY_GROUP='"fuzz_recchan_corpus"'
 testsuite_fuzz_replay_recchan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_recchan_LDADD = $(RECORD_TEST_LDADD)
 UNIT_TESTS += testsuite/fuzz/replay_recchan
 
-# ---- the JFR reader (stpd-bridge/rec_jfr_read.c, rec_jfr_parse.c,
+# ---- the JFR reader (formats/rec_jfr_read.c, rec_jfr_parse.c,
 # rec_jfr_value.c): `stpd-bridge --read` parses whatever file it is given.
 #
 #   make fuzz-rec-jfr [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_rec_jfr with
@@ -467,13 +467,13 @@ UNIT_TESTS += testsuite/fuzz/replay_recchan
 # one cut in a chunk header and in the middle of its last chunk.
 FUZZ_REC_JFR_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_rec_jfr.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_read.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_decode.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_parse.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_meta.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_value.c \
-	$(top_srcdir)/stpd-bridge/rec_jfr_bytes.c \
-	$(top_srcdir)/stpd-bridge/rec_tables.c \
+	$(top_srcdir)/formats/rec_jfr_read.c \
+	$(top_srcdir)/formats/rec_jfr_decode.c \
+	$(top_srcdir)/formats/rec_jfr_parse.c \
+	$(top_srcdir)/formats/rec_jfr_meta.c \
+	$(top_srcdir)/formats/rec_jfr_value.c \
+	$(top_srcdir)/formats/rec_jfr_bytes.c \
+	$(top_srcdir)/formats/rec_tables.c \
 	$(top_srcdir)/runtime/print.c \
 	$(top_srcdir)/runtime/events.c \
 	$(top_srcdir)/runtime/pattern.c \
@@ -485,10 +485,10 @@ FUZZ_REC_JFR_SRC = \
 	$(top_srcdir)/runtime/wire_encode.c \
 	$(top_srcdir)/runtime/wire_decode.c
 FUZZ_REC_JFR_DEPS = \
-	$(top_srcdir)/stpd-bridge/rec_jfr_read.h $(top_srcdir)/stpd-bridge/rec_jfr_parse.h \
-	$(top_srcdir)/stpd-bridge/rec_jfr_meta.h $(top_srcdir)/stpd-bridge/rec_jfr_decode.h \
-	$(top_srcdir)/stpd-bridge/rec_jfr_value.h $(top_srcdir)/stpd-bridge/rec_jfr_bytes.h \
-	$(top_srcdir)/stpd-bridge/rec_jfr_types.h $(top_srcdir)/stpd-bridge/record.h \
+	$(top_srcdir)/formats/rec_jfr_read.h $(top_srcdir)/formats/rec_jfr_parse.h \
+	$(top_srcdir)/formats/rec_jfr_meta.h $(top_srcdir)/formats/rec_jfr_decode.h \
+	$(top_srcdir)/formats/rec_jfr_value.h $(top_srcdir)/formats/rec_jfr_bytes.h \
+	$(top_srcdir)/formats/rec_jfr_types.h $(top_srcdir)/formats/record.h \
 	$(top_srcdir)/runtime/print.h $(top_srcdir)/runtime/wire.h
 
 EXTRA_DIST += testsuite/fuzz/fuzz_rec_jfr.c testsuite/fuzz/corpus-rec-jfr
@@ -497,7 +497,7 @@ CLEANFILES += testsuite/fuzz/fuzz_rec_jfr
 testsuite/fuzz/fuzz_rec_jfr: $(FUZZ_REC_JFR_SRC) $(FUZZ_REC_JFR_DEPS)
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -lm $(FUZZ_REC_JFR_SRC) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats -lm $(FUZZ_REC_JFR_SRC) -o $@
 
 fuzz-rec-jfr:
 	@$(FUZZ_CHECK)
@@ -520,7 +520,7 @@ fuzz-rec-jfr-corpus: testsuite/unit/rec_jfr_sample$(EXEEXT)
 # The committed corpus replayed through the target's oracles by the unit tiers.
 check_PROGRAMS += testsuite/fuzz/replay_rec_jfr
 testsuite_fuzz_replay_rec_jfr_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_rec_jfr.c
-testsuite_fuzz_replay_rec_jfr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+testsuite_fuzz_replay_rec_jfr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-rec-jfr"' \
 	-DCORPUS_MIN_FILES=5 -DREPLAY_GROUP='"fuzz_rec_jfr_corpus"'
 testsuite_fuzz_replay_rec_jfr_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -1,5 +1,5 @@
 /* rec_samples.h: a known event stream for the recording formats' tests,
- * fuzz corpus and benchmark (stpd-bridge/record.h).
+ * fuzz corpus and benchmark (formats/record.h).
  *
  * Contract: rec_sample_event(I) fills event I of REC_SAMPLE_EVENTS, as the
  * bridge would hand it to a writer (every event with a trailer): two JVMs,

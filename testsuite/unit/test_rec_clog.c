@@ -1,4 +1,4 @@
-/* Unit tests for the concurrency log (stpd-bridge/rec_clog.c, rec_clog_read.c,
+/* Unit tests for the concurrency log (formats/rec_clog.c, rec_clog_read.c,
  * clog_text.c): the exact text the writer makes of known events (the
  * seed's lines, definitions before use, the meta part), what it leaves
  * out (Thread.join's own waits, inner calls), the reader giving back the

@@ -1,4 +1,4 @@
-/* Unit tests of the JFR recording format (stpd-bridge/rec_jfr*.c): the
+/* Unit tests of the JFR recording format (formats/rec_jfr*.c): the
  * compressed integers and record sizes, the chunk header's bytes, the
  * values' text both ways, the round trip of the synthetic stream
  * (jfr_stream.c) through the writer and the reader, a recording cut short

@@ -1,4 +1,4 @@
-/* Unit tests for the JinsightLive recording format (stpd-bridge/rec_trc*.c,
+/* Unit tests for the JinsightLive recording format (formats/rec_trc*.c,
  * seed 000): the header and every record we write, byte for byte against
  * the seed's layouts (the expected bytes are spelled out here field by
  * field, not taken from the writer); the known stream of rec_samples.c

@@ -1,4 +1,4 @@
-/* Unit tests for the TPTP binary recording format (stpd-bridge/rec_trcbin*.c,
+/* Unit tests for the TPTP binary recording format (formats/rec_trcbin*.c,
  * seed 001): the header, the system messages and every message we write,
  * byte for byte against the seed's tables (the expected bytes are spelled
  * out here attribute by attribute, not taken from the writer); the known

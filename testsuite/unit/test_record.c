@@ -1,4 +1,4 @@
-/* Unit tests for stpd-bridge/record.c: struct record_out (buffering, the
+/* Unit tests for formats/record.c: struct record_out (buffering, the
  * --record-max cap, the first error kept, patching) and the lookups of the
  * table of formats. */
 #define _GNU_SOURCE /* memfd_create */
