@@ -447,12 +447,16 @@ ctx_script() {
 	[ "$(cat "$D/shop.java.out")" = "left 8" ] || { show shop; false; }
 }
 
-@test "the bridge killed mid-session: stap says so, the JVM is unharmed and back in no-event mode" {
-	# Mid.step("before") fires; then the -c command kills the bridge ($! in
-	# the target command's shell: it started the bridge last) and lets the
-	# JVM go on: step("after") fires no more, the JVM ends normally.
-	# Synchronous dispatch (a kernel probe is in the script): the JVM must
-	# not hang on the dead bridge.
+@test "the bridge killed mid-session: the JVM is unharmed and back in no-event mode" {
+	# Mid.step("before") fires; then the -c command kills the bridge's
+	# supervisor (by its name: in-thread, the begin probe started it, outside
+	# the target's tree) and lets the JVM go on: step("after") fires no more,
+	# the JVM ends normally. In-thread dispatch (a kernel probe is in the
+	# script): the JVM must not hang on the dead bridge. stap's process
+	# probes are the target's then, so stap cannot see the bridge's end and
+	# says nothing (doc/markers.md); a Java-only script's bridge is watched.
+	# (":;" first: run_e2e's "cd DIR &&" is then the shell's, not the JVM's
+	# background job's, and "touch killed" lands in DIR.)
 	cat >"$D/Mid.java" <<-'EOF'
 		public class Mid {
 			static void step(String s) { System.out.println(s); }
@@ -471,11 +475,10 @@ ctx_script() {
 		probe java.method("Mid.step").enter { printf("%s %s\n", java_name, java_args) }
 		probe syscall.write { if (0) println(count) }
 	EOF
-	run_e2e kill "$D/kill.stp" "b=\$!; $(java_cmd kill -cp "$D" Mid) & j=\$!; timeout 600 sh -c \"until grep -q before $D/kill.java.out; do sleep 0.1; done\"; kill -9 \$b; touch killed; wait \$j; echo \$? >$D/kill.java.rc"
+	run_e2e kill "$D/kill.stp" ":; $(java_cmd kill -cp "$D" Mid) & j=\$!; timeout 600 sh -c \"until grep -q before $D/kill.java.out; do sleep 0.1; done\"; kill -9 \$(awk '\$2 == \"(stpd-bridge)\" { print \$1 }' /proc/[0-9]*/stat 2>/dev/null); touch killed; wait \$j; echo \$? >$D/kill.java.rc"
 	[ "$status" -eq 0 ] || { show kill; false; }
 	[ "$(cat "$D/kill.out")" = 'Mid.step(Ljava/lang/String;)V "before"' ] || { show kill; false; }
-	run sed -e 's/(pid [0-9]*)/(pid N)/' <(clean_err "$D/kill.err")
-	[ "$output" = "WARNING: stpd-bridge (pid N) exited: Java probe points fire no more" ] || { show kill; false; }
+	[ -z "$(clean_err "$D/kill.err")" ] || { show kill; false; }
 	[ "$(cat "$D/kill.java.rc")" = 3 ] || { show kill; false; }
 	[ "$(cat "$D/kill.java.out")" = "$(printf 'before\nafter')" ] || { show kill; false; }
 	[ -z "$(clean_err "$D/kill.java.err")" ] || { show kill; false; }
