@@ -406,7 +406,7 @@ int conn_queue_ack(struct agent_conn *c, uint64_t seq)
 	return c->acks_len >= CONN_ACK_BATCH ? conn_flush_acks(c) : 0;
 }
 
-int conn_check_start(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen)
+int conn_check_order(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen)
 {
 	bool first = !c->any_message;
 
@@ -417,16 +417,37 @@ int conn_check_start(struct agent_conn *c, const struct wire_event *ev, char *wh
 		snprintf(why, whylen, "a Hello after the agent's first message (it must come first)");
 		return -EPROTO;
 	}
-	if (!ev->has_trailer || c->numbered)
+	/* a broken or hostile agent: its stream can no longer be trusted to be
+	 * complete or in order */
+	if (c->vm_died) {
+		snprintf(why, whylen, "%s after the VM's death event (nothing may follow it)",
+			 wire_event_name(ev->code));
+		return -EPROTO;
+	}
+	c->vm_died = ev->code == WIRE_EV_VM_DEATH;
+	if (!ev->has_trailer)
 		return 0;
-	c->numbered = true;
-	if (ev->trailer.seq == 0) {
+	const uint64_t seq = ev->trailer.seq, last = c->last_seq;
+	const bool numbered = c->numbered;
+	if (!numbered && seq == 0) {
 		snprintf(why, whylen, "%s numbered 0 (the first event is number 1)", wire_event_name(ev->code));
 		return -EPROTO;
 	}
-	if (ev->trailer.seq == 1)
+	if (numbered && seq <= last) {
+		snprintf(why, whylen, "event number %llu after number %llu (the numbers must grow by one)",
+			 (unsigned long long)seq, (unsigned long long)last);
+		return -EPROTO;
+	}
+	c->numbered = true;
+	c->last_seq = seq;
+	if (seq == (numbered ? last + 1 : 1) || c->gap_said)
 		return 0;
-	snprintf(why, whylen, "events 1 to %llu never arrived (the first event the agent sends is number 1)",
-		 (unsigned long long)ev->trailer.seq - 1);
+	c->gap_said = true;
+	if (numbered)
+		snprintf(why, whylen, "events %llu to %llu never arrived (the agent numbers every event it "
+			 "sends; said once)", (unsigned long long)last + 1, (unsigned long long)seq - 1);
+	else
+		snprintf(why, whylen, "events 1 to %llu never arrived (the first event the agent sends is "
+			 "number 1)", (unsigned long long)seq - 1);
 	return 1;
 }

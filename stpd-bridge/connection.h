@@ -44,8 +44,12 @@ struct agent_conn {
 	 * read: with ours, or when we gave up waiting for it */
 	bool appendix_sent;
 	bool untrusted;          /* conn_open failed because the listener is not the JVM */
-	bool any_message;        /* the agent has sent a message (conn_check_start) */
-	bool numbered;           /* ... an event with a sequence number */
+	/* the stream's order (conn_check_order) */
+	bool any_message;        /* the agent has sent a message */
+	bool numbered;           /* ... an event with a sequence number: last_seq is its */
+	uint64_t last_seq;       /* the last event's number (the words at a cut-off end too) */
+	bool vm_died;            /* VmDeath seen: nothing may follow, and the end is expected */
+	bool gap_said;           /* a gap in the numbers was said (once) */
 	uint8_t acks[CONN_ACK_BATCH + 16]; /* encoded Acks not yet sent */
 	size_t acks_len;
 };
@@ -96,13 +100,12 @@ int conn_send_reset(struct agent_conn *c);        /* no-op unless WIRE_CAP_EXT_C
  * that came in the same read (a send costs more than handling them). */
 int conn_queue_ack(struct agent_conn *c, uint64_t seq);
 
-/* What PROTOCOL.md says cannot happen at the start of the agent's stream,
- * checked on each message before the worker handles it (the numbering of
- * the events after the first and the end at VmDeath are the worker's): a
- * Hello that is not the agent's first message, and a first event whose
- * sequence number is not 1. 0: go on; 1: go on, and say WHY (events
- * before the first one never arrived); -EPROTO: disconnect, WHY says why. */
-int conn_check_start(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen);
+/* What PROTOCOL.md says of the order of the agent's stream, checked on each
+ * message before the worker handles it: a Hello only as its first message,
+ * nothing after VmDeath, event numbers from 1 growing by one. 0: go on; 1:
+ * go on, and say WHY (events never arrived: said once a connection);
+ * -EPROTO: disconnect, WHY says why. */
+int conn_check_order(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen);
 int conn_flush_acks(struct agent_conn *c);
 
 #endif

@@ -31,11 +31,7 @@ struct worker {
 	struct wire_event *ev;   /* large: one, reused */
 	int sigfd;
 	pid_t pid;               /* the JVM's, for log lines */
-	bool vm_died;            /* VmDeath seen: the end of the stream is expected */
-	uint64_t last_seq;       /* the last event's sequence number, for the words at a cut-off end */
 	uint64_t partial_since_ns; /* the last read left a message unfinished (0: none) */
-	bool seen_seq;           /* last_seq is an event's */
-	bool gap_said;           /* a gap in the numbers was said (once) */
 	size_t lists_answered;   /* --matches: MatchEnds received */
 };
 
@@ -74,12 +70,9 @@ static enum step registrations(struct worker *w)
 	return STEP_OK;
 }
 
+/* Only as the agent's first message (conn_check_order). */
 static enum step on_hello(struct worker *w, const struct wire_hello *h)
 {
-	if (w->conn.peer.hello) {
-		sj_warn("pid %d: disconnecting: a second Hello from the agent", w->pid);
-		return STEP_REFUSE;
-	}
 	if (wire_peer_accept_hello(&w->conn.peer, h, CONN_OUR_CAPS) < 0) {
 		sj_warn("pid %d: disconnecting: Hello with byte order 0x%02x, version %u", w->pid,
 			h->order, h->version);
@@ -109,31 +102,6 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		s = registrations(w);
 		if (s != STEP_OK)
 			return s;
-	}
-	/* what PROTOCOL.md says cannot happen is a broken or hostile agent:
-	 * its stream can no longer be trusted to be complete or in order */
-	if (w->vm_died) {
-		sj_warn("pid %d: disconnecting: %s after the VM's death event (nothing may follow it)",
-			w->pid, wire_event_name(ev->code));
-		return STEP_REFUSE;
-	}
-	if (ev->has_trailer && w->seen_seq && ev->trailer.seq <= w->last_seq) {
-		sj_warn("pid %d: disconnecting: event number %llu after number %llu (the numbers "
-			"must grow by one)", w->pid, (unsigned long long)ev->trailer.seq,
-			(unsigned long long)w->last_seq);
-		return STEP_REFUSE;
-	}
-	if (ev->has_trailer && w->seen_seq && ev->trailer.seq != w->last_seq + 1 && !w->gap_said) {
-		w->gap_said = true;
-		sj_warn("pid %d: events %llu to %llu never arrived (the agent numbers every event it "
-			"sends; said once)", w->pid, (unsigned long long)w->last_seq + 1,
-			(unsigned long long)ev->trailer.seq - 1);
-	}
-	if (ev->code == WIRE_EV_VM_DEATH)
-		w->vm_died = true;
-	if (ev->has_trailer) {
-		w->last_seq = ev->trailer.seq;
-		w->seen_seq = true;
 	}
 	/* the markers fire in there, before the Ack below: in sync mode the
 	 * handlers run while the Java thread waits */
@@ -196,15 +164,13 @@ static enum step handle_events(struct worker *w)
 				err.text[0] ? err.text : "malformed message");
 			return STEP_REFUSE;
 		}
-		rc = conn_check_start(&w->conn, w->ev, err.text, sizeof err.text);
+		rc = conn_check_order(&w->conn, w->ev, err.text, sizeof err.text);
 		if (rc < 0) {
 			sj_warn("pid %d: disconnecting: %s", w->pid, err.text);
 			return STEP_REFUSE;
 		}
-		if (rc > 0 && !w->gap_said) {   /* a gap before the first event: one gap said, as any */
-			w->gap_said = true;
+		if (rc > 0)
 			sj_warn("pid %d: %s", w->pid, err.text);
-		}
 		s = on_event(w, w->ev);
 		wire_reader_consume(&w->conn.rd, used);
 		if (s != STEP_OK)
@@ -219,19 +185,19 @@ static enum step read_events(struct worker *w)
 
 	/* one line when an agent goes: info after VmDeath, a warning mid-stream */
 	if (got == 0) {
-		if (w->vm_died || !w->conn.peer.hello)
-			sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN,
+		if (w->conn.vm_died || !w->conn.peer.hello)
+			sj_log(w->conn.vm_died ? SJ_LOG_INFO : SJ_LOG_WARN,
 			       "pid %d: the agent closed the connection", w->pid);
 		else /* the agent's log says how much it could not send */
 			sj_warn("pid %d: the agent closed the connection before the VM's death event: "
 				"events after number %llu may be lost", w->pid,
-				(unsigned long long)w->last_seq);
+				(unsigned long long)w->conn.last_seq);
 		return STEP_STOP;
 	}
 	if (got == -EAGAIN)
 		return STEP_OK;
 	if (got < 0) {
-		sj_log(w->vm_died ? SJ_LOG_INFO : SJ_LOG_WARN, "pid %d: connection lost: %s", w->pid,
+		sj_log(w->conn.vm_died ? SJ_LOG_INFO : SJ_LOG_WARN, "pid %d: connection lost: %s", w->pid,
 		       strerror((int)-got));
 		return STEP_STOP;
 	}
