@@ -1,0 +1,100 @@
+/* jfr_live.h: the JVM's own JFR chunk data, parsed as it arrives (issue 15,
+ * seed 003), for java.jfr("TYPE") probes and `stpd-bridge --print --jfr`.
+ *
+ * Contract: one struct jfr_live per JVM. The feeder hands over the bytes of
+ * the JVM's chunks in order -- jfr_live_chunk_begin() before the first byte
+ * of each chunk (its header), then jfr_live_feed() with the next bytes as
+ * the JVM flushes them, in pieces of any size -- and jfr_live_end() when the
+ * stream ends. A chunk still being written has a header whose sizes and
+ * offsets may be stale: records are read in order from the end of the header
+ * and never by those fields. An event record may refer to constants (thread,
+ * stack trace, class, string ...) that only a later checkpoint of the same
+ * chunk carries: events are held, raw, until the checkpoint that follows
+ * them, then resolved and delivered in the order they were written, each
+ * once. Only the types the WANT predicate accepts are resolved (it is asked
+ * once per type per metadata event). Every field is given by its path, nested
+ * fields joined by '.' ("eventThread.javaName"), constants resolved.
+ *
+ * Nothing is trusted: every read is bounded by the bytes held; the bytes held
+ * for one chunk (JFR_LIVE_MAX_CHUNK), the fields of one event
+ * (JFR_LIVE_MAX_FIELDS) and nesting (JFR_LIVE_MAX_DEPTH) are bounded; a
+ * failure returns -EINVAL (or -E2BIG for a bound, -ENOMEM) with ERR naming
+ * what was wrong and the offset in the chunk where, and the stream then
+ * skips to the next jfr_live_chunk_begin(). Times are nanoseconds since the
+ * epoch (the chunk header's start and its ticks per second). Strings are
+ * UTF-8 (JFR's Latin-1 and UTF-16 converted) and valid until the callback
+ * returns.
+ */
+#ifndef STAPJAVA_JFR_LIVE_H
+#define STAPJAVA_JFR_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"   /* struct record_error */
+
+#define JFR_LIVE_MAX_CHUNK  (64u * 1024u * 1024u)
+#define JFR_LIVE_MAX_FIELDS 256u
+#define JFR_LIVE_MAX_DEPTH  8u
+
+enum jfr_live_kind {
+	JFR_LIVE_NULL,     /* a null reference or an absent constant */
+	JFR_LIVE_LONG,     /* byte, short, int, long, char, boolean (0/1) */
+	JFR_LIVE_DOUBLE,   /* float, double */
+	JFR_LIVE_STRING,
+};
+
+struct jfr_live_value {
+	enum jfr_live_kind kind;
+	int64_t l;
+	double d;
+	const char *s;      /* NUL-terminated */
+	size_t slen;
+};
+
+struct jfr_live_field {
+	const char *path;   /* "cause", "eventThread.javaName", "monitorClass.name" */
+	struct jfr_live_value v;
+};
+
+struct jfr_live_frame {
+	const char *method; /* "java.lang.Thread.run" */
+	const char *descriptor; /* "()V" */
+	int32_t line;       /* -1: none */
+	const char *type;   /* "Interpreted", "JIT compiled", "Inlined", "Native" */
+};
+
+struct jfr_live_event {
+	const char *type;           /* "jdk.GarbageCollection" */
+	int64_t start_ns;           /* epoch */
+	int64_t duration_ns;        /* 0 for an instant event */
+	uint64_t os_tid;            /* eventThread.osThreadId; 0: none */
+	const char *thread_name;    /* eventThread.javaName (or osName); "" when none */
+	const struct jfr_live_frame *frames; /* stackTrace, innermost first */
+	size_t nframes;
+	bool stack_truncated;
+	const struct jfr_live_field *fields; /* every other field, in metadata order */
+	size_t nfields;
+};
+
+typedef bool (*jfr_live_want_fn)(void *ctx, const char *type);
+typedef int (*jfr_live_event_fn)(void *ctx, const struct jfr_live_event *ev);
+
+struct jfr_live;
+
+int jfr_live_new(struct jfr_live **out, jfr_live_want_fn want, jfr_live_event_fn fn, void *ctx);
+void jfr_live_free(struct jfr_live *s);
+
+int jfr_live_chunk_begin(struct jfr_live *s);
+int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err);
+/* The stream ended: what can still be resolved is delivered; events held
+ * for a checkpoint that never came are counted in *UNRESOLVED (may be NULL). */
+int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *err);
+
+/* The event types the last metadata event declared (for -L and for
+ * suggesting similar names): FN once per type with its field paths. */
+typedef int (*jfr_live_type_fn)(void *ctx, const char *type, const char *const *paths, size_t npaths);
+int jfr_live_types(const struct jfr_live *s, jfr_live_type_fn fn, void *ctx);
+
+#endif
