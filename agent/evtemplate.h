@@ -10,8 +10,7 @@
  * general path (emit.h) and kept here, the next ones are copied.
  *
  * Contract: one table per thread (its scratch's, made at its first plain
- * event: no lock, no allocation after that),
- * direct-mapped by site and code, EVTEMPLATE_SLOTS entries of at most
+ * event: no lock, no allocation after that) of EVTEMPLATE_SLOTS entries of at most
  * EVTEMPLATE_BYTES bytes (a longer message is never kept, so it always takes
  * the general path). evtemplate_find() returns the entry only when every
  * part of its key matches. Pure: no JVMTI, no I/O.
@@ -24,13 +23,21 @@
 #include <stdint.h>
 
 /* A wildcard over a package selects a hundred sites or more a request (the
- * real application's JDBC package: 110): a table that holds them all, or
- * the events that miss pay the general path and the copy kept. 60 KiB. */
-#define EVTEMPLATE_SLOTS 256u
+ * real application's JDBC package: 110, spread over the package's sites).
+ * Direct-mapped by site, a table of 256 entries left a third of those
+ * sharing an entry with another, evicting each other at every request, and
+ * their events all paid the general path; sets of 4 ways still overflowed
+ * for a few. So: entries taken in turn from a pool of EVTEMPLATE_SLOTS and
+ * found through an open-addressed index twice that size (short probes at
+ * any fill); a pool that is full is emptied at once and filled again, so a
+ * thread whose methods fit is never evicted. ~128 KiB a thread that makes
+ * plain events. */
+#define EVTEMPLATE_SLOTS 512u
+#define EVTEMPLATE_INDEX (2u * EVTEMPLATE_SLOTS)
 #define EVTEMPLATE_BYTES 232u
 
 struct evtemplate_key {
-	int32_t site;        /* injected call site (sites.h); -1: the entry is empty */
+	int32_t site;        /* injected call site (sites.h) */
 	uint8_t code;        /* WIRE_EV_METHOD_ENTER or WIRE_EV_METHOD_EXIT */
 	uint8_t slot;        /* the connection's slot */
 	uint32_t serial;     /* the connection's serial */
@@ -45,32 +52,39 @@ struct evtemplate {
 };
 
 struct evtemplates {
+	uint16_t index[EVTEMPLATE_INDEX];  /* 0: empty; else 1 + the entry's number */
+	uint16_t used;                     /* entries of e[] taken */
 	struct evtemplate e[EVTEMPLATE_SLOTS];
 };
 
 /* Every entry empty. */
 void evtemplates_clear(struct evtemplates *t);
 
-/* A site is a method's: its enter and its return (0x80, 0x81) side by side. */
-static inline unsigned evtemplate_index(const struct evtemplate_key *k)
+/* Where a key's search starts: by site and code only, so that a key
+ * kept again with a new serial or caps is found where it was. */
+static inline unsigned evtemplate_home(const struct evtemplate_key *k)
 {
-	return ((uint32_t)k->site * 2u + (k->code & 1u)) % EVTEMPLATE_SLOTS;
+	return (((uint32_t)k->site * 2u + (k->code & 1u)) * 2654435761u) >> 22 & (EVTEMPLATE_INDEX - 1);
 }
 
 /* The entry for KEY, or NULL. */
 static inline const struct evtemplate *evtemplate_find(const struct evtemplates *t,
 							const struct evtemplate_key *k)
 {
-	const struct evtemplate *e = &t->e[evtemplate_index(k)];
-
-	if (e->key.site == k->site && e->key.code == k->code && e->key.slot == k->slot &&
-	    e->key.serial == k->serial && e->key.caps == k->caps)
-		return e;
-	return NULL;
+	for (unsigned h = evtemplate_home(k);; h = (h + 1) & (EVTEMPLATE_INDEX - 1)) {
+		unsigned i = t->index[h];
+		if (!i)
+			return NULL;
+		const struct evtemplate *e = &t->e[i - 1];
+		if (e->key.site == k->site && e->key.code == k->code && e->key.slot == k->slot &&
+		    e->key.serial == k->serial && e->key.caps == k->caps)
+			return e;
+	}
 }
 
-/* Keep MSG (LEN bytes, trailer at TRAILER_AT) for KEY, replacing whatever
- * its entry held. -EMSGSIZE when it is longer than EVTEMPLATE_BYTES,
+/* Keep MSG (LEN bytes, trailer at TRAILER_AT) for KEY: in the entry of its
+ * site, code and slot when there is one (its serial or caps changed), else
+ * in the pool's next entry (the pool emptied first when it is full). -EMSGSIZE when it is longer than EVTEMPLATE_BYTES,
  * -EINVAL for a key with no site or a trailer outside the message. */
 int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const uint8_t *msg,
 		    size_t len, size_t trailer_at);

@@ -40,7 +40,7 @@ static void empty_table_finds_nothing(void **state)
 	(void)state;
 	assert_null(evtemplate_find(&t, &key));
 	struct evtemplate_key k = key;
-	k.site = -1;   /* an empty entry's own key */
+	k.site = -1;
 	assert_null(evtemplate_find(&t, &k));
 }
 
@@ -52,7 +52,7 @@ static void each_part_of_the_key_counts(void **state)
 	(void)state;
 	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
 	struct evtemplate_key k;
-	k = key; k.site = 7 + EVTEMPLATE_SLOTS / 2;  /* same entry, another site */
+	k = key; k.site = 7 + EVTEMPLATE_INDEX;  /* another site */
 	assert_null(evtemplate_find(&t, &k));
 	k = key; k.code = 0x81;
 	assert_null(evtemplate_find(&t, &k));
@@ -65,21 +65,86 @@ static void each_part_of_the_key_counts(void **state)
 	assert_non_null(evtemplate_find(&t, &key));
 }
 
-/* Two keys of one entry: the newer replaces the older. */
-static void same_entry_replaces(void **state)
+/* The pool holds EVTEMPLATE_SLOTS keys, all found; one more empties it
+ * and starts again (evtemplate.h says why that is enough). */
+static void full_pool_starts_again(void **state)
 {
 	(void)state;
-	struct evtemplate_key other = key;
-	other.site = key.site + EVTEMPLATE_SLOTS / 2;
 	const uint8_t msg2[] = { 0x02, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
+	struct evtemplate_key k = key;
 
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	for (unsigned i = 0; i < EVTEMPLATE_SLOTS; i++) {
+		k.site = (int32_t)(i / 2);
+		k.code = (uint8_t)(0x80 + i % 2);
+		assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), 0);
+	}
+	for (unsigned i = 0; i < EVTEMPLATE_SLOTS; i++) {
+		k.site = (int32_t)(i / 2);
+		k.code = (uint8_t)(0x80 + i % 2);
+		assert_non_null(evtemplate_find(&t, &k));
+	}
+	struct evtemplate_key other = key;
+	other.site = EVTEMPLATE_SLOTS;
 	assert_int_equal(evtemplate_keep(&t, &other, msg2, sizeof(msg2), 6), 0);
-	assert_null(evtemplate_find(&t, &key));
 	const struct evtemplate *e = evtemplate_find(&t, &other);
 	assert_non_null(e);
 	assert_int_equal(e->len, sizeof(msg2));
 	assert_memory_equal(e->bytes, msg2, sizeof(msg2));
+	assert_int_equal(t.used, 1);
+	k.site = 0;
+	k.code = 0x80;
+	assert_null(evtemplate_find(&t, &k));
+}
+
+/* A key kept again under a new serial (the slot reopened) takes its old
+ * entry's place: the old key is no longer found, the pool did not grow. */
+static void new_serial_takes_the_old_place(void **state)
+{
+	(void)state;
+	struct evtemplate_key again = key;
+	const uint8_t msg2[] = { 0x02, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
+
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	again.serial = key.serial + 1;
+	assert_int_equal(evtemplate_keep(&t, &again, msg2, sizeof(msg2), 6), 0);
+	const struct evtemplate *e = evtemplate_find(&t, &again);
+	assert_non_null(e);
+	assert_memory_equal(e->bytes, msg2, sizeof(msg2));
+	assert_null(evtemplate_find(&t, &key));
+	assert_int_equal(t.used, 1);
+}
+
+/* A wildcard's hundred methods a request, numbered as a package's sites
+ * are (spread, not consecutive), enter and return each: all kept at once.
+ * The direct-mapped table of 256 entries this replaced kept 142 of these
+ * 220 (the rest evicted each other at every request). */
+static void a_wildcards_sites_all_kept(void **state)
+{
+	(void)state;
+	uint32_t x = 12345;
+	int32_t sites[110];
+	struct evtemplate_key k = key;
+
+	for (unsigned i = 0; i < 110; i++) {
+		x = x * 1103515245u + 12345u;
+		sites[i] = (int32_t)((x >> 16) % 1500u);
+		for (unsigned j = 0; j < i; j++)
+			if (sites[j] == sites[i]) { i--; break; }
+	}
+	for (unsigned i = 0; i < 110; i++)
+		for (uint8_t code = 0x80; code <= 0x81; code++) {
+			k.site = sites[i];
+			k.code = code;
+			assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), 0);
+		}
+	unsigned found = 0;
+	for (unsigned i = 0; i < 110; i++)
+		for (uint8_t code = 0x80; code <= 0x81; code++) {
+			k.site = sites[i];
+			k.code = code;
+			found += evtemplate_find(&t, &k) != NULL;
+		}
+	assert_int_equal(found, 220);
 }
 
 /* An injected method's enter and its return carry one site: both are kept
@@ -125,7 +190,9 @@ int main(void)
 		cmocka_unit_test_setup(kept_is_found_with_its_bytes, setup),
 		cmocka_unit_test_setup(empty_table_finds_nothing, setup),
 		cmocka_unit_test_setup(each_part_of_the_key_counts, setup),
-		cmocka_unit_test_setup(same_entry_replaces, setup),
+		cmocka_unit_test_setup(full_pool_starts_again, setup),
+		cmocka_unit_test_setup(new_serial_takes_the_old_place, setup),
+		cmocka_unit_test_setup(a_wildcards_sites_all_kept, setup),
 		cmocka_unit_test_setup(enter_and_return_of_one_site, setup),
 		cmocka_unit_test_setup(refused, setup),
 	};
