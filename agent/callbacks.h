@@ -42,6 +42,11 @@ void JNICALL cb_monitor_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobjec
 void JNICALL cb_gc_start(jvmtiEnv *jv);
 void JNICALL cb_gc_finish(jvmtiEnv *jv);
 
+/* cb_thread.c, on the I/O thread: C has just switched thread events on;
+ * send it the names of the threads already running. */
+struct conn;
+void threads_name_live(struct conn *c, JNIEnv *jni);
+
 /* Class-unload tracking (cb_class.c), from the I/O thread after registrations change. */
 void unload_track_loaded(JNIEnv *jni);
 

@@ -1,8 +1,14 @@
-/* cb_thread.c: ThreadStart, ThreadEnd -> ThreadName (0x96) then 0x87 / 0x88. */
+/* cb_thread.c: ThreadStart, ThreadEnd -> ThreadName (0x96) then 0x87 / 0x88;
+ * and the names of the threads already running when a connection switches
+ * thread events on. */
+#include <pthread.h>
+
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "log.h"
 #include "mutf8.h"
+#include "osthread.h"
 
 static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 {
@@ -67,4 +73,54 @@ void JNICALL cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 void JNICALL cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 {
 	thread_event(jni, thread, WIRE_EV_THREAD_END);
+}
+
+/* A thread that started before the connection switched thread events on
+ * has had no ThreadStarted: without this, a recording (JFR's threads, the
+ * seed formats' THREAD_DEFINE) or a --print line would never name it unless
+ * it ends while the session lasts. The names go out on the I/O thread, as
+ * ThreadName events of each thread's OS tid (osthread.h: 0, so skipped, on
+ * a JVM that does not say). */
+void threads_name_live(struct conn *c, JNIEnv *jni)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	static struct wire_event ev;   /* I/O thread only */
+	jint n = 0;
+	jthread *threads = NULL;
+	unsigned named = 0;
+
+	if (!conn_ext(c) || (*jv)->GetAllThreads(jv, &n, &threads) != JVMTI_ERROR_NONE)
+		return;
+	const int self = atomic_load(&agent.io_tid);
+	for (jint i = 0; i < n; i++) {
+		jvmtiThreadInfo info;
+		uint32_t tid = osthread_tid(jni, threads[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (tid && (int)tid != self &&
+		    (*jv)->GetThreadInfo(jv, threads[i], &info) == JVMTI_ERROR_NONE) {
+			memset(&ev, 0, offsetof(struct wire_event, values));
+			ev.code = WIRE_EV_THREAD_NAME;
+			ev.thread = tid;
+			ev.name.ptr = info.name ? info.name : "";
+			ev.name.len = info.name
+				? (uint32_t)mutf8_to_utf8(info.name, strlen(info.name), MUTF8_TEXT) : 0;
+			if (ev.name.len > WIRE_MAX_STRING)
+				ev.name.len = WIRE_MAX_STRING;
+			ev.has_trailer = true;
+			ev.trailer.timestamp_ns = agent_now_ns();
+			pthread_mutex_lock(&c->lock);
+			named += conn_queue_locked(c, &ev) == 0;
+			pthread_mutex_unlock(&c->lock);
+		}
+		if (info.name)
+			(*jv)->Deallocate(jv, (unsigned char *)info.name);
+		if (info.thread_group)
+			(*jni)->DeleteLocalRef(jni, info.thread_group);
+		if (info.context_class_loader)
+			(*jni)->DeleteLocalRef(jni, info.context_class_loader);
+		(*jni)->DeleteLocalRef(jni, threads[i]);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)threads);
+	sj_info("conn#%u: the names of %u running threads sent", c->serial, named);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "callbacks.h"
 #include "emit.h"
 #include "io.h"
 #include "jvmti_events.h"
@@ -154,6 +155,7 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 	}
 	const struct family_desc *family = events_family_of_switch(cmd->code);
 	pthread_mutex_lock(&c->lock);
+	const bool threads_were_on = conn_wants_family(c, EVENT_FAMILY_THREADS);
 	if (family && cmd->enable)
 		c->families |= (uint8_t)EVENT_FAMILY_BIT(family->family);
 	else if (family)
@@ -171,7 +173,10 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 			? cmd->timeout_us : agent.opt.timeout_us;
 		break;
 	}
+	const bool threads_on = !threads_were_on && conn_wants_family(c, EVENT_FAMILY_THREADS);
 	pthread_mutex_unlock(&c->lock);
+	if (threads_on)
+		threads_name_live(c, jni);
 	*changed = true;
 	return 0;
 }

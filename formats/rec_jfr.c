@@ -367,4 +367,5 @@ const struct record_format record_format_jfr = {
 	.end = end,
 	.lost = lost,
 	.read = jfr_read,
+	.needs = &record_needs_thread_names,
 };

@@ -462,4 +462,5 @@ const struct record_format record_format_trc = {
 	.end = trc_end,
 	.lost = trc_lost,
 	.read = trc_read,
+	.needs = &record_needs_thread_names,
 };

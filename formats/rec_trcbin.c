@@ -554,4 +554,5 @@ const struct record_format record_format_trcbin = {
 	.end = tb_end,
 	.lost = tb_lost,
 	.read = trcbin_read,
+	.needs = &record_needs_thread_names,
 };

@@ -72,6 +72,12 @@ struct record_needs {
 	const char *const *methods;  /* -m arguments, "PATTERN[:EVENTS]"; NULL ends them */
 };
 
+/* Thread events, so that the bridge hears the name of every thread (those
+ * already running too: the agent names them when the family is switched
+ * on) and hands it with each event: the formats that name a thread where
+ * it first appears (JFR, the seeds' two) need no more. */
+extern const struct record_needs record_needs_thread_names;
+
 struct record_format {
 	const char *name;        /* --format NAME: "jfr", "trc", "trcbin", "clog" */
 	const char *extension;   /* ".jfr": chosen when FILE ends so */

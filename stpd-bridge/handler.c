@@ -239,6 +239,15 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 			rc = print_event(h, ev, &meta);
 		if (record) {
 			struct print_meta m = print_meta_of(&meta);
+			/* the formats name a thread at its first event in the
+			 * file (JFR's thread constants, the seeds' THREAD_DEFINE):
+			 * every event carries the name the bridge knows */
+			const struct threadname *tn = m.thread_name ? NULL
+				: threadnames_get(&h->names, ev->thread);
+			if (tn) {
+				m.thread_name = tn->name;
+				m.thread_name_len = tn->len;
+			}
 			recfwd_event(&h->rec, &m, ev);
 		}
 	}

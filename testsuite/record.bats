@@ -435,7 +435,9 @@ flood_accounted() {
 # A real JVM's method calls recorded to .jfr while the bridge prints them:
 # the JDK's own jfr reads the file, and each call is one stapjava.MethodCall
 # with the thread's OS tid, a duration >= 0, the arguments and return value
-# of its --print lines (Families' Demo: every type, a popped frame).
+# of its --print lines (Families' Demo: every type, a popped frame), and the
+# name of its thread, main, which started before the session did (the agent
+# names the running threads when thread events are switched on).
 check_jfr_of_jvm() {
 	local java=$1 jfr=${1%/java}/jfr
 	"$java" "-XX:ErrorFile=$T/hs_err_%p.log" "-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" \
@@ -454,14 +456,14 @@ check_jfr_of_jvm() {
 	expected=$(awk '
 		function field(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 		/^method.enter / { n++; m[n] = field("method"); a[n] = substr($0, index($0, " args=") + 6); t[n] = field("tid") }
-		/^method.return / { r = substr($0, index($0, " ret=") + 5); printf "%s tid=%s args=%s ret=%s popped=%s\n", m[n], t[n], a[n], r, field("popped"); n-- }
+		/^method.return / { r = substr($0, index($0, " ret=") + 5); printf "%s tid=%s thread=main args=%s ret=%s popped=%s\n", m[n], t[n], a[n], r, field("popped"); n-- }
 	' "$T/b.out" | LC_ALL=C sort)
 	[ "$(grep -c '^method.enter ' "$T/b.out")" -eq 20 ]
 	"$jfr" summary "$T/r.jfr" >"$T/summary" || { cat "$T/summary" >&2; false; }
 	grep -Eq '^ stapjava\.MethodCall +20 ' "$T/summary" || { cat "$T/summary" >&2; false; }
 	got=$("$jfr" print --json "$T/r.jfr" | jq -r '.recording.events[] | select(.type == "stapjava.MethodCall") | .values
 		| select(.duration | test("^PT[0-9.]+S$"))
-		| "\(.method.type.name).\(.method.name)\(.method.descriptor) tid=\(.eventThread.osThreadId) args=\((.arguments // "") | gsub(", "; ",")) ret=\(.returnValue) popped=\(if .exception then 1 else 0 end)"' |
+		| "\(.method.type.name).\(.method.name)\(.method.descriptor) tid=\(.eventThread.osThreadId) thread=\(.eventThread.javaName) args=\((.arguments // "") | gsub(", "; ",")) ret=\(.returnValue) popped=\(if .exception then 1 else 0 end)"' |
 		LC_ALL=C sort)
 	[ "$got" = "$expected" ] || { diff <(echo "$expected") <(echo "$got") >&2; false; }
 }
