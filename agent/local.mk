@@ -49,7 +49,9 @@ agent_libstapjava_la_SOURCES = \
 	agent/callbacks.h \
 	agent/cb_method.c agent/cb_class.c agent/cb_exception.c \
 	agent/cb_thread.c agent/cb_monitor.c agent/cb_gc.c
-agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared
+agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared -Wl,--version-script=$(top_srcdir)/agent/exports.map
+EXTRA_agent_libstapjava_la_DEPENDENCIES = $(top_srcdir)/agent/exports.map
+EXTRA_DIST += agent/exports.map
 # JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
 agent_libstapjava_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
 agent_libstapjava_la_LIBADD = agent/libsjrewrite.la agent/libsjevents.la runtime/libsjmarkers.la runtime/libsjruntime.la -lpthread -lm
