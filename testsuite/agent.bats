@@ -251,6 +251,15 @@ method.return pid=P tid=T ts=X method=Demo.run()V popped=0 ret=void
 WANT
 }
 
+# The library's dynamic symbols are the JVM's entry points only: the rest
+# are bound inside it (direct calls on the event path, nothing another
+# library in the JVM can interpose; agent/exports.map).
+@test "library: exports Agent_OnLoad, Agent_OnAttach and Agent_OnUnload, nothing else" {
+	run nm -D --defined-only "$(readlink -f "$AGENT")"
+	[ "$status" -eq 0 ]
+	[ "$(awk '{ print $3 }' <<<"$output" | LC_ALL=C sort)" = "$(printf '%s\n' Agent_OnAttach Agent_OnLoad Agent_OnUnload)" ]
+}
+
 @test "methods: enter/return by injected calls, every argument and return type, the throwable of a popped frame (JDK 17)" { check_methods "$JDK17"; }
 @test "methods: enter/return by injected calls, every argument and return type, the throwable of a popped frame (JDK 25)" { check_methods "$JDK25"; }
 @test "methods: the same by breakpoints and MethodExit (methods=jvmti, JDK 17)" { check_methods "$JDK17" jvmti; }
