@@ -23,7 +23,8 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/recchan.c stpd-bridge/recchan.h \
 	stpd-bridge/recfwd.c stpd-bridge/recfwd.h \
 	stpd-bridge/recorder.c stpd-bridge/recorder.h \
-	stpd-bridge/readrec.c stpd-bridge/readrec.h
+	stpd-bridge/readrec.c stpd-bridge/readrec.h \
+	stpd-bridge/jvmsel.c stpd-bridge/jvmsel.h
 # the recording formats (formats/), which the recorder and --read drive
 stpd_bridge_libbridge_la_LIBADD = formats/libsjformats.la
 
@@ -136,3 +137,12 @@ testsuite_unit_test_rec_jfr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridg
 testsuite_unit_test_rec_jfr_LDADD = $(REC_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_rec_jfr
 EXTRA_DIST += doc/recording-jfr.md testsuite/record_jfr.bats
+
+# Unit test of --jvm's selection of JVMs (cmocka).
+check_PROGRAMS += testsuite/unit/test_jvmsel
+testsuite_unit_test_jvmsel_SOURCES = testsuite/unit/test_jvmsel.c \
+	stpd-bridge/jvmsel.c stpd-bridge/jvmsel.h stpd-bridge/discovery.c stpd-bridge/discovery.h \
+	stpd-bridge/procfs.c stpd-bridge/procfs.h
+testsuite_unit_test_jvmsel_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_jvmsel_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_jvmsel

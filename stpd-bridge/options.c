@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "events.h"
+#include "jvmsel.h"
 #include "log.h"
 
 static const char usage_text[] =
@@ -37,6 +38,9 @@ static const char usage_text[] =
 	"      --agent-options OPTS more options for an agent loaded that way\n"
 	"                           (agent/README.md; default: loglevel=error)\n"
 	"      --no-attach          never load the agent into a JVM: wait for its socket\n"
+	"      --jvm NAME|PID       serve only the JVMs jps names NAME (main class or\n"
+	"                           jar, whole or short) and the JVM PID, now or when\n"
+	"                           they start, loading the agent as for -x (repeatable)\n"
 	"\n"
 	"What to register (patterns: doc/patterns.md):\n"
 	"  -m, --method PATTERN[:enter,return,compile]    (default enter,return)\n"
@@ -88,6 +92,7 @@ enum {
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
 	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ,
+	OPT_JVM = 400,
 };
 
 static const struct option long_options[] = {
@@ -129,6 +134,7 @@ static const struct option long_options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "read", required_argument, NULL, OPT_READ },
+	{ "jvm", required_argument, NULL, OPT_JVM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -297,6 +303,22 @@ static int add_pid(struct bridge_options *o, const char *arg)
 	return 0;
 }
 
+static int add_jvm(struct bridge_options *o, const char *arg)
+{
+	const char **grown;
+
+	if (jvmsel_check(arg) < 0) {
+		sj_error("--jvm '%s': not a pid (a positive number) or a main class or jar", arg);
+		return -EINVAL;
+	}
+	grown = realloc(o->jvms, (o->njvms + 1) * sizeof *grown);
+	if (!grown)
+		return -ENOMEM;
+	o->jvms = grown;
+	o->jvms[o->njvms++] = arg;
+	return 0;
+}
+
 static int parse_one(struct bridge_options *o, int c, const char *arg)
 {
 	unsigned long v;
@@ -367,6 +389,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 		return 0;
 	case OPT_AGENT_OPTIONS: o->agent_options = arg; return 0;
 	case OPT_NO_ATTACH: o->no_attach = true; return 0;
+	case OPT_JVM: return add_jvm(o, arg);
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
 	case OPT_CHECK: o->check = true; return 0;
 	case OPT_MATCHES: o->matches = true; return 0;
@@ -513,6 +536,9 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 void options_free(struct bridge_options *o)
 {
 	free(o->pids);
+	free(o->jvms);
+	o->jvms = NULL;
+	o->njvms = 0;
 	registry_free(&o->reg);
 	o->pids = NULL;
 	o->npids = 0;

@@ -51,6 +51,8 @@ struct bridge_options {
 	const struct record_format *record_fmt; /* of --record or --read: --format, else the extension */
 	bool force;                /* --force: --record may overwrite FILE */
 	uint64_t record_max;       /* --record-max BYTES, 0: no cap */
+	const char **jvms;         /* --jvm NAME|PID, repeatable (jvmsel.h); none: every JVM */
+	size_t njvms;
 };
 
 int options_parse(int argc, char **argv, struct bridge_options *o);

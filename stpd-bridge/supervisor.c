@@ -20,6 +20,7 @@
 
 #include "attach.h"
 #include "discovery.h"
+#include "jvmsel.h"
 #include "fdio.h"
 #include "log.h"
 #include "print.h"
@@ -355,6 +356,16 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	close(dirfd);
 }
 
+/* Without -x: every JVM, or with --jvm those it selects, as named ones
+ * (they get the agent loaded). */
+static void consider_selected(struct supervisor *s, pid_t pid)
+{
+	if (!s->o->njvms)
+		consider(s, pid, false);
+	else if (jvmsel_matches(pid, s->o->jvms, s->o->njvms))
+		consider(s, pid, true);
+}
+
 static void scan(struct supervisor *s)
 {
 	pid_t *pids;
@@ -369,7 +380,7 @@ static void scan(struct supervisor *s)
 	if (discovery_scan(s->disc, &pids, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++)
-		consider(s, pids[i], false);
+		consider_selected(s, pids[i]);
 	free(pids);
 }
 
