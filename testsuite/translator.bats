@@ -87,6 +87,16 @@ section() {
 	diff -u errors.err <(printf '%s\n' "$output")
 }
 
+@test "golden: SystemTap's java(\"PNAME\"|PID).class().method() points, their variables and functions" {
+	golden java_forms
+}
+
+@test "golden: every error of SystemTap's java() points, with stap's wording where stap has one" {
+	STAPJAVA_STAP=/bin/false run "$SJ" --dump java_errors.stp
+	[ "$status" -eq 1 ]
+	diff -u java_errors.err <(printf '%s\n' "$output")
+}
+
 @test "line and column of every token outside rewritten points are unchanged" {
 	run "$SJ" --dump -p2 -g -r "$KREL" tricky.stp
 	[ "$status" -eq 0 ]
@@ -1091,4 +1101,29 @@ java.gc.start java_event_name:string java_event:long java_pid:long java_tid:long
 	printf '%s\n' "${lines[3]}" "${lines[4]}" "${lines[2]}" "${lines[0]}" "${lines[1]}" | sed -E 's/^[^ ]+ //' >"$T/list-vars"
 	diff -u "$T/stap-vars" "$T/list-vars"
 	[ "$(sed -n 2p "$T/list-vars")" = "$SLOT_VARS method_name:string java_popped:long" ]
+}
+
+@test "stap -p2 elaborates SystemTap's java() points and SystemTap's own java test scripts, in both ABIs" {
+	stap_p2 java_forms.stp
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# SystemTap's multiparams.stp and returnstatement.stp, as its testsuite writes them
+	cat >"$T/multi.stp" <<-'EOF2'
+		probe java("multiparams").class("multiparams").method("printMessage10(Object, String, short, char, boolean, byte, float, double, long, int)")
+		{
+		  %( systemtap_v >= "3.1" %?
+		     printf("%s %s %s %s %s %s %s %s %s %s %s\n", pn(), arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)
+		  %:
+		     printf("%s %s %s %d %d %d %d %d %d %d %d\n", pn(), user_string_quoted($arg1), user_string_quoted($arg2), $arg3, $arg4, $arg5, $arg6, $arg7, $arg8, $arg9, $arg10)
+		  %)
+		  print_java_backtrace()
+		}
+		probe java("returnstatement").class("returnstatement").method("printMessage(char)").return
+		{
+		  printf("%s %d ret\n", pn(), $arg1)
+		}
+	EOF2
+	stap_p2 "$T/multi.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	stap_p2 --compatible=3.0 "$T/multi.stp"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }

@@ -26,7 +26,8 @@ translator_patches_libsjtranslate_la_SOURCES = \
 	translator-patches/sj_resolve.c translator-patches/sj_resolve.h \
 	translator-patches/sj_files.c translator-patches/sj_files.h \
 	translator-patches/sj_list.c translator-patches/sj_list.h \
-	translator-patches/sj_classpath.c translator-patches/sj_classpath.h
+	translator-patches/sj_classpath.c translator-patches/sj_classpath.h \
+	translator-patches/sj_java.c translator-patches/sj_java.h
 # The class files of a --classpath are read with the agent's own code
 # (agent/cfmethods.h), the jars with libzip.
 translator_patches_libsjtranslate_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(LIBZIP_CFLAGS)
@@ -57,6 +58,10 @@ EXTRA_DIST += \
 	testsuite/translator/defaults.stp \
 	testsuite/translator/errors.err \
 	testsuite/translator/errors.stp \
+	testsuite/translator/java_errors.err \
+	testsuite/translator/java_errors.stp \
+	testsuite/translator/java_forms.expected \
+	testsuite/translator/java_forms.stp \
 	testsuite/translator/nojava.expected \
 	testsuite/translator/nojava.stp \
 	testsuite/translator/tricky.expected \

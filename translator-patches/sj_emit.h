@@ -31,6 +31,11 @@
  *  - sj_emit_bridge_args(): the bridge's arguments after "--parent PID": --slot
  *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --in-thread, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
+ *    Without -x, when every Java point used is a java("PNAME"|PID) one
+ *    (sj_java.h), --jvm NAME|PID for each JVM they name, once.
+ *  - sj_emit_companions(): a `probe __stapjava_sN {}` for each companion slot
+ *    used (the enter slots that keep a java(...).return's arguments: their
+ *    aliases do the work), each after a newline.
  *  - sj_emit_begin(): without -c (and with -c in-thread), the `probe begin` that
  *    starts the bridge with system() (and notes stapio's process group for
  *    sj_emit_watch).  stapio runs
@@ -123,6 +128,7 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 /* WATCHED: sj_emit_watch() follows (the begin probe notes stapio's process group). */
 int sj_emit_begin(const char *bridge, const char *args, const char *args_file, bool watched,
 		  struct sj_buf *out);
+int sj_emit_companions(const struct sj_translation *t, struct sj_buf *out);
 int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out);
 /* TARGET_PID: -x's, named in the message (the bridge ends with that JVM). */
 int sj_emit_watch(const char *bridge, bool in_target, const char *target_pid, struct sj_buf *out);

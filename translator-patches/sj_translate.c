@@ -79,6 +79,10 @@ struct scan {
 	int brace, paren;
 	bool in_header, at_pp, define_pending;
 	bool resolving;		/* reading stap -p1's output: nothing to rewrite */
+	size_t java_hdr[SJ_MAX_SLOTS];	/* slots of java(...) points in this probe header */
+	size_t njava_hdr;
+	bool java_body;		/* in the handler of a probe with java(...) points */
+	unsigned java_needs;	/* SJ_OPT_* that handler asks for */
 	long pending;		/* token starting the current probe point, -1: none */
 	struct pp_frame stack[MAX_PP_NESTING];
 	int depth, define_depth;
@@ -138,16 +142,15 @@ static int slot_for(struct sj_translation *t, enum sj_kind kind, const char *eve
 	if (!copy)
 		return -ENOMEM;
 	/* used until stap's pass 1 says otherwise (sj_translation_resolve) */
-	t->slots[t->nslots] = (struct sj_slot){ kind, event, copy, true };
+	t->slots[t->nslots] = (struct sj_slot){ kind, event, copy, true, NULL };
 	return (int)t->nslots++;
 }
 
-/* Copy buf up to OFF, then the slot probe's name in place of [OFF, END): newlines
- * are kept and every other byte becomes a space, so what follows stays put. */
-static int emit_replacement(struct scan *s, size_t off, size_t end, int slot)
+/* Copy buf up to OFF, then NAME in place of [OFF, END): newlines are kept and
+ * every other byte becomes a space, so what follows stays put. */
+static int emit_text(struct scan *s, size_t off, size_t end, const char *name)
 {
-	char name[32];
-	int nlen = snprintf(name, sizeof name, SJ_SLOT_PREFIX "%d", slot);
+	int nlen = (int)strlen(name);
 	int rc = sj_buf_add(s->out, s->buf + s->copied, off - s->copied);
 
 	rc |= sj_buf_add(s->out, name, (size_t)nlen);
@@ -159,6 +162,15 @@ static int emit_replacement(struct scan *s, size_t off, size_t end, int slot)
 	}
 	s->copied = end;
 	return rc ? -ENOMEM : 0;
+}
+
+/* The slot probe's name in place of [OFF, END). */
+static int emit_replacement(struct scan *s, size_t off, size_t end, int slot)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, SJ_SLOT_PREFIX "%d", slot);
+	return emit_text(s, off, end, name);
 }
 
 /* --- one java.KIND("PATTERN")[.EVENT] point ----------------------------------------- */
@@ -271,6 +283,115 @@ static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 	if (slot < 0 || emit_replacement(s, tok(s, i)->off, tok(s, j - 1)->off + tok(s, j - 1)->len, slot) < 0)
 		s->oom = 1;
 	return j;
+}
+
+/* --- SystemTap's java("PNAME"|PID).class("C").method("M")[.return] ------------------ */
+
+/* A slot of its own for the java(...) point P (taken over), or the slot of
+ * the same text: its index, -ENOSPC or -ENOMEM. */
+static int java_slot_for(struct sj_translation *t, struct sj_java_point *p)
+{
+	for (size_t i = 0; i < t->nslots; i++) {
+		const struct sj_java_point *q = t->slots[i].java;
+		if (q && q->is_companion == p->is_companion && strcmp(q->text, p->text) == 0) {
+			sj_java_point_free(p);
+			return (int)i;
+		}
+	}
+	if (t->nslots == SJ_MAX_SLOTS)
+		return -ENOSPC;
+	struct sj_java_point *kept = malloc(sizeof *kept);
+	char *pattern = strdup(p->pattern);
+	if (!kept || !pattern) {
+		free(kept);
+		free(pattern);
+		return -ENOMEM;
+	}
+	*kept = *p;
+	const struct kind_info *ki = kind_info(SJ_KIND_METHOD);
+	t->slots[t->nslots] = (struct sj_slot){ SJ_KIND_METHOD, ki->events[p->ret ? 1 : 0], pattern, true, kept };
+	return (int)t->nslots++;
+}
+
+/* Tokens I, I+1 are `java` `(`. */
+static size_t java_form(struct scan *s, size_t i)
+{
+	struct sj_java_point p;
+	struct sj_java_error err;
+	size_t j = sj_java_parse(s->tk, s->n, i, s->t->script_args, s->t->nscript_args, &p, &err);
+
+	if (!p.text) {
+		error_at(s, tok(s, err.tok), "%s", err.msg);
+		sj_java_point_free(&p);
+		return j > i ? j : i + 1;
+	}
+	int slot = java_slot_for(s->t, &p);
+	if (slot == -ENOSPC) {
+		sj_java_point_free(&p);
+		error_at(s, tok(s, i), "too many Java probe points: at most %d distinct java.method/class/exception points per script, all branches of %%( %%) conditionals counted",
+			 SJ_MAX_SLOTS);
+		return j;
+	}
+	if (slot < 0 || emit_replacement(s, tok(s, i)->off, tok(s, j - 1)->off + tok(s, j - 1)->len, slot) < 0) {
+		s->oom = 1;
+		return j;
+	}
+	if (s->in_header && s->njava_hdr < SJ_MAX_SLOTS)
+		s->java_hdr[s->njava_hdr++] = (size_t)slot;
+	return j;
+}
+
+/* The handler of a probe with java(...) points is over: what it reads is
+ * asked for each of them, and a .return that reads the arguments gets its
+ * companion. */
+static void java_body_end(struct scan *s)
+{
+	struct sj_translation *t = s->t;
+
+	for (size_t k = 0; k < s->njava_hdr; k++) {
+		struct sj_java_point *p = t->slots[s->java_hdr[k]].java;
+		p->optional |= s->java_needs;
+		t->optional |= s->java_needs;
+		if (!p->ret || !(p->optional & SJ_OPT_ARGS) || p->companion >= 0)
+			continue;
+		struct sj_java_point c;
+		if (sj_java_point_copy(&c, p) < 0) {
+			s->oom = 1;
+			return;
+		}
+		c.ret = false;
+		c.is_companion = true;
+		c.optional = SJ_OPT_ARGS;
+		int slot = java_slot_for(t, &c);
+		if (slot == -ENOSPC) {
+			sj_java_point_free(&c);
+			error_at(s, tok(s, 0), "too many Java probe points: at most %d, the enter points that keep the arguments of .return points counted",
+				 SJ_MAX_SLOTS);
+			return;
+		}
+		if (slot < 0) {
+			s->oom = 1;
+			return;
+		}
+		t->slots[s->java_hdr[k]].java->companion = slot;
+	}
+	s->njava_hdr = 0;
+	s->java_body = false;
+	s->java_needs = 0;
+}
+
+/* Token I in such a handler: stap's Java variables and functions become ours. */
+static size_t java_rewrite(struct scan *s, size_t i)
+{
+	char text[64];
+	size_t k = sj_java_rewrite(s->tk, s->n, i, text, sizeof text, &s->java_needs);
+
+	if (k == 0)
+		return 0;
+	const struct sj_token *last = tok(s, i + k - 1);
+	if (emit_text(s, tok(s, i)->off, last->off + last->len, text) < 0)
+		s->oom = 1;
+	return k;
 }
 
 /* Tokens I.. are `java` `.` WORD `(` with WORD no kind: a kind it is a typo of,
@@ -393,14 +514,18 @@ static void track(struct scan *s, size_t i)
 	} else if (t->kind == SJ_TOK_IDENT && top && sj_tok_is(t, SJ_TOK_IDENT, "probe")) {
 		s->in_header = s->at_pp = true;
 		s->pending = -1;
+		s->njava_hdr = 0;
 	} else if (is_op(t, "{")) {
 		if (header) {
 			classify_pending(s);
 			s->in_header = s->at_pp = false;
+			s->java_body = s->njava_hdr > 0;
 		}
 		s->brace++;
 	} else if (is_op(t, "}")) {
 		s->brace -= s->brace > 0;
+		if (s->java_body && s->brace == 0)
+			java_body_end(s);
 	} else if (is_op(t, "(") || is_op(t, "[")) {
 		s->paren++;
 	} else if (is_op(t, ")") || is_op(t, "]")) {
@@ -457,6 +582,20 @@ static int scan_all(struct scan *s)
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < s->n && !s->oom;) {
+		if (!s->resolving && s->brace == 0 && s->paren == 0 && sj_tok_is(tok(s, i), SJ_TOK_IDENT, "java") &&
+		    is_op(tok(s, i + 1), "(")) {
+			if (s->in_header && s->at_pp)
+				s->at_pp = false;	/* a slot: never forces sync by itself */
+			i = java_form(s, i);
+			continue;
+		}
+		if (s->java_body && s->brace > 0 && !s->resolving) {
+			size_t k = java_rewrite(s, i);
+			if (k) {
+				i += k;
+				continue;
+			}
+		}
 		int kind = !s->resolving && s->brace == 0 && s->paren == 0 ? java_kind(s, i) : -1;
 		if (kind >= 0) {
 			if (s->in_header && s->at_pp)
@@ -521,13 +660,26 @@ int sj_translation_resolve(struct sj_translation *t, const char *parsed, size_t 
 	t->other_points = t->aliases = NULL;
 	t->nother = t->naliases = 0;
 	t->families = t->optional = 0;
-	return scan_all(&s);
+	int rc = scan_all(&s);
+	/* a companion is used with its return; the handlers' needs were read before */
+	for (size_t i = 0; i < t->nslots; i++) {
+		const struct sj_java_point *p = t->slots[i].java;
+		if (p && p->companion >= 0 && t->slots[i].used)
+			t->slots[p->companion].used = true;
+		if (p && t->slots[i].used)
+			t->optional |= p->optional;
+	}
+	return rc;
 }
 
 void sj_translation_free(struct sj_translation *t)
 {
-	for (size_t i = 0; i < t->nslots; i++)
+	for (size_t i = 0; i < t->nslots; i++) {
 		free(t->slots[i].pattern);
+		if (t->slots[i].java)
+			sj_java_point_free(t->slots[i].java);
+		free(t->slots[i].java);
+	}
 	free_names(t->other_points, t->nother);
 	free_names(t->aliases, t->naliases);
 	sj_buf_free(&t->errors);

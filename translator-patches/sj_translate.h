@@ -19,6 +19,13 @@
  * sj_translation_resolve(), which recomputes the slots used, families, optional
  * data and the points that decide dispatch from it.  Otherwise the user's text
  * decides alone, and every slot is used.
+ *
+ * SystemTap's own java("PNAME"|PID).class("C").method("M")[.return] points
+ * (sj_java.h) get a slot each (one per point text, so that pn() is the point's),
+ * and in the handler of a probe that has one, stap's Java variables and
+ * functions are rewritten in place, never longer than the user's text;
+ * a .return whose handler reads the arguments gets an enter slot of its own
+ * (a companion, used exactly when its return slot is) that keeps them.
  */
 #ifndef STAPJAVA_SJ_TRANSLATE_H
 #define STAPJAVA_SJ_TRANSLATE_H
@@ -27,6 +34,7 @@
 #include <stddef.h>
 
 #include "sj_buf.h"
+#include "sj_java.h"
 
 #define SJ_MAX_SLOTS 256	/* markers slot0 .. slot255 of stpd-bridge */
 #define SJ_SLOT_PREFIX "__stapjava_s"
@@ -50,6 +58,7 @@ struct sj_slot {
 	const char *event;	/* static: "enter", "load", ... */
 	char *pattern;		/* normalised by pattern_compile */
 	bool used;		/* registered with the bridge: in a probe point stap keeps */
+	struct sj_java_point *java;	/* SystemTap's java(...) form (sj_java.h), NULL: ours */
 };
 
 struct sj_translation {

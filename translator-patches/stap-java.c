@@ -344,6 +344,8 @@ static int generate(struct job *j)
 	bo.extra = j->opts;
 	bo.nextra = j->nopts;
 	if (rc == 0)
+		rc = sj_emit_companions(&j->tr, &j->main_text);
+	if (rc == 0)
 		rc = sj_emit_aliases(&j->tr, bo.in_thread ? j->paths.agent : j->paths.bridge,
 				     bo.in_thread, &j->aliases);
 	if (rc == 0)
@@ -838,7 +840,8 @@ static int name_slot_points(struct job *j)
 		return -ENOMEM;
 	for (size_t i = 0; i < j->tr.nslots; i++) {
 		const struct sj_slot *sl = &j->tr.slots[i];
-		if (asprintf(&j->slot_points[i], "java.%s(\"%s\").%s", sj_kind_name(sl->kind),
+		if (sl->java ? asprintf(&j->slot_points[i], "%s", sl->java->text) < 0 :
+		    asprintf(&j->slot_points[i], "java.%s(\"%s\").%s", sj_kind_name(sl->kind),
 			     sl->pattern, sl->event) < 0) {
 			j->slot_points[i] = NULL;
 			return -ENOMEM;
