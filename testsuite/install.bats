@@ -224,3 +224,24 @@ $STAPJAVA_AGENT" ] || { echo "$mode: $output"; false; }
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 }
+
+@test "make install-as-stap: bindir's stap is stap-java, which runs SystemTap's stap after it in PATH, never itself" {
+	staged
+	# (the install again: a test before this one took it out)
+	make -s -C "$STAPJAVA_BUILDDIR" install install-as-stap DESTDIR="$DEST" >/dev/null 2>&1
+	[ "$(readlink "$DEST$bindir/stap")" = stap-java ]
+	# a harness that calls `stap` gets SystemTap's java() points, translated
+	PATH=$DEST$bindir:$PATH run --separate-stderr stap -r "$krel" -p2 \
+		-e 'probe java("Demo").class("Demo").method("add(int,int)").return { println(pn()) }'
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -oE '/[^ "'\'']*stpd-bridge' <<<"$output" | sort -u)" = "$STAPJAVA_BRIDGE" ] || { echo "$output"; false; }
+	# and everything else goes to SystemTap's
+	PATH=$DEST$bindir:$PATH run stap -V
+	[ "$status" -eq 0 ] && [[ ${lines[0]} == "Systemtap translator/driver"* ]] || { echo "$status $output"; false; }
+	# with no other stap in PATH it says so instead of running itself
+	run --separate-stderr env PATH="$DEST$bindir" "$DEST$bindir/stap" -p2 -e 'probe begin { }'
+	[ "$status" -eq 1 ] && [[ $stderr =~ ^stap-java\[[0-9]+\]:\ error:\ no\ stap\ in\ PATH\ but\ stap-java\ itself:\ install\ SystemTap,\ or\ set\ STAPJAVA_STAP$ ]] ||
+		{ echo "$status $stderr"; false; }
+	make -s -C "$STAPJAVA_BUILDDIR" uninstall-as-stap uninstall DESTDIR="$DEST" >/dev/null
+	[ ! -e "$DEST$bindir/stap" ] && [ ! -L "$DEST$bindir/stap" ]
+}

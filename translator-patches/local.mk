@@ -27,7 +27,8 @@ translator_patches_libsjtranslate_la_SOURCES = \
 	translator-patches/sj_files.c translator-patches/sj_files.h \
 	translator-patches/sj_list.c translator-patches/sj_list.h \
 	translator-patches/sj_classpath.c translator-patches/sj_classpath.h \
-	translator-patches/sj_java.c translator-patches/sj_java.h
+	translator-patches/sj_java.c translator-patches/sj_java.h \
+	translator-patches/sj_java_stap.c translator-patches/sj_java_stap.h
 # The class files of a --classpath are read with the agent's own code
 # (agent/cfmethods.h), the jars with libzip.
 translator_patches_libsjtranslate_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(LIBZIP_CFLAGS)
@@ -71,3 +72,16 @@ EXTRA_DIST += \
 check_PROGRAMS += testsuite/translator/fake-bridge
 testsuite_translator_fake_bridge_SOURCES = testsuite/translator/fake-bridge.c
 testsuite_translator_fake_bridge_LDADD = runtime/libsjmarkers.la runtime/libsjruntime.la
+
+# Optional: stap-java in front of SystemTap's stap (man/stap-java.1, "As
+# stap"): a link named stap in bindir, found before /usr/bin/stap in PATH.
+# stap-java then runs the next stap in PATH that is not itself.
+install-as-stap:
+	$(MKDIR_P) "$(DESTDIR)$(bindir)"
+	ln -sf stap-java "$(DESTDIR)$(bindir)/stap"
+
+uninstall-as-stap:
+	if [ -L "$(DESTDIR)$(bindir)/stap" ] && [ "$$(readlink "$(DESTDIR)$(bindir)/stap")" = stap-java ]; then \
+		rm -f "$(DESTDIR)$(bindir)/stap"; fi
+
+.PHONY: install-as-stap uninstall-as-stap

@@ -33,6 +33,7 @@
 #include "sj_cmdline.h"
 #include "sj_diag.h"
 #include "sj_emit.h"
+#include "sj_java_stap.h"
 #include "sj_files.h"
 #include "sj_list.h"
 #include "sj_resolve.h"
@@ -92,6 +93,7 @@ struct job {
 	char slots[4300], paths_file[4300];	/* SLOTS_TAPSET, SJ_PATHS_TAPSET */
 	struct sj_srcmap_file *mapped;	/* the main script and each -E, for map */
 	struct sj_srcmap map;
+	char stap[4096];		/* the real stap (sj_java_stap.h) */
 };
 
 static const char *env_or(const char *name, const char *fallback)
@@ -889,8 +891,17 @@ static int stap_java(struct job *j, int argc, char **argv)
 		.agent = env_or("STAPJAVA_AGENT", SJ_AGENT_PATH),
 		.tapset = env_or("STAPJAVA_TAPSET", SJ_TAPSET_DIR),
 		.fix = env_or("STAPJAVA_RUNTIME_FIX", SJ_RUNTIME_FIX),
-		.stap = env_or("STAPJAVA_STAP", "stap"),
 	};
+	rc = sj_real_stap(j->stap, sizeof j->stap);
+	if (rc < 0) {
+		sj_error("%s", rc == -ENOENT ? "no stap in PATH but stap-java itself: install SystemTap, or set STAPJAVA_STAP"
+					     : "the path of stap is too long");
+		return 1;
+	}
+	/* for what this run starts (stap-runtime-fix calls stap): the same one */
+	if (rc == 1)
+		setenv("STAPJAVA_STAP", j->stap, 1);
+	j->paths.stap = j->stap;
 	if (check_path("bridge", j->paths.bridge) < 0 || check_path("agent", j->paths.agent) < 0)
 		return 1;
 	if (sj_emit_paths(j->paths.bridge, j->paths.agent, &j->paths_text) < 0) {

@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# SystemTap's own Java probe points (stapprobes(3stap), JAVA) on the kernel
+# runtime in the guest, served by stapjava: our conformance suite, modelled
+# on the cases of SystemTap's testsuite/systemtap.apps/java.exp (one
+# parameter of each primitive type and String, the same on .return, ten
+# parameters of mixed types, print_java_backtrace()), with a JVM named as jps
+# names it and one named by pid, the first started after the script.  Each
+# JVM does a fixed amount of work and ends (or waits for a file the run
+# makes once the script has seen what it needs); outputs are compared
+# exactly, with only pids and object ids masked.
+#
+# STAPJAVA_SRCDIR / STAPJAVA_BUILDDIR: source and build trees (default: the
+# repository top).
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	local top
+	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	export STAPJAVA_SRCDIR=${STAPJAVA_SRCDIR:-$top}
+	export STAPJAVA_BUILDDIR=${STAPJAVA_BUILDDIR:-$top}
+	export B S VM JAVA D
+	B=$(cd "$STAPJAVA_BUILDDIR" && pwd -P)
+	S=$STAPJAVA_SRCDIR
+	VM=$S/testsuite/vm/stap-vm
+	JAVA=$(readlink -f "$(command -v java)")
+	for f in "$B/stpd-bridge/stpd-bridge" "$B/agent/libstapjava.so" \
+		"$B/translator-patches/stap-java" "$B/tapset/stapjava.stp"; do
+		[ -e "$f" ] || { echo "missing $f: run make first" >&2; return 1; }
+	done
+	export STAPJAVA_BRIDGE=$B/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$B/agent/libstapjava.so
+	export STAPJAVA_TAPSET=$B/tapset STAPJAVA_RUNTIME_FIX=$S/translator-patches/stap-runtime-fix
+	# runs share the host's /tmp with the guest (writable there)
+	D=$(mktemp -d /tmp/stapjava-sysjava.XXXXXX)
+	chmod 755 "$D"
+	# Conform: the methods SystemTap's java.exp probes, at fixed lines (the
+	# backtrace says them). "once": each called once, then exit. "loop STOP":
+	# ten() and takeInt(7) every 50 ms until the file STOP exists (at most 2 min).
+	# Other: calls them too, but is not the JVM the scripts name.
+	cat >"$D/Conform.java" <<-'EOF'
+		public class Conform {
+			static void takeBoolean(boolean v) { }
+			static void takeByte(byte v) { }
+			static void takeChar(char v) { }
+			static void takeShort(short v) { }
+			static void takeInt(int v) { }
+			static void takeLong(long v) { }
+			static void takeFloat(float v) { }
+			static void takeDouble(double v) { }
+			static void takeString(String v) { }
+			static void ten(Object a, String b, short c, char d, boolean e, byte f, float g, double h, long i, int j) { }
+			public String toString() { return "just a Conform"; }
+			static void calls() {
+				takeBoolean(true); takeByte((byte) -10); takeChar('a'); takeShort((short) 14);
+				takeInt(42); takeLong(254775806L); takeFloat(2.5f); takeDouble(3.14159265359);
+				takeString("hello, world");
+				ten(new Conform(), "hello", (short) 14, 'a', true, (byte) 10, 2.71828f, 3.14159265359, 254775806L, 42);
+				ten(null, "hello", (short) 14, 'a', true, (byte) 10, 2.71828f, 3.14159265359, 254775806L, 42);
+			}
+			public static void main(String[] args) throws Exception {
+				if (args[0].equals("once")) {
+					calls();
+					return;
+				}
+				java.io.File stop = new java.io.File(args[1]);
+				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+					ten(new Conform(), "hello", (short) 14, 'a', true, (byte) 10, 2.71828f, 3.14159265359, 254775806L, 42);
+					takeInt(7);
+					if (i == 0)
+						System.out.println("running");
+					Thread.sleep(50);
+				}
+			}
+		}
+	EOF
+	cat >"$D/Other.java" <<-'EOF'
+		public class Other {
+			public static void main(String[] args) { Conform.takeInt(99); Conform.takeString("not me"); }
+		}
+	EOF
+	javac -d "$D" "$D/Conform.java" "$D/Other.java"
+}
+
+teardown_file() {
+	[ -n "${D:-}" ] && rm -rf "$D"
+}
+
+show() {
+	local name=$1
+	printf -- '--- status %s\n--- stdout\n' "$status" >&2
+	cat "$D/$name.out" >&2
+	printf -- '--- stderr\n' >&2
+	cat "$D/$name.err" >&2
+	printf -- '--- java\n' >&2
+	cat "$D/$name.java.out" "$D/$name.java.err" >&2 2>/dev/null
+	printf -- '--- agent log\n' >&2
+	cat "$D/$name.agent.log" >&2 2>/dev/null
+}
+
+# stderr without stap's usual warnings about the Debian kernel's missing
+# debuginfo and the JVM's "Picked up JAVA_TOOL_OPTIONS".
+clean_err() {
+	grep -v -e '^WARNING: Kernel function symbol table missing' \
+		-e '^WARNING: cannot find module kernel debuginfo' \
+		-e '^Number of similar warning messages suppressed: [0-9]*\.$' \
+		-e '^Rerun with -v to see them\.$' \
+		-e '^Picked up JAVA_TOOL_OPTIONS' "$1" || true
+}
+
+@test "java(\"PNAME\"): each primitive type and String, on entry and on .return, ten mixed parameters and print_java_backtrace(), in the JVM named Conform alone, started after the script" {
+	# every case of java.exp's multiparams and returnstatement, one script
+	{
+		for t in boolean byte char short int long float double String; do
+			m="take${t^}($t)"
+			echo "probe java(\"Conform\").class(\"Conform\").method(\"$m\") { printf(\"%s %s\\n\", pn(), arg1) }"
+			echo "probe java(\"Conform\").class(\"Conform\").method(\"$m\").return { printf(\"%s %s %d\\n\", pn(), arg1, \$arg1) }"
+		done
+		cat <<-'EOF'
+			probe java("Conform").class("Conform").method("ten(Object, String, short, char, boolean, byte, float, double, long, int)")
+			{
+				printf("%s %s %s %s %s %s %s %s %s %s %s\n", pn(), arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)
+				print_java_backtrace()
+			}
+		EOF
+	} >"$D/pname.stp"
+	local tcmd
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/pname.agent.log
+	# Other runs first, without the agent: the bridge leaves it alone (not Conform)
+	tcmd=$("$B/translator-patches/stap-java" --target-command \
+		"cd $D && env -u JAVA_TOOL_OPTIONS $JAVA -cp $D Other && $JAVA -cp $D Conform once >$D/pname.java.out 2>$D/pname.java.err" \
+		"$D/pname.stp")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$D/pname.stp" >"$D/pname.out" 2>"$D/pname.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show pname; false; }
+	local p='java("Conform").class("Conform").method'
+	diff -u - <(sed -E 's/Conform@[0-9a-f]+#[0-9]+/Conform@H#ID/' "$D/pname.out") <<-EOF || { show pname; false; }
+		$p("takeBoolean(boolean)") true
+		$p("takeBoolean(boolean)").return true 1
+		$p("takeByte(byte)") -10
+		$p("takeByte(byte)").return -10 -10
+		$p("takeChar(char)") a
+		$p("takeChar(char)").return a 97
+		$p("takeShort(short)") 14
+		$p("takeShort(short)").return 14 14
+		$p("takeInt(int)") 42
+		$p("takeInt(int)").return 42 42
+		$p("takeLong(long)") 254775806
+		$p("takeLong(long)").return 254775806 254775806
+		$p("takeFloat(float)") 2.5
+		$p("takeFloat(float)").return 2.5 2
+		$p("takeDouble(double)") 3.1415926535900001
+		$p("takeDouble(double)").return 3.1415926535900001 3
+		$p("takeString(String)") hello, world
+		$p("takeString(String)").return hello, world 0
+		$p("ten(Object, String, short, char, boolean, byte, float, double, long, int)") Conform@H#ID hello 14 a true 10 2.71828008 3.1415926535900001 254775806 42
+		java.lang.Throwable
+		$(printf '\t')at Conform.ten(Conform.java:11)
+		$(printf '\t')at Conform.calls(Conform.java:17)
+		$(printf '\t')at Conform.main(Conform.java:22)
+		$p("ten(Object, String, short, char, boolean, byte, float, double, long, int)") null hello 14 a true 10 2.71828008 3.1415926535900001 254775806 42
+		java.lang.Throwable
+		$(printf '\t')at Conform.ten(Conform.java:11)
+		$(printf '\t')at Conform.calls(Conform.java:18)
+		$(printf '\t')at Conform.main(Conform.java:22)
+	EOF
+	[ -z "$(clean_err "$D/pname.err")" ] || { show pname; false; }
+}
+
+@test "java(PID) of a JVM started without the agent (it is loaded, as with -x), --compatible=3.0's \$argN, and SystemTap's own multiparams script form" {
+	# The JVM gets pid 5000 (ns_last_pid) and runs before the script, without
+	# the agent; the bridge loads it. The script ends itself once it has seen
+	# one ten() and one return of takeInt(7); the JVM then stops on its file.
+	cat >"$D/pid.stp" <<-'EOF'
+		global done
+		probe java(5000).class("Conform").method("ten(Object, String, short, char, boolean, byte, float, double, long, int)")
+		{
+		  if (!done)
+		    printf("%s %s %s %d %d %d %d %d %d %d %d\n", pn(), user_string_quoted($arg1), user_string_quoted($arg2), $arg3, $arg4, $arg5, $arg6, $arg7, $arg8, $arg9, $arg10)
+		}
+		probe java(5000).class("Conform").method("takeInt(int)").return
+		{
+		  if (!done++) { printf("%s %d ret\n", pn(), $arg1); exit() }
+		}
+	EOF
+	local before after
+	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
+	before+="; cd $D && $JAVA -cp $D Conform loop $D/pid.stop >$D/pid.java.out 2>$D/pid.java.err & echo \$! >$D/pid.pid"
+	before+="; i=0; until grep -q running $D/pid.java.out; do i=\$((i+1)); [ \$i -lt 600 ] || exit 1; sleep 0.2; done"
+	after="touch $D/pid.stop; p=\$(cat $D/pid.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 600 ]; do i=\$((i+1)); sleep 0.2; done"
+	status=0
+	STAPJAVA_BRIDGE_OPTS="--sockdir /run/sjd --agent-options loglevel=info,logfile=$D/pid.agent.log" \
+		timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--stap-opt --compatible=3.0 --before "$before" --after "$after" \
+		"$D/pid.stp" >"$D/pid.out" 2>"$D/pid.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show pid; false; }
+	[ "$(cat "$D/pid.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/pid.pid"), not 5000" >&2; false; }
+	diff -u - <(sed -E 's/Conform@[0-9a-f]+#[0-9]+/Conform@H#ID/' "$D/pid.out") <<-'EOF' || { show pid; false; }
+		java(5000).class("Conform").method("ten(Object, String, short, char, boolean, byte, float, double, long, int)") "Conform@H#ID" "hello" 14 97 1 10 2 3 254775806 42
+		java(5000).class("Conform").method("takeInt(int)").return 7 ret
+	EOF
+	[ -z "$(clean_err "$D/pid.err")" ] || { show pid; false; }
+}
