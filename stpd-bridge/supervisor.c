@@ -692,7 +692,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 		rc = 1;
 	else {
 		sj_info("serving %s; looking for agents every %u ms",
-			o->npids ? "the JVMs named with -x" : "every JVM", o->rescan_ms);
+			o->npids ? "the JVMs named with -x" : o->njvms ? "the JVMs named with --jvm" : "every JVM", o->rescan_ms);
 		rc = loop(&s);
 		/* a JVM named with -x that could not be served fails the run */
 		if (rc == 0 && s.failed.n)

@@ -304,6 +304,11 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 				rc |= word(out, form, "%s", p->jvm);
 			}
 		}
+		/* for one it must load the agent into, as with -x */
+		if (o->agent) {
+			rc |= word(out, form, "--agent");
+			rc |= word(out, form, "%s", o->agent);
+		}
 	}
 	for (size_t i = 0; i < o->nextra; i++)
 		rc |= word(out, form, "%s", o->extra[i]);

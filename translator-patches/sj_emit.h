@@ -32,7 +32,7 @@
  *    N:KIND.EVENT:PATTERN for each slot used, family switches, optional data, --in-thread, -x PID, then
  *    the extra words (STAPJAVA_BRIDGE_OPTS, which hold no quote or backslash).
  *    Without -x, when every Java point used is a java("PNAME"|PID) one
- *    (sj_java.h), --jvm NAME|PID for each JVM they name, once.
+ *    (sj_java.h), --jvm NAME|PID for each JVM they name, once, and --agent.
  *  - sj_emit_companions(): a `probe __stapjava_sN {}` for each companion slot
  *    used (the enter slots that keep a java(...).return's arguments: their
  *    aliases do the work), each after a newline.

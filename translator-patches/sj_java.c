@@ -27,14 +27,6 @@ static const char *const java_lang[] = {
 	"Math", "System", "Process", "Runtime", "ThreadLocal", "AutoCloseable", "Cloneable",
 };
 
-static const struct {
-	const char *name;
-	char code;
-} primitives[] = {
-	{ "boolean", 'Z' }, { "byte", 'B' }, { "char", 'C' }, { "short", 'S' },
-	{ "int", 'I' }, { "long", 'J' }, { "float", 'F' }, { "double", 'D' },
-};
-
 static bool fail(struct sj_java_error *err, size_t tok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -99,87 +91,55 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
-/* One parameter type T[0..N) in Java source form, appended to the pattern
- * PAT and the regular expression RE; *INEXACT when the pattern alone would
- * select other types too.  False with a message in WHY. */
-static bool param_type(const char *t, size_t n, struct sj_buf *pat, struct sj_buf *re, bool *inexact,
-		       char *why, size_t whylen)
+static bool in_java_lang(const char *name, size_t n)
 {
-	char base[512];
-	size_t blen = 0, dims = 0;
-	int depth = 0;
-	bool gap = false;	/* blanks after a part of the name */
-
-	trim(&t, &n);
-	bool varargs = n >= 3 && memcmp(t + n - 3, "...", 3) == 0;	/* an array */
-	if (varargs)
-		n -= 3;
-	for (size_t i = 0; i < n; i++) {	/* generics go: the descriptor has none */
-		if (t[i] == '<')
-			depth++;
-		else if (t[i] == '>')
-			depth--;
-		else if (depth == 0 && t[i] == '[') {
-			size_t j = i + 1;
-			while (j < n && (t[j] == ' ' || t[j] == '\t'))
-				j++;
-			if (j >= n || t[j] != ']')
-				break;
-			dims++;
-			i = j;
-		} else if (depth == 0 && (t[i] == ' ' || t[i] == '\t')) {
-			gap = blen > 0;
-		} else if (depth == 0 && blen + 1 < sizeof base) {
-			if (dims || gap) {
-				depth = -1;	/* a name after [] */
-				break;
-			}
-			base[blen++] = t[i];
-		}
-	}
-	base[blen] = '\0';
-	dims += varargs;
-	if (depth != 0 || !java_name(base, blen)) {
-		snprintf(why, whylen, "'%.*s' is not a Java type", (int)n, t);
-		return false;
-	}
-	int rc = 0;
-	for (size_t d = 0; d < dims; d++) {
-		rc |= sj_buf_puts(pat, "[");
-		rc |= sj_buf_puts(re, "\\[");
-	}
-	for (size_t k = 0; k < sizeof primitives / sizeof primitives[0]; k++) {
-		if (strcmp(base, primitives[k].name) == 0) {
-			rc |= sj_buf_add(pat, &primitives[k].code, 1);
-			rc |= sj_buf_add(re, &primitives[k].code, 1);
-			return rc == 0 || (snprintf(why, whylen, "out of memory"), false);
-		}
-	}
-	if (strcmp(base, "void") == 0) {
-		snprintf(why, whylen, "a parameter cannot be void");
-		return false;
-	}
-	bool lang = false;
 	for (size_t k = 0; k < sizeof java_lang / sizeof java_lang[0]; k++)
-		lang |= strcmp(base, java_lang[k]) == 0;
-	for (char *p = base; *p; p++)
-		if (*p == '.')
-			*p = '/';
-	if (strchr(base, '/') || lang) {
-		const char *pkg = lang ? "java/lang/" : "";
-		rc |= sj_buf_printf(pat, "L%s%s;", pkg, base);
-		rc |= sj_buf_printf(re, "L%s", pkg);
-		rc |= re_quote(re, base, blen);
-		rc |= sj_buf_puts(re, ";");
-	} else {
-		/* any package: the pattern's '*' could run past this ';', the check cannot */
-		*inexact = true;
-		rc |= sj_buf_printf(pat, "L*%s;", base);
-		rc |= sj_buf_puts(re, "L([^;]*/)?");
-		rc |= re_quote(re, base, blen);
-		rc |= sj_buf_puts(re, ";");
+		if (strlen(java_lang[k]) == n && memcmp(java_lang[k], name, n) == 0)
+			return true;
+	return false;
+}
+
+/* D, the descriptor of a compiled pattern (from its '('): into PAT with
+ * each "L*X;" of a java.lang class X made "Ljava/lang/X;"; into RE as a
+ * regular expression ("L*X;": X of any package, and of no other type).
+ * Returns the number of parameters, -ENOMEM; *INEXACT when a "L*X;" is left. */
+static int descriptor(const char *d, struct sj_buf *pat, struct sj_buf *re, bool *inexact)
+{
+	int rc = 0, count = 0;
+	const char *close = strchr(d, ')');
+
+	rc |= sj_buf_puts(pat, "(");
+	rc |= sj_buf_puts(re, "\\(");
+	for (const char *c = d + 1; c < close; count++) {
+		for (; *c == '['; c++) {
+			rc |= sj_buf_puts(pat, "[");
+			rc |= sj_buf_puts(re, "\\[");
+		}
+		if (*c != 'L') {
+			rc |= sj_buf_add(pat, c, 1);
+			rc |= sj_buf_add(re, c, 1);
+			c++;
+			continue;
+		}
+		const char *semi = strchr(c, ';');
+		bool any = c[1] == '*';
+		const char *name = c + 1 + any;
+		size_t n = (size_t)(semi - name);
+		if (any && in_java_lang(name, n)) {
+			rc |= sj_buf_printf(pat, "Ljava/lang/%.*s;", (int)n, name);
+			rc |= sj_buf_printf(re, "Ljava/lang/%.*s;", (int)n, name);
+		} else {
+			rc |= sj_buf_add(pat, c, (size_t)(semi + 1 - c));
+			rc |= sj_buf_puts(re, any ? "L([^;]*/)?" : "L");
+			rc |= re_quote(re, name, n);
+			rc |= sj_buf_puts(re, ";");
+			*inexact |= any;
+		}
+		c = semi + 1;
 	}
-	return rc == 0 || (snprintf(why, whylen, "out of memory"), false);
+	rc |= sj_buf_puts(pat, ")*");
+	rc |= sj_buf_puts(re, "\\)");
+	return rc ? -ENOMEM : count;
 }
 
 /* The text inside string token T (no escapes allowed: Java names have none). */
@@ -245,53 +205,44 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 			    (int)mlen, m);
 
 	bool qualified = memchr(cls, '.', clen) != NULL;
-	int rc = qualified ? sj_buf_add(&pat, cls, clen) : sj_buf_printf(&pat, "*%.*s", (int)clen, cls);
-	rc |= sj_buf_printf(&pat, ".%.*s", (int)nlen, name);
+	/* pattern_compile reads a parameter list in Java source form (signature.h) */
+	struct sj_buf text = { 0 };
+	int rc = sj_buf_printf(&text, "%s%.*s.%.*s%.*s", qualified ? "" : "*", (int)clen, cls, (int)nlen, name,
+			       open ? (int)(mlen - (size_t)(open - m)) : 0, open ? open : "");
+	static struct pattern compiled;	/* 4 KiB: too big for comfort on the stack */
+	if (rc == 0 && pattern_compile(&compiled, PATTERN_METHOD, text.data, text.len, why, sizeof why) < 0) {
+		sj_buf_free(&text);
+		/* its offsets are in our text, not the user's */
+		char *at = strstr(why, " at offset ");
+		if (at)
+			memmove(at, at + 11 + strspn(at + 11, "0123456789"), strlen(at + 11 + strspn(at + 11, "0123456789")) + 1);
+		fail(err, mt, "method(\"%.*s\"): %s", (int)mlen, m, why);
+		goto out;
+	}
+	sj_buf_free(&text);
+	const char *norm = pattern_text(&compiled, NULL), *d = strchr(norm, '(');
+	rc |= sj_buf_add(&pat, norm, d ? (size_t)(d - norm) : strlen(norm));
 	rc |= sj_buf_puts(&re, qualified ? "^" : "^([^(]*\\.)?");
 	rc |= re_quote(&re, cls, clen);
 	rc |= sj_buf_puts(&re, "\\.");
 	rc |= re_quote(&re, name, nlen);
-	rc |= sj_buf_puts(&re, "\\(");
 	inexact = !qualified;
 	p->nparams = -1;
-	if (open) {
-		const char *list = open + 1, *end = m + mlen - 1;
-		size_t count = 0;
-		rc |= sj_buf_puts(&pat, "(");
-		const char *tl = list;
-		size_t tlen = (size_t)(end - list);
-		trim(&tl, &tlen);
-		for (const char *a = list; tlen && a <= end;) {
-			int depth = 0;
-			const char *b = a;
-			while (b < end && (depth || *b != ',')) {
-				depth += *b == '<' ? 1 : *b == '>' ? -1 : 0;
-				b++;
-			}
-			if (++count > SJ_JAVA_MAX_PARAMS) {
-				fail(err, mt, "maximum of 10 java method parameters may be specified");
-				goto out;
-			}
-			if (!param_type(a, (size_t)(b - a), &pat, &re, &inexact, why, sizeof why)) {
-				fail(err, mt, "method(\"%.*s\"): %s", (int)mlen, m, why);
-				goto out;
-			}
-			a = b + 1;
-		}
-		rc |= sj_buf_puts(&pat, ")*");
-		rc |= sj_buf_puts(&re, "\\)");
-		p->nparams = (int)count;
+	if (d) {
+		p->nparams = descriptor(d, &pat, &re, &inexact);
+		rc |= p->nparams < 0;
+	} else {
+		rc |= sj_buf_puts(&re, "\\(");
 	}
 	if (rc) {
 		fail(err, mt, "out of memory");
 		goto out;
 	}
-	static struct pattern compiled;	/* 4 KiB: too big for comfort on the stack */
-	if (pattern_compile(&compiled, PATTERN_METHOD, pat.data, pat.len, why, sizeof why) < 0) {
-		fail(err, mt, "bad method in java(...).class(...).method(...): %s", why);
+	if (p->nparams > SJ_JAVA_MAX_PARAMS) {	/* stap's limit, in its words */
+		fail(err, mt, "maximum of 10 java method parameters may be specified");
 		goto out;
 	}
-	p->pattern = strdup(pattern_text(&compiled, NULL));
+	p->pattern = strdup(sj_buf_str(&pat));
 	p->check = inexact ? strdup(sj_buf_str(&re)) : NULL;
 	ok = p->pattern && (!inexact || p->check);
 	if (!ok)
@@ -314,12 +265,18 @@ static bool jvm_selector(struct sj_java_point *p, const struct sj_token *t, size
 			return fail(err, ti, "java(%.*s): a pid is a positive decimal number", (int)t->len, t->text);
 		p->by_pid = true;
 		p->jvm = strndup(t->text, t->len);
-	} else if (t->kind == SJ_TOK_IDENT && t->len >= 2 && t->text[0] == '@' &&
+	} else if (t->kind == SJ_TOK_IDENT && t->len >= 2 && (t->text[0] == '@' || t->text[0] == '$') &&
 		   strspn(t->text + 1, "0123456789") == t->len - 1) {
+		/* @N pastes a string, $N the word itself: a pid */
 		unsigned long idx = strtoul(t->text + 1, NULL, 10);
 		if (idx < 1 || idx > nargs)
 			return fail(err, ti, "command line argument index %lu out of range [1-%zu]", idx, nargs);
-		p->jvm = strdup(args[idx - 1]);
+		const char *a = args[idx - 1];
+		if (t->text[0] == '$' && (!*a || strspn(a, "0123456789") < strlen(a) || strlen(a) > 9 || a[0] == '0'))
+			return fail(err, ti, "java(%.*s): '%s' is not a pid (java(@%lu) takes a JVM's name)",
+				    (int)t->len, t->text, a, idx);
+		p->by_pid = t->text[0] == '$';
+		p->jvm = strdup(a);
 	} else if (string_text(t, &s, &n)) {
 		p->jvm = strndup(s, n);
 	} else {
