@@ -7,4 +7,6 @@ EXTRA_DIST += \
 	testsuite/vm/README.md \
 	testsuite/vm/stap-vm \
 	testsuite/vm/kernel_runtime.bats \
-	testsuite/vm/kernel_runtime.stp
+	testsuite/vm/kernel_runtime.stp \
+	testsuite/vm/java_vm.bash \
+	testsuite/vm/systemtap_java.bats

@@ -85,29 +85,9 @@ teardown_file() {
 	[ -n "${D:-}" ] && rm -rf "$D"
 }
 
-show() {
-	local name=$1
-	printf -- '--- status %s\n--- stdout\n' "$status" >&2
-	cat "$D/$name.out" >&2
-	printf -- '--- stderr\n' >&2
-	cat "$D/$name.err" >&2
-	printf -- '--- java\n' >&2
-	cat "$D/$name.java.out" "$D/$name.java.err" >&2 2>/dev/null
-	printf -- '--- agent log\n' >&2
-	cat "$D/$name.agent.log" >&2 2>/dev/null
-}
+load java_vm
 
-# stderr without stap's usual warnings about the Debian kernel's missing
-# debuginfo and the JVM's "Picked up JAVA_TOOL_OPTIONS".
-clean_err() {
-	grep -v -e '^WARNING: Kernel function symbol table missing' \
-		-e '^WARNING: cannot find module kernel debuginfo' \
-		-e '^Number of similar warning messages suppressed: [0-9]*\.$' \
-		-e '^Rerun with -v to see them\.$' \
-		-e '^Picked up JAVA_TOOL_OPTIONS' "$1" || true
-}
-
-@test "java(\"PNAME\"): each primitive type and String, on entry and on .return, ten mixed parameters and print_java_backtrace(), in the JVM named Conform alone, started after the script" {
+@test "java(\"PNAME\"): each primitive type and String, on entry and on .return, ten mixed parameters and print_java_backtrace(), in the JVM named Conform alone, started after the script, through stap" {
 	# every case of java.exp's multiparams and returnstatement, one script
 	{
 		for t in boolean byte char short int long float double String; do
@@ -123,15 +103,19 @@ clean_err() {
 			}
 		EOF
 	} >"$D/pname.stp"
+	# through `stap` provided by stap-java (make install-as-stap's link), SystemTap's after it in PATH
+	mkdir -p "$D/bin"
+	ln -sf "$B/translator-patches/stap-java" "$D/bin/stap"
+	export PATH=$D/bin:$PATH
 	local tcmd
 	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/pname.agent.log
 	# Other runs first, without the agent: the bridge leaves it alone (not Conform)
-	tcmd=$("$B/translator-patches/stap-java" --target-command \
+	tcmd=$(stap --target-command \
 		"cd $D && env -u JAVA_TOOL_OPTIONS $JAVA -cp $D Other && $JAVA -cp $D Conform once >$D/pname.java.out 2>$D/pname.java.err" \
 		"$D/pname.stp")
 	status=0
-	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+	timeout 1300 "$VM" --timeout 1200 --stap "$D/bin/stap" \
 		-c "$tcmd" "$D/pname.stp" >"$D/pname.out" 2>"$D/pname.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show pname; false; }
 	local p='java("Conform").class("Conform").method'
