@@ -1127,3 +1127,19 @@ java.gc.start java_event_name:string java_event:long java_pid:long java_tid:long
 	stap_p2 --compatible=3.0 "$T/multi.stp"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
+
+@test "java(\$N) and java(@N): a pid and a name from the script's arguments; --jvm only when every Java point names its JVM" {
+	run "$SJ" --dump -p2 -e 'probe java($1).class("A").method("m") { println(pn()) } probe java(@2).class("A").method("m") { println(pp()) }' 4242 Hello
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(section bridge)" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:*A.m' '--slot' '1:method.enter:*A.m' '--jvm' '4242' '--jvm' 'Hello' '--agent' '$STAPJAVA_AGENT'" ]
+	[ "$(section 'tapset <tmpdir>/stapjava_slots.stp' | grep -o '__pn = "[^;]*;')" = "$(printf '%s\n' '__pn = "java(4242).class(\"A\").method(\"m\")";' '__pn = "java(\"Hello\").class(\"A\").method(\"m\")";')" ]
+	# with another Java point the bridge serves every JVM; java(PID) still filters in its alias
+	run "$SJ" --dump -p2 -e 'probe java($1).class("A").method("m") { } probe java.method("B.c") { }' 4242
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(section bridge)" = "$STAPJAVA_BRIDGE --parent <stapio pid> '--fire' '--slot' '0:method.enter:*A.m' '--slot' '1:method.enter:B.c'" ]
+	section 'tapset <tmpdir>/stapjava_slots.stp' | grep -qF 'if (java_pid != 4242) next;'
+	# $N must be a pid
+	run "$SJ" --dump -p2 -e 'probe java($1).class("A").method("m") { }' Hello
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "parse error: java(\$1): 'Hello' is not a pid (java(@1) takes a JVM's name)" ]
+}
