@@ -172,3 +172,11 @@ testsuite_unit_test_regset_SOURCES = testsuite/unit/test_regset.c agent/regset.c
 testsuite_unit_test_regset_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(CMOCKA_CFLAGS)
 testsuite_unit_test_regset_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lpthread
 UNIT_TESTS += testsuite/unit/test_regset
+
+# SystemTap's java() probe points in stap-java's translation (translator-patches/sj_java.c).
+check_PROGRAMS += testsuite/unit/test_sj_java
+testsuite_unit_test_sj_java_SOURCES = testsuite/unit/test_sj_java.c
+testsuite_unit_test_sj_java_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/translator-patches
+testsuite_unit_test_sj_java_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_sj_java_LDADD = $(SJTRANSLATE_LIBS) $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_sj_java
