@@ -459,9 +459,13 @@ int sj_java_alias_prologue(const struct sj_java_point *p, int slot, struct sj_bu
 		else
 			rc |= sj_buf_puts(out, " __sj_jargs = \"\";");
 	}
+	/* all ten, "" and 0 past the method's own (no never-assigned warning
+	 * when one handler serves points of different lengths) */
 	int nargs = p->nparams < 0 ? SJ_JAVA_MAX_PARAMS : p->nparams;
-	for (int k = 1; k <= nargs; k++)
-		rc |= sj_buf_printf(out, " arg%d = __stapjava_jtext(java_arg(%s, %d)); __jl%d = __stapjava_jlong(java_arg(%s, %d));",
-				    k, from, k, k, from, k);
+	for (int k = 1; k <= SJ_JAVA_MAX_PARAMS; k++)
+		rc |= k <= nargs
+			? sj_buf_printf(out, " arg%d = __stapjava_jtext(java_arg(%s, %d)); __jl%d = __stapjava_jlong(java_arg(%s, %d));",
+					k, from, k, k, from, k)
+			: sj_buf_printf(out, " arg%d = \"\"; __jl%d = 0;", k, k);
 	return rc ? -ENOMEM : 0;
 }
