@@ -15,28 +15,11 @@
 
 bats_require_minimum_version 1.5.0
 
+load java_vm
+
 setup_file() {
-	local top
-	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	export STAPJAVA_SRCDIR=${STAPJAVA_SRCDIR:-$top}
-	export STAPJAVA_BUILDDIR=${STAPJAVA_BUILDDIR:-$top}
-	export B S VM CLASSES JAVA
-	B=$(cd "$STAPJAVA_BUILDDIR" && pwd -P)
-	S=$STAPJAVA_SRCDIR
-	VM=$S/testsuite/vm/stap-vm
-	CLASSES=$B/examples/java/classes
-	JAVA=$(readlink -f "$(command -v java)")
-	for f in "$B/stpd-bridge/stpd-bridge" "$B/agent/libstapjava.so" \
-		"$B/translator-patches/stap-java" "$B/tapset/stapjava.stp" \
-		"$CLASSES/Tour.class" "$CLASSES/test.class"; do
-		[ -e "$f" ] || { echo "missing $f: run make and make build-tests first" >&2; return 1; }
-	done
-	export STAPJAVA_BRIDGE=$B/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$B/agent/libstapjava.so
-	export STAPJAVA_TAPSET=$B/tapset STAPJAVA_RUNTIME_FIX=$S/translator-patches/stap-runtime-fix
-	# runs share the host's /tmp with the guest (writable there)
-	export D
-	D=$(mktemp -d /tmp/stapjava-e2e.XXXXXX)
-	chmod 755 "$D"
+	java_vm_setup stapjava-e2e examples/java/classes/Tour.class examples/java/classes/test.class || return 1
+	export CLASSES=$B/examples/java/classes
 }
 
 teardown_file() {
@@ -93,7 +76,6 @@ one_session_log() {
 	)" ] || { cat "$1" >&2; false; }
 }
 
-load java_vm
 
 # mask_tour NAME: the Tour run's output with its pid and tids (from the
 # program's own "pid N" and "tid NAME=N" lines) named, object ids masked,

@@ -14,25 +14,10 @@
 
 bats_require_minimum_version 1.5.0
 
+load java_vm
+
 setup_file() {
-	local top
-	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	export STAPJAVA_SRCDIR=${STAPJAVA_SRCDIR:-$top}
-	export STAPJAVA_BUILDDIR=${STAPJAVA_BUILDDIR:-$top}
-	export B S VM JAVA D
-	B=$(cd "$STAPJAVA_BUILDDIR" && pwd -P)
-	S=$STAPJAVA_SRCDIR
-	VM=$S/testsuite/vm/stap-vm
-	JAVA=$(readlink -f "$(command -v java)")
-	for f in "$B/stpd-bridge/stpd-bridge" "$B/agent/libstapjava.so" \
-		"$B/translator-patches/stap-java" "$B/tapset/stapjava.stp"; do
-		[ -e "$f" ] || { echo "missing $f: run make first" >&2; return 1; }
-	done
-	export STAPJAVA_BRIDGE=$B/stpd-bridge/stpd-bridge STAPJAVA_AGENT=$B/agent/libstapjava.so
-	export STAPJAVA_TAPSET=$B/tapset STAPJAVA_RUNTIME_FIX=$S/translator-patches/stap-runtime-fix
-	# runs share the host's /tmp with the guest (writable there)
-	D=$(mktemp -d /tmp/stapjava-sysjava.XXXXXX)
-	chmod 755 "$D"
+	java_vm_setup stapjava-sysjava || return 1
 	# Conform: the methods SystemTap's java.exp probes, at fixed lines (the
 	# backtrace says them). "once": each called once, then exit. "loop STOP":
 	# ten() and takeInt(7) every 50 ms until the file STOP exists (at most 2 min).
@@ -85,7 +70,6 @@ teardown_file() {
 	[ -n "${D:-}" ] && rm -rf "$D"
 }
 
-load java_vm
 
 @test "java(\"PNAME\"): each primitive type and String, on entry and on .return, ten mixed parameters and print_java_backtrace(), in the JVM named Conform alone, started after the script, through stap" {
 	# every case of java.exp's multiparams and returnstatement, one script
