@@ -1219,11 +1219,21 @@ default_socket() {
 	run "$BRIDGE" --list
 	printf -v want '%-7d %-12s %-5s %s' "$JPID" root yes Families
 	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
+	# a /tmp cleaner removes the directory: a new one, found the same way
+	rm -r "$dir"
+	wait_until 10 log_has "socket $SOCK was removed or replaced; re-created it as "
+	local again
+	again=$(sed -n "s|^stapjava-agent\[[0-9]*\]: info: socket $SOCK was removed or replaced; re-created it as ||p" "$T/agent.log")
+	[[ ${again%/*} =~ ^/tmp/stapjava-$(id -u)-[A-Za-z0-9]{6}$ ]]
+	[ "${again%/*}" != "$dir" ]
+	[ -S "$again" ]
+	run "$BRIDGE" --list
+	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
-	[ ! -e "$SOCK" ]
-	[ ! -e "$dir" ]
+	[ ! -e "$again" ]
+	[ ! -e "${again%/*}" ]
 	# $TMPDIR, when the JVM has one, takes the place of /tmp
 	rm -f "$T/go" "$T/stop" "$T/agent.log"
 	mkdir "$T/tmpdir"
