@@ -88,10 +88,10 @@ int discovery_open_root(const struct jvm_id *id, int *rootfd)
 /* ------------------------------------------------------------ the agent's socket */
 
 /* A listening socket of the JVM's network namespace that bears the agent's
- * name, from /proc/PID/net/unix. */
+ * name, from /proc/PID/net/unix: its inode and the directory of its path. */
 struct candidate {
 	uint64_t inode;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 };
 
 /* Look at DIR/NAME inside ROOTFD. STRICT (a place found without being
@@ -140,22 +140,23 @@ static int check_place(const struct jvm_id *id, int rootfd, const char *dir, con
 
 #define MAX_CANDIDATES 8
 
-/* The JVM's listening sockets named NAME, from its own /proc/PID/net/unix
- * (its network namespace); at most MAX_CANDIDATES. */
-static size_t read_candidates(pid_t pid, const char *name, struct candidate *c)
+/* The listening sockets named NAME in F (the JVM's /proc/PID/net/unix)
+ * whose place passes the ownership checks; at most MAX_CANDIDATES of those.
+ * Lines that fail them (another user's sockets, forged lines) are read past
+ * however many there are, so they cannot crowd out the JVM's own; the first
+ * failure is kept in *BAD and WHY. */
+static size_t read_candidates(FILE *f, const struct jvm_id *id, int rootfd, const char *name,
+			      struct candidate *c, int *bad, char *why, size_t cap)
 {
-	char path[64], line[512];
+	char line[512], one[600];
 	size_t n = 0, nlen = strlen(name);
 	bool cut = false;
 
-	snprintf(path, sizeof path, "/proc/%d/net/unix", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0;
 	while (n < MAX_CANDIDATES && fgets(line, sizeof line, f)) {
 		size_t len = strlen(line);
 		bool whole = len && line[len - 1] == '\n';
 		bool was_cut = cut;
+		struct agent_socket place;
 		const char *p;
 		size_t plen;
 		uint64_t ino;
@@ -165,59 +166,74 @@ static size_t read_candidates(pid_t pid, const char *name, struct candidate *c)
 			continue;
 		if (whole)
 			line[--len] = '\0';
-		if (procfs_parse_unix_line(line, len, &ino, &p, &plen) != 1 || plen >= sizeof c[n].path ||
+		if (procfs_parse_unix_line(line, len, &ino, &p, &plen) != 1 || plen >= sizeof c[n].dir ||
 		    plen <= nlen + 1 || p[plen - nlen - 1] != '/' || memcmp(p + plen - nlen, name, nlen) != 0)
 			continue;
-		c[n].inode = ino;
-		memcpy(c[n].path, p, plen);
-		c[n].path[plen] = '\0';
-		n++;
+		memcpy(c[n].dir, p, plen - nlen - 1);   /* the directory */
+		c[n].dir[plen - nlen - 1] = '\0';
+		if (c[n].dir[0] == '\0')
+			continue;
+		int rc = check_place(id, rootfd, c[n].dir, name, true, &place, one, sizeof one);
+		if (rc == 0) {
+			close(place.dirfd);
+			c[n++].inode = ino;
+		} else if (rc != -ENOENT && *bad == -ENOENT) {
+			/* the first thing wrong is worth saying; a vanished one is not */
+			*bad = rc;
+			snprintf(why, cap, "%s", one);
+		}
 	}
-	fclose(f);
 	return n;
 }
 
 /* Among the JVM's own listening sockets. A line of net/unix can be forged
- * (a path holding a newline), so a candidate counts only when the JVM holds
- * that inode open and its file is in a place only the JVM's uid can make:
- * nobody else can add a socket to the JVM's descriptors, or put one in its
- * private directory. A worker that cannot read /proc/PID/fd (a root JVM:
- * the worker has no capability) has the second check alone. */
-static int from_own_sockets(const struct jvm_id *id, int rootfd, const char *name,
+ * (a path holding a newline), so a socket counts only in a place only the
+ * JVM's uid can make (check_place) and when the JVM holds its inode: nobody
+ * else can put a socket in the JVM's private directory, or add one to its
+ * descriptors. A worker that cannot read /proc/PID/fd (a root JVM: the
+ * worker has no capability) has the first check alone. */
+static int from_own_sockets(const struct jvm_id *id, int rootfd, const char *name, FILE *net_unix,
 			    struct agent_socket *out, char *why, size_t cap)
 {
 	struct candidate c[MAX_CANDIDATES];
 	uint64_t inodes[MAX_CANDIDATES];
 	bool held[MAX_CANDIDATES];
-	size_t n = read_candidates(id->pid, name, c);
 	int bad = -ENOENT;
+	FILE *f = net_unix;
 
+	if (!f) {
+		char path[64];
+
+		snprintf(path, sizeof path, "/proc/%d/net/unix", (int)id->pid);
+		f = fopen(path, "re");
+		if (!f)
+			return -ENOENT;
+	}
+	size_t n = read_candidates(f, id, rootfd, name, c, &bad, why, cap);
+	if (f != net_unix)
+		fclose(f);
 	for (size_t i = 0; i < n; i++)
 		inodes[i] = c[i].inode;
 	if (n && procfs_holds_sockets(id->pid, inodes, n, held) < 0)
 		for (size_t i = 0; i < n; i++)
 			held[i] = true;
 	for (size_t i = 0; i < n; i++) {
-		char *slash = strrchr(c[i].path, '/'), one[512];
-		int rc;
+		char one[600];
 
-		if (!held[i] || slash == c[i].path)
-			continue;
-		*slash = '\0';
-		rc = check_place(id, rootfd, c[i].path, name, true, out, one, sizeof one);
-		if (rc == 0)
+		if (held[i] && check_place(id, rootfd, c[i].dir, name, true, out, one, sizeof one) == 0)
 			return 0;
-		/* the first thing wrong is worth saying; a vanished one is not */
-		if (rc != -ENOENT && bad == -ENOENT) {
-			bad = rc;
-			snprintf(why, cap, "%s", one);
-		}
 	}
 	return bad;
 }
 
 int discovery_find_socket(const struct jvm_id *id, int rootfd, const char *sockdir_template,
 			  struct agent_socket *out, char *why, size_t cap)
+{
+	return discovery_find_socket_in(id, rootfd, sockdir_template, NULL, out, why, cap);
+}
+
+int discovery_find_socket_in(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			     FILE *net_unix, struct agent_socket *out, char *why, size_t cap)
 {
 	char name[128], dir[4096], there[600];
 	int own = -1, rc;
@@ -237,7 +253,7 @@ int discovery_find_socket(const struct jvm_id *id, int rootfd, const char *sockd
 		}
 		rootfd = own;
 	}
-	rc = from_own_sockets(id, rootfd, name, out, why, cap);
+	rc = from_own_sockets(id, rootfd, name, net_unix, out, why, cap);
 	if (rc == -ENOENT) {
 		/* --sockdir: the place the user chose; without, where agents
 		 * before 0.2 listened, taken only when the JVM's uid made it */

@@ -47,6 +47,9 @@ struct agent_socket {
  * say once. */
 int discovery_find_socket(const struct jvm_id *id, int rootfd, const char *sockdir_template,
 			  struct agent_socket *out, char *why, size_t cap);
+/* The same with NET_UNIX read in place of /proc/PID/net/unix (tests). */
+int discovery_find_socket_in(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			     FILE *net_unix, struct agent_socket *out, char *why, size_t cap);
 
 /* DIR (absolute or relative) resolved inside ROOTFD as above, opened O_PATH. */
 int discovery_open_in_root(int rootfd, const char *dir, int *dirfd);

@@ -1311,6 +1311,52 @@ WANT
 	! grep -E ': (warn|error): ' "$T/b.log"
 }
 
+@test "discovery: a forged line in /proc/PID/net/unix (a path with a newline) naming the JVM's socket inode elsewhere is not followed" {
+	squat
+	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=loglevel=info,logfile=$UID_DIR/log/agent.log,wait_ms=20000" \
+		-cp "$UID_DIR/classes" Families filters "$UID_DIR/go"
+	local jvm=$JPID sock inode q
+	wait_until 20 grep -q 'listening on ' "$UID_DIR/log/agent.log"
+	sock=$(sed -n 's/^stapjava-agent\[[0-9]*\]: info: listening on //p' "$UID_DIR/log/agent.log")
+	inode=$(awk -v p="$sock" '$8 == p { print $7 }' "/proc/$jvm/net/unix")
+	[ -n "$inode" ]
+	# the squatter listens at its own path with the JVM's socket's name, and binds a
+	# second socket whose path, holding a newline, adds a line that gives that
+	# path the JVM's socket's inode
+	# (bound relative to the squatter's directory: sun_path holds 108 bytes)
+	q=$(mktemp -d /tmp/sq.XXXXXX)
+	CLEAN+=("$q")
+	chown $SQUATTER_UID "$q"
+	setpriv --reuid=$SQUATTER_UID --regid=$SQUATTER_UID --clear-groups /usr/bin/python3 -c '
+import os, socket, sys, time
+q, name, inode = sys.argv[1:4]
+os.chdir(q)
+real = socket.socket(socket.AF_UNIX); real.bind(q + "/" + name); real.listen(4)
+path = "f\n0: 2 0 10000 1 1 " + inode + " " + q + "/" + name
+os.makedirs(os.path.dirname(path))
+forged = socket.socket(socket.AF_UNIX); forged.bind(path); forged.listen(4)
+open(q + "/ready", "w").close()
+time.sleep(60)' "$q" "${sock##*/}" "$inode" 3>&- &
+	CPID=$!
+	wait_until 10 test -e "$q/ready"
+	# the forged line is there, as the bridge reads it
+	grep -qx "0: 2 0 10000 1 1 $inode $q/${sock##*/}" "/proc/$jvm/net/unix"
+	"$BRIDGE" -x "$jvm" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
+		-m 'sj.filt.Named.get*' --return 3>&- &
+	BPID=$!
+	BPIDS+=("$BPID")
+	wait_until 20 grep -q 'conn#1: Start: registrations complete' "$UID_DIR/log/agent.log"
+	touch "$UID_DIR/go"
+	wait_exit "$JPID" 30
+	JPID=
+	wait_exit "$BPID"
+	[ "$(grep -c '^method.return ' "$T/b.out")" -eq 2 ]
+	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
+	! grep -E ': (warn|error): ' "$T/b.log"
+	# nobody connected to the squatter
+	[ "$(grep -c 'accepted' "$UID_DIR/log/agent.log")" -eq 1 ]
+}
+
 @test "discovery: a squatted socket directory is named with its owner, by the agent and by the bridge" {
 	squat
 	# sockdir= the older agents' place: the agent refuses it, as they did
