@@ -107,7 +107,10 @@ static int check_place(const struct jvm_id *id, int rootfd, const char *dir, con
 		snprintf(why, cap, "%s: %s", dir, strerror(-rc));
 		return rc == -ELOOP || rc == -ENOTDIR ? rc : -ENOENT;
 	}
-	if (strict && fstat(dfd, &st) == 0 && st.st_uid != id->uid) {
+	if (strict && fstat(dfd, &st) < 0) {
+		rc = -errno;
+		snprintf(why, cap, "%s: %s", dir, strerror(-rc));
+	} else if (strict && st.st_uid != id->uid) {
 		snprintf(why, cap, "the socket directory %s is owned by uid %lu, not %lu (the JVM's)", dir,
 			 (unsigned long)st.st_uid, (unsigned long)id->uid);
 		rc = -EPERM;
@@ -253,22 +256,27 @@ int discovery_find_socket_in(const struct jvm_id *id, int rootfd, const char *so
 		}
 		rootfd = own;
 	}
-	rc = from_own_sockets(id, rootfd, name, net_unix, out, why, cap);
-	if (rc == -ENOENT) {
-		/* --sockdir: the place the user chose; without, where agents
-		 * before 0.2 listened, taken only when the JVM's uid made it */
-		rc = check_place(id, rootfd, dir, name, sockdir_template == NULL, out, there, sizeof there);
-		if (rc == -ENOENT) {
-			snprintf(why, cap, "no listening socket named %s among the JVM's own "
-				 "(/proc/%d/net/unix), nor in %s", name, (int)id->pid, dir);
-		} else if (rc == -EPERM && !sockdir_template) {
-			/* squatted: a note on why an older agent had no socket */
-			snprintf(why, cap, "no listening socket named %s among the JVM's own "
-				 "(/proc/%d/net/unix), and %s", name, (int)id->pid, there);
-			rc = -ENOENT;
-		} else if (rc < 0) {
-			snprintf(why, cap, "%s", there);
-		}
+	char own_why[600] = "";
+	int own_rc = from_own_sockets(id, rootfd, name, net_unix, out, own_why, sizeof own_why);
+	/* then --sockdir: the place the user chose; without, where older
+	 * agents listened, taken only when the JVM's uid made it */
+	rc = own_rc == 0 ? 0 : check_place(id, rootfd, dir, name, sockdir_template == NULL, out, there,
+					   sizeof there);
+	if (rc == -ELOOP || rc == -ENOTSOCK) {
+		snprintf(why, cap, "%s", there);
+	} else if (rc < 0 && own_rc != -ENOENT) {
+		/* something that is no socket of the JVM's, where its own say */
+		snprintf(why, cap, "%s", own_why);
+		rc = own_rc;
+	} else if (rc == -EPERM) {
+		/* squatted: a note on why an older agent had no socket */
+		snprintf(why, cap, "no listening socket named %s among the JVM's own "
+			 "(/proc/%d/net/unix), and %s", name, (int)id->pid, there);
+		rc = -ENOENT;
+	} else if (rc < 0) {
+		snprintf(why, cap, "no listening socket named %s among the JVM's own "
+			 "(/proc/%d/net/unix), nor in %s", name, (int)id->pid, dir);
+		rc = -ENOENT;
 	}
 	if (own >= 0)
 		close(own);

@@ -108,6 +108,10 @@ static void test_forged_lines_before_the_real_one(void **state)
 	char want[1024];
 	snprintf(want, sizeof want, "the socket directory %s is writable by group or others", open_dir);
 	assert_string_equal(why, want);
+	/* nor do they hide the socket at the --sockdir place (an older agent's) */
+	assert_int_equal(find(f, real, &s, why, sizeof why), 0);
+	assert_string_equal(s.dir, real);
+	close(s.dirfd);
 	fclose(f);
 	close(rfd);
 	close(ofd);
