@@ -120,80 +120,50 @@ static int open_dir(bool quiet)
 	return dfd;
 }
 
-/* Bind a temporary name in DFD, chmod 0600, listen, rename into place. */
+/* Bind in DFD, chmod 0600, listen. With sockdir=: under a temporary name,
+ * through /proc/self/fd/DFD (short, and resolved from the directory we
+ * checked), then renamed into place. In our private directory: at its real
+ * path, which /proc/net/unix then shows to a bridge (a renamed socket shows
+ * its temporary name there); nobody else can enter it, so neither detour is
+ * needed. */
 static int bind_in(int dfd, bool quiet)
 {
 	char tmp[128];
+	const char *bound = sock_name;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = -1, e;
+	struct stat st;
+	int fd = -1, e, n;
 
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", sock_name, (long)getpid());
-	/* through /proc/self/fd the path is short and resolved from the directory we checked */
-	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, tmp) >=
-	    (int)sizeof(sa.sun_path)) {
+	if (private_dir) {
+		n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	} else {
+		snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", sock_name, (long)getpid());
+		bound = tmp;
+		n = snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, tmp);
+	}
+	if (n >= (int)sizeof(sa.sun_path)) {
 		errno = ENAMETOOLONG;
 		goto fail;
 	}
-	unlinkat(dfd, tmp, 0);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto fail;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		goto fail;
-	if (fchmodat(dfd, tmp, 0600, 0) < 0 || listen(fd, 16) < 0)
-		goto fail_unlink;
-	struct stat st;
-	if (fstatat(dfd, tmp, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		goto fail_unlink;
-	if (renameat(dfd, tmp, dfd, sock_name) < 0)
-		goto fail_unlink;
-	sock_dev = st.st_dev;
-	sock_ino = st.st_ino;
-	return fd;
-fail_unlink:
-	e = errno;
-	unlinkat(dfd, tmp, 0);
-	errno = e;
-fail:
-	e = errno;
-	if (!quiet)
-		sj_error("socket %s: %s; no socket, the JVM runs on without probes", sock_path, strerror(e));
-	if (fd >= 0)
-		close(fd);
-	return -e;
-}
-
-/* In our private directory: bound at its real path, which /proc/net/unix
- * then shows to a bridge (a name bound through /proc/self/fd and renamed
- * would show the temporary name). Nobody else can enter the directory, so
- * neither the temporary name nor the detour is needed. */
-static int bind_private(int dfd, bool quiet)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	int fd = -1, e;
-
-	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path) >= (int)sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		goto fail;
-	}
-	unlinkat(dfd, sock_name, 0);
+	unlinkat(dfd, bound, 0);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto fail;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
 	/* the socket must be in the directory we checked, not one put in its place */
-	if (fstatat(dfd, sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode) ||
-	    fchmodat(dfd, sock_name, 0600, 0) < 0 || listen(fd, 16) < 0) {
-		e = errno ? errno : EEXIST;
-		unlinkat(dfd, sock_name, 0);
-		errno = e;
-		goto fail;
-	}
+	errno = EEXIST;
+	if (fstatat(dfd, bound, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode) ||
+	    fchmodat(dfd, bound, 0600, 0) < 0 || listen(fd, 16) < 0 ||
+	    (bound != sock_name && renameat(dfd, bound, dfd, sock_name) < 0))
+		goto fail_unlink;
 	sock_dev = st.st_dev;
 	sock_ino = st.st_ino;
 	return fd;
+fail_unlink:
+	e = errno;
+	unlinkat(dfd, bound, 0);
+	errno = e;
 fail:
 	e = errno;
 	if (!quiet)
@@ -208,7 +178,7 @@ static int create(bool quiet)
 	int dfd = open_dir(quiet);
 	if (dfd < 0)
 		return dfd;
-	int fd = private_dir ? bind_private(dfd, quiet) : bind_in(dfd, quiet);
+	int fd = bind_in(dfd, quiet);
 	close(dfd);
 	return fd;
 }

@@ -1274,14 +1274,23 @@ as_jvm_uid() {
 	JPID=$!
 }
 
-@test "discovery: another uid made /tmp/stapjava-<uid> first: the JVM is still found and probed, every event" {
-	squat
-	# wait_ms: main waits until a bridge has registered
-	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=loglevel=info,logfile=$UID_DIR/log/agent.log,wait_ms=20000" \
-		-cp "$UID_DIR/classes" Families filters "$UID_DIR/go"
-	local jvm=$JPID
-	"$BRIDGE" -x "$jvm" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
-		-m 'sj.filt.Named.get*' --args --return 3>&- &
+# named_gets PID TID: the --print lines of Families filters for -m
+# 'sj.filt.Named.get*' --args --return, ts=X.
+named_gets() {
+	cat <<WANT
+method.enter pid=$1 tid=$2 ts=X method=sj.filt.Named.getA()I args=
+method.return pid=$1 tid=$2 ts=X method=sj.filt.Named.getA()I popped=0 ret=1
+method.enter pid=$1 tid=$2 ts=X method=sj.filt.Named.getB()I args=
+method.return pid=$1 tid=$2 ts=X method=sj.filt.Named.getB()I popped=0 ret=2
+WANT
+}
+
+# serve_uid_jvm BRIDGE-ARGS...: a bridge for JPID (as_jvm_uid ... Families
+# filters $UID_DIR/go) on sj.filt.Named.get*, until both end; lines in
+# $T/b.out, its log in $T/b.log.
+serve_uid_jvm() {
+	"$BRIDGE" -x "$JPID" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
+		-m 'sj.filt.Named.get*' "$@" 3>&- &
 	BPID=$!
 	BPIDS+=("$BPID")
 	wait_until 20 grep -q 'conn#1: Start: registrations complete' "$UID_DIR/log/agent.log"
@@ -1289,6 +1298,15 @@ as_jvm_uid() {
 	wait_exit "$JPID" 30
 	JPID=
 	wait_exit "$BPID"
+}
+
+@test "discovery: another uid made /tmp/stapjava-<uid> first: the JVM is still found and probed, every event" {
+	squat
+	# wait_ms: main waits until a bridge has registered
+	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=loglevel=info,logfile=$UID_DIR/log/agent.log,wait_ms=20000" \
+		-cp "$UID_DIR/classes" Families filters "$UID_DIR/go"
+	local jvm=$JPID
+	serve_uid_jvm --args --return
 	[ ! -s "$T/java.err" ]
 	# its socket was in a directory of its own, gone with it
 	local sock main
@@ -1298,12 +1316,7 @@ as_jvm_uid() {
 	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
 	main=$(sed -n 's/^tid main=//p' "$T/java.out")
 	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/" "$T/b.out" >"$T/got"
-	cat >"$T/want" <<WANT
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I popped=0 ret=1
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I popped=0 ret=2
-WANT
+	named_gets "$jvm" "$main" >"$T/want"
 	diff -u "$T/want" "$T/got"
 	# nothing was made in, or taken from, the squatted directory
 	[ -z "$(ls -A "$SQUAT")" ]
@@ -1341,15 +1354,7 @@ time.sleep(60)' "$q" "${sock##*/}" "$inode" 3>&- &
 	wait_until 10 test -e "$q/ready"
 	# the forged line is there, as the bridge reads it
 	grep -qx "0: 2 0 10000 1 1 $inode $q/${sock##*/}" "/proc/$jvm/net/unix"
-	"$BRIDGE" -x "$jvm" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
-		-m 'sj.filt.Named.get*' --return 3>&- &
-	BPID=$!
-	BPIDS+=("$BPID")
-	wait_until 20 grep -q 'conn#1: Start: registrations complete' "$UID_DIR/log/agent.log"
-	touch "$UID_DIR/go"
-	wait_exit "$JPID" 30
-	JPID=
-	wait_exit "$BPID"
+	serve_uid_jvm --return
 	[ "$(grep -c '^method.return ' "$T/b.out")" -eq 2 ]
 	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
 	! grep -E ': (warn|error): ' "$T/b.log"
@@ -2314,12 +2319,7 @@ start_container() {
 	# the events carry the host pid and the host tid (what a kernel probe's
 	# tid() gives), not the agent's gettid() in the JVM's pid namespace
 	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/" "$T/b.out" >"$T/got"
-	cat >"$T/want" <<WANT
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I popped=0 ret=1
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I popped=0 ret=2
-WANT
+	named_gets "$jvm" "$main" >"$T/want"
 	grep -v '^vm.death ' "$T/got" | diff -u "$T/want" -
 	grep -Eq "^vm.death pid=$jvm tid=[0-9]+ ts=X$" "$T/got"
 	grep -q "info: pid $jvm: connected to the agent (worker uid 0 gid 0)" "$T/b.log"
