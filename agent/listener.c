@@ -17,6 +17,10 @@
 
 static char sock_dir[PATH_MAX];
 static char sock_name[96];       /* file name inside sock_dir */
+/* No sockdir= option: sock_dir is ours alone, made by mkdtemp under a name
+ * nobody can guess, so no other user can take its place first; bridges find
+ * the socket through our own /proc/PID/net/unix. */
+static bool private_dir;
 static char sock_path[PATH_MAX + 96];
 static dev_t sock_dev;
 static ino_t sock_ino;           /* identity of the file we renamed into place */
@@ -71,10 +75,11 @@ static int make_name(void)
 	return 0;
 }
 
-/* Open sock_dir (creating it) and check it is safe; returns a dir fd or -errno. */
+/* Open sock_dir (creating it, unless it is our private one: its name is no
+ * secret once made) and check it is safe; returns a dir fd or -errno. */
 static int open_dir(bool quiet)
 {
-	if (mkdir(sock_dir, 0700) < 0 && errno != EEXIST) {
+	if (!private_dir && mkdir(sock_dir, 0700) < 0 && errno != EEXIST) {
 		int e = errno;
 		if (!quiet)
 			sj_error("socket directory %s: cannot create it: %s; no socket, the JVM runs on without probes",
@@ -84,6 +89,7 @@ static int open_dir(bool quiet)
 	int dfd = open(sock_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	const char *why = NULL;
+	char owner[64];
 	int e = 0;
 	if (dfd < 0) {
 		e = errno;
@@ -96,7 +102,9 @@ static int open_dir(bool quiet)
 		why = "is not a directory";
 	} else if (st.st_uid != geteuid()) {
 		e = EPERM;
-		why = "is not owned by the JVM's user";
+		snprintf(owner, sizeof owner, "is owned by uid %lu, not %lu", (unsigned long)st.st_uid,
+			 (unsigned long)geteuid());
+		why = owner;
 	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
 		e = EPERM;
 		why = "is writable by group or others";
@@ -112,39 +120,49 @@ static int open_dir(bool quiet)
 	return dfd;
 }
 
-/* Bind a temporary name in DFD, chmod 0600, listen, rename into place. */
+/* Bind in DFD, chmod 0600, listen. With sockdir=: under a temporary name,
+ * through /proc/self/fd/DFD (short, and resolved from the directory we
+ * checked), then renamed into place. In our private directory: at its real
+ * path, which /proc/net/unix then shows to a bridge (a renamed socket shows
+ * its temporary name there); nobody else can enter it, so neither detour is
+ * needed. */
 static int bind_in(int dfd, bool quiet)
 {
 	char tmp[128];
+	const char *bound = sock_name;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = -1, e;
+	struct stat st;
+	int fd = -1, e, n;
 
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", sock_name, (long)getpid());
-	/* through /proc/self/fd the path is short and resolved from the directory we checked */
-	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, tmp) >=
-	    (int)sizeof(sa.sun_path)) {
+	if (private_dir) {
+		n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	} else {
+		snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", sock_name, (long)getpid());
+		bound = tmp;
+		n = snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, tmp);
+	}
+	if (n >= (int)sizeof(sa.sun_path)) {
 		errno = ENAMETOOLONG;
 		goto fail;
 	}
-	unlinkat(dfd, tmp, 0);
+	unlinkat(dfd, bound, 0);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto fail;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
-	if (fchmodat(dfd, tmp, 0600, 0) < 0 || listen(fd, 16) < 0)
-		goto fail_unlink;
-	struct stat st;
-	if (fstatat(dfd, tmp, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		goto fail_unlink;
-	if (renameat(dfd, tmp, dfd, sock_name) < 0)
+	/* the socket must be in the directory we checked, not one put in its place */
+	errno = EEXIST;
+	if (fstatat(dfd, bound, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode) ||
+	    fchmodat(dfd, bound, 0600, 0) < 0 || listen(fd, 16) < 0 ||
+	    (bound != sock_name && renameat(dfd, bound, dfd, sock_name) < 0))
 		goto fail_unlink;
 	sock_dev = st.st_dev;
 	sock_ino = st.st_ino;
 	return fd;
 fail_unlink:
 	e = errno;
-	unlinkat(dfd, tmp, 0);
+	unlinkat(dfd, bound, 0);
 	errno = e;
 fail:
 	e = errno;
@@ -165,21 +183,60 @@ static int create(bool quiet)
 	return fd;
 }
 
+/* A new private directory: $TMPDIR (when absolute and the socket's path
+ * still fits in sun_path) or /tmp, "stapjava-<uid>-XXXXXX", mode 0700. */
+static int make_private_dir(bool quiet)
+{
+	const char *base = getenv("TMPDIR");
+	struct sockaddr_un sa;
+	char tmpl[PATH_MAX];
+
+	/* the longest directory name we make, then "/" and the socket's name */
+	if (!base || base[0] != '/' ||
+	    strlen(base) + sizeof("/stapjava-4294967295-XXXXXX/") + strlen(sock_name) > sizeof(sa.sun_path))
+		base = "/tmp";
+	snprintf(tmpl, sizeof(tmpl), "%s/stapjava-%ld-XXXXXX", base, (long)getuid());
+	if (!mkdtemp(tmpl)) {
+		int e = errno;
+		if (!quiet)
+			sj_error("cannot create a socket directory %s: %s; no socket, the JVM runs on without probes",
+				 tmpl, strerror(e));
+		return -e;
+	}
+	snprintf(sock_dir, sizeof(sock_dir), "%s", tmpl);
+	snprintf(sock_path, sizeof(sock_path), "%s/%s", sock_dir, sock_name);
+	return 0;
+}
+
+static int create_private(bool quiet)
+{
+	int rc = make_private_dir(quiet);
+	if (rc < 0)
+		return rc;
+	int fd = create(quiet);
+	if (fd < 0)
+		rmdir(sock_dir);
+	return fd;
+}
+
 int listener_open(void)
 {
 	int rc;
 
-	if (agent.opt.sockdir[0])
-		snprintf(sock_dir, sizeof(sock_dir), "%s", agent.opt.sockdir);
-	else
-		snprintf(sock_dir, sizeof(sock_dir), "/tmp/stapjava-%ld", (long)getuid());
 	rc = make_name();
 	if (rc < 0) {
 		sj_error("cannot compute the socket name from /proc/self: %s; no socket", strerror(-rc));
 		return rc;
 	}
-	snprintf(sock_path, sizeof(sock_path), "%s/%s", sock_dir, sock_name);
-	int fd = create(false);
+	private_dir = !agent.opt.sockdir[0];
+	int fd;
+	if (private_dir) {
+		fd = create_private(false);
+	} else {
+		snprintf(sock_dir, sizeof(sock_dir), "%s", agent.opt.sockdir);
+		snprintf(sock_path, sizeof(sock_path), "%s/%s", sock_dir, sock_name);
+		fd = create(false);
+	}
 	if (fd >= 0) {
 		have_socket = true;
 		sj_info("listening on %s", sock_path);
@@ -196,7 +253,14 @@ int listener_check(int fd)
 		return fd;
 	if (fd >= 0 && lstat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
 		return fd;
+	char old[sizeof(sock_path)];
+	snprintf(old, sizeof(old), "%s", sock_path);
 	int nfd = create(true);
+	/* our private directory itself removed (a /tmp cleaner): a new one */
+	if (nfd < 0 && private_dir) {
+		rmdir(sock_dir);
+		nfd = create_private(true);
+	}
 	if (nfd < 0) {
 		if (!recreate_failed)
 			sj_warn("socket %s is gone and cannot be re-created: %s; retrying every second",
@@ -207,7 +271,10 @@ int listener_check(int fd)
 	recreate_failed = false;
 	if (fd >= 0)
 		close(fd);
-	sj_info("socket %s was removed or replaced; re-created it", sock_path);
+	if (strcmp(old, sock_path) == 0)
+		sj_info("socket %s was removed or replaced; re-created it", sock_path);
+	else
+		sj_info("socket %s was removed or replaced; re-created it as %s", old, sock_path);
 	return nfd;
 }
 
@@ -217,4 +284,6 @@ void listener_remove(void)
 
 	if (sock_ino && lstat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
 		unlink(sock_path);
+	if (private_dir && sock_ino)
+		rmdir(sock_dir);   /* only when empty: nothing of anyone else's goes */
 }

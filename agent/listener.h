@@ -1,10 +1,14 @@
 /* listener.h: the agent's listening socket (doc/agent-bridge.md, "Where an agent listens").
  *
- * Contract: <sockdir>/jvm-<pidns>-<nspid>-<starttime>.sock, sockdir created
- * 0700 if missing and refused (one log line, no socket) when it is a symlink,
- * not a directory, not ours, or writable by group/others. The socket is bound
- * under a temporary name, chmod 0600, listening, and only then renamed into
- * place (replacing a stale one). Called from the I/O thread only.
+ * Contract: <dir>/jvm-<pidns>-<nspid>-<starttime>.sock. Without a sockdir=
+ * option, <dir> is new, made by mkdtemp as $TMPDIR (or /tmp)/stapjava-<uid>-
+ * XXXXXX, mode 0700, and the socket is bound at its real path, which bridges
+ * read in our /proc/PID/net/unix: no other user can take the place first.
+ * With sockdir=, the directory is created 0700 if missing and refused (one
+ * log line naming its owner or fault, no socket) when it is a symlink, not a
+ * directory, not ours, or writable by group/others; the socket is bound under
+ * a temporary name, chmod 0600, listening, and only then renamed into place
+ * (replacing a stale one). Called from the I/O thread only.
  */
 #ifndef STAPJAVA_AGENT_LISTENER_H
 #define STAPJAVA_AGENT_LISTENER_H

@@ -26,7 +26,7 @@
 #define OPT_THREADBUF_MAX     (256u << 20)
 
 struct agent_options {
-	char sockdir[PATH_MAX];   /* "" = /tmp/stapjava-<uid> */
+	char sockdir[PATH_MAX];   /* "": a private mkdtemp directory (listener.h) */
 	int loglevel;             /* enum sj_log_level */
 	char logfile[PATH_MAX];   /* "" = stderr */
 	uint32_t bufsize;

@@ -39,10 +39,10 @@ static int verify_listener(struct agent_conn *c, char *why, size_t whylen)
 	return 0;
 }
 
-int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *dir,
 	      char *why, size_t whylen)
 {
-	char dir[4200], name[128];
+	char name[128];
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct timeval tv = { SEND_TIMEOUT_MS / 1000, (SEND_TIMEOUT_MS % 1000) * 1000 };
 	int rc;
@@ -52,7 +52,7 @@ int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const c
 	c->jvm = *jvm;
 	wire_peer_init(&c->peer);
 	why[0] = '\0';
-	rc = discovery_socket_path(jvm, sockdir_template, dir, sizeof dir, name, sizeof name);
+	rc = discovery_socket_name(jvm, name, sizeof name);
 	if (rc < 0) {
 		snprintf(why, whylen, "socket path too long");
 		return rc;

@@ -54,9 +54,9 @@ struct agent_conn {
 	size_t acks_len;
 };
 
-/* DIRFD: the socket directory (discovery_open_sockdir); SOCKDIR_TEMPLATE
- * only names the path in messages. */
-int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *sockdir_template,
+/* DIRFD: the socket directory (discovery_find_socket); DIR, that
+ * directory as the JVM sees it, only names the path in messages. */
+int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *dir,
 	      char *why, size_t whylen);
 void conn_close(struct agent_conn *c);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int expand_sockdir(const char *tmpl, uid_t uid, char *out, size_t cap)
@@ -37,24 +38,12 @@ static int expand_sockdir(const char *tmpl, uid_t uid, char *out, size_t cap)
 	return 0;
 }
 
-int discovery_socket_path(const struct jvm_id *id, const char *sockdir_template,
-			  char *dir, size_t dircap, char *name, size_t namecap)
+int discovery_socket_name(const struct jvm_id *id, char *name, size_t cap)
 {
-	char sockdir[4096];
-	int n, rc;
+	int n = snprintf(name, cap, "jvm-%" PRIu64 "-%d-%" PRIu64 ".sock", id->pidns, (int)id->nspid,
+			 id->starttime);
 
-	rc = expand_sockdir(sockdir_template ? sockdir_template : "/tmp/stapjava-%u", id->uid,
-			    sockdir, sizeof sockdir);
-	if (rc < 0)
-		return rc;
-	n = snprintf(dir, dircap, "/proc/%d/root%s", (int)id->pid, sockdir);
-	if (n < 0 || (size_t)n >= dircap)
-		return -ENAMETOOLONG;
-	n = snprintf(name, namecap, "jvm-%" PRIu64 "-%d-%" PRIu64 ".sock", id->pidns,
-		     (int)id->nspid, id->starttime);
-	if (n < 0 || (size_t)n >= namecap)
-		return -ENAMETOOLONG;
-	return 0;
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
 int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, char *out, size_t cap)
@@ -87,15 +76,6 @@ int discovery_open_in_root(int rootfd, const char *dir, int *dirfd)
 	return discovery_open_path_in_root(rootfd, dir, O_DIRECTORY, dirfd);
 }
 
-int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
-			      int *dirfd)
-{
-	char sockdir[4096];
-	int rc = discovery_sockdir(id, sockdir_template, sockdir, sizeof sockdir);
-
-	return rc < 0 ? rc : discovery_open_in_root(rootfd, sockdir, dirfd);
-}
-
 int discovery_open_root(const struct jvm_id *id, int *rootfd)
 {
 	char root[64];
@@ -105,27 +85,202 @@ int discovery_open_root(const struct jvm_id *id, int *rootfd)
 	return *rootfd < 0 ? -errno : 0;
 }
 
-int discovery_open_sockdir(const struct jvm_id *id, const char *sockdir_template, int *dirfd)
-{
-	int rootfd, rc = discovery_open_root(id, &rootfd);
+/* ------------------------------------------------------------ the agent's socket */
 
-	if (rc < 0)
+/* A listening socket of the JVM's network namespace that bears the agent's
+ * name, from /proc/PID/net/unix: its inode and the directory of its path. */
+struct candidate {
+	uint64_t inode;
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+};
+
+/* Look at DIR/NAME inside ROOTFD. STRICT (a place found without being
+ * told): the directory must be the JVM's uid's and writable by nobody else,
+ * and the socket its; then only that uid (or root) can have made it. */
+static int check_place(const struct jvm_id *id, int rootfd, const char *dir, const char *name, bool strict,
+		       struct agent_socket *out, char *why, size_t cap)
+{
+	struct stat st;
+	int dfd, rc = discovery_open_in_root(rootfd, dir, &dfd);
+
+	if (rc < 0) {
+		snprintf(why, cap, "%s: %s", dir, strerror(-rc));
+		return rc == -ELOOP || rc == -ENOTDIR ? rc : -ENOENT;
+	}
+	if (strict && fstat(dfd, &st) < 0) {
+		rc = -errno;
+		snprintf(why, cap, "%s: %s", dir, strerror(-rc));
+	} else if (strict && st.st_uid != id->uid) {
+		snprintf(why, cap, "the socket directory %s is owned by uid %lu, not %lu (the JVM's)", dir,
+			 (unsigned long)st.st_uid, (unsigned long)id->uid);
+		rc = -EPERM;
+	} else if (strict && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(why, cap, "the socket directory %s is writable by group or others", dir);
+		rc = -EPERM;
+	} else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		rc = errno == ENOENT ? -ENOENT : -errno;
+		snprintf(why, cap, "%s/%s: %s", dir, name, strerror(-rc));
+	} else if (S_ISLNK(st.st_mode)) {
+		snprintf(why, cap, "%s/%s is a symlink, not a socket", dir, name);
+		rc = -ELOOP;
+	} else if (!S_ISSOCK(st.st_mode)) {
+		snprintf(why, cap, "%s/%s is not a socket", dir, name);
+		rc = -ENOTSOCK;
+	} else if (strict && st.st_uid != id->uid) {
+		snprintf(why, cap, "the socket %s/%s is owned by uid %lu, not %lu (the JVM's)", dir, name,
+			 (unsigned long)st.st_uid, (unsigned long)id->uid);
+		rc = -EPERM;
+	}
+	if (rc < 0) {
+		close(dfd);
 		return rc;
-	rc = discovery_open_sockdir_at(rootfd, id, sockdir_template, dirfd);
-	close(rootfd);
-	return rc;
+	}
+	out->dirfd = dfd;
+	snprintf(out->dir, sizeof out->dir, "%s", dir);
+	snprintf(out->name, sizeof out->name, "%s", name);
+	return 0;
 }
 
-bool discovery_socket_exists(const struct jvm_id *id, int dirfd)
-{
-	char name[128];
-	struct stat st;
-	int n = snprintf(name, sizeof name, "jvm-%" PRIu64 "-%d-%" PRIu64 ".sock", id->pidns,
-			 (int)id->nspid, id->starttime);
+#define MAX_CANDIDATES 8
 
-	if (n < 0 || (size_t)n >= sizeof name)
-		return false;
-	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode);
+/* The listening sockets named NAME in F (the JVM's /proc/PID/net/unix)
+ * whose place passes the ownership checks; at most MAX_CANDIDATES of those.
+ * Lines that fail them (another user's sockets, forged lines) are read past
+ * however many there are, so they cannot crowd out the JVM's own; the first
+ * failure is kept in *BAD and WHY. */
+static size_t read_candidates(FILE *f, const struct jvm_id *id, int rootfd, const char *name,
+			      struct candidate *c, int *bad, char *why, size_t cap)
+{
+	char line[512], one[600];
+	size_t n = 0, nlen = strlen(name);
+	bool cut = false;
+
+	while (n < MAX_CANDIDATES && fgets(line, sizeof line, f)) {
+		size_t len = strlen(line);
+		bool whole = len && line[len - 1] == '\n';
+		bool was_cut = cut;
+		struct agent_socket place;
+		const char *p;
+		size_t plen;
+		uint64_t ino;
+
+		cut = !whole;   /* the rest of an overlong line is no line of its own */
+		if (was_cut)
+			continue;
+		if (whole)
+			line[--len] = '\0';
+		if (procfs_parse_unix_line(line, len, &ino, &p, &plen) != 1 || plen >= sizeof c[n].dir ||
+		    plen <= nlen + 1 || p[plen - nlen - 1] != '/' || memcmp(p + plen - nlen, name, nlen) != 0)
+			continue;
+		memcpy(c[n].dir, p, plen - nlen - 1);   /* the directory */
+		c[n].dir[plen - nlen - 1] = '\0';
+		if (c[n].dir[0] == '\0')
+			continue;
+		int rc = check_place(id, rootfd, c[n].dir, name, true, &place, one, sizeof one);
+		if (rc == 0) {
+			close(place.dirfd);
+			c[n++].inode = ino;
+		} else if (rc != -ENOENT && *bad == -ENOENT) {
+			/* the first thing wrong is worth saying; a vanished one is not */
+			*bad = rc;
+			snprintf(why, cap, "%s", one);
+		}
+	}
+	return n;
+}
+
+/* Among the JVM's own listening sockets. A line of net/unix can be forged
+ * (a path holding a newline), so a socket counts only in a place only the
+ * JVM's uid can make (check_place) and when the JVM holds its inode: nobody
+ * else can put a socket in the JVM's private directory, or add one to its
+ * descriptors. A worker that cannot read /proc/PID/fd (a root JVM: the
+ * worker has no capability) has the first check alone. */
+static int from_own_sockets(const struct jvm_id *id, int rootfd, const char *name, FILE *net_unix,
+			    struct agent_socket *out, char *why, size_t cap)
+{
+	struct candidate c[MAX_CANDIDATES];
+	uint64_t inodes[MAX_CANDIDATES];
+	bool held[MAX_CANDIDATES];
+	int bad = -ENOENT;
+	FILE *f = net_unix;
+
+	if (!f) {
+		char path[64];
+
+		snprintf(path, sizeof path, "/proc/%d/net/unix", (int)id->pid);
+		f = fopen(path, "re");
+		if (!f)
+			return -ENOENT;
+	}
+	size_t n = read_candidates(f, id, rootfd, name, c, &bad, why, cap);
+	if (f != net_unix)
+		fclose(f);
+	for (size_t i = 0; i < n; i++)
+		inodes[i] = c[i].inode;
+	if (n && procfs_holds_sockets(id->pid, inodes, n, held) < 0)
+		for (size_t i = 0; i < n; i++)
+			held[i] = true;
+	for (size_t i = 0; i < n; i++) {
+		char one[600];
+
+		if (held[i] && check_place(id, rootfd, c[i].dir, name, true, out, one, sizeof one) == 0)
+			return 0;
+	}
+	return bad;
+}
+
+int discovery_find_socket(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			  struct agent_socket *out, char *why, size_t cap)
+{
+	return discovery_find_socket_in(id, rootfd, sockdir_template, NULL, out, why, cap);
+}
+
+int discovery_find_socket_in(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			     FILE *net_unix, struct agent_socket *out, char *why, size_t cap)
+{
+	char name[128], dir[4096], there[600];
+	int own = -1, rc;
+
+	out->dirfd = -1;
+	why[0] = '\0';
+	if (discovery_socket_name(id, name, sizeof name) < 0 ||
+	    discovery_sockdir(id, sockdir_template, dir, sizeof dir) < 0) {
+		snprintf(why, cap, "the socket's path is too long");
+		return -ENAMETOOLONG;
+	}
+	if (rootfd < 0) {
+		rc = discovery_open_root(id, &own);
+		if (rc < 0) {
+			snprintf(why, cap, "cannot open /proc/%d/root: %s", (int)id->pid, strerror(-rc));
+			return rc;
+		}
+		rootfd = own;
+	}
+	char own_why[600] = "";
+	int own_rc = from_own_sockets(id, rootfd, name, net_unix, out, own_why, sizeof own_why);
+	/* then --sockdir: the place the user chose; without, where older
+	 * agents listened, taken only when the JVM's uid made it */
+	rc = own_rc == 0 ? 0 : check_place(id, rootfd, dir, name, sockdir_template == NULL, out, there,
+					   sizeof there);
+	if (rc == -ELOOP || rc == -ENOTSOCK) {
+		snprintf(why, cap, "%s", there);
+	} else if (rc < 0 && own_rc != -ENOENT) {
+		/* something that is no socket of the JVM's, where its own say */
+		snprintf(why, cap, "%s", own_why);
+		rc = own_rc;
+	} else if (rc == -EPERM) {
+		/* squatted: a note on why an older agent had no socket */
+		snprintf(why, cap, "no listening socket named %s among the JVM's own "
+			 "(/proc/%d/net/unix), and %s", name, (int)id->pid, there);
+		rc = -ENOENT;
+	} else if (rc < 0) {
+		snprintf(why, cap, "no listening socket named %s among the JVM's own "
+			 "(/proc/%d/net/unix), nor in %s", name, (int)id->pid, dir);
+		rc = -ENOENT;
+	}
+	if (own >= 0)
+		close(own);
+	return rc;
 }
 
 /* Append ARG (escaped) to out; false when it does not fit. */
@@ -372,13 +527,12 @@ int discovery_list(struct discovery *d, FILE *out, const char *sockdir_template)
 			snprintf(user, sizeof user, "%s", pw->pw_name);
 		else
 			snprintf(user, sizeof user, "%lu", (unsigned long)id.uid);
-		int dirfd;
-		bool agent = discovery_open_sockdir(&id, sockdir_template, &dirfd) == 0;
+		struct agent_socket sock;
+		char why[1024];
+		bool agent = discovery_find_socket(&id, -1, sockdir_template, &sock, why, sizeof why) == 0;
 
-		if (agent) {
-			agent = discovery_socket_exists(&id, dirfd);
-			close(dirfd);
-		}
+		if (agent)
+			close(sock.dirfd);
 		fprintf(out, "%-7d %-12s %-5s %s\n", (int)id.pid, user, agent ? "yes" : "no", main_class);
 	}
 	free(pids);

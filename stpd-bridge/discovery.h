@@ -1,11 +1,11 @@
-/* discovery.h: finding JVMs in /proc and the path of their agent's socket.
+/* discovery.h: finding JVMs in /proc and their agent's socket.
  *
- * Contract: the path is doc/agent-bridge.md's
- *   /proc/<pid>/root<sockdir>/jvm-<pidns>-<nspid>-<starttime>.sock
- * with <sockdir> "/tmp/stapjava-<uid>" by default, or the --sockdir
- * template where "%u" stands for the JVM's uid and "%%" for '%'. Going
- * through /proc/<pid>/root reaches JVMs in other mount namespaces
- * (containers). The scanner keeps a small cache so that a process that is
+ * Contract: the socket is named jvm-<pidns>-<nspid>-<starttime>.sock
+ * (doc/agent-bridge.md) and found through the JVM's own process
+ * (discovery_find_socket), or in the --sockdir template's directory where
+ * "%u" stands for the JVM's uid and "%%" for '%'. Going through
+ * /proc/<pid>/root reaches JVMs in other mount namespaces (containers).
+ * The scanner keeps a small cache so that a process that is
  * not a JVM is not re-examined on every scan. Functions return 0 or a
  * negative errno and never log.
  */
@@ -19,22 +19,38 @@
 
 #include "procfs.h"
 
-/* Directory (through /proc/PID/root) and file name of ID's socket. */
-int discovery_socket_path(const struct jvm_id *id, const char *sockdir_template,
-			  char *dir, size_t dircap, char *name, size_t namecap);
+/* The agent's socket's file name for ID: jvm-<pidns>-<nspid>-<starttime>.sock. */
+int discovery_socket_name(const struct jvm_id *id, char *name, size_t cap);
 
-/* Open (O_PATH) the JVM's socket directory, resolved inside the JVM's own
- * root (openat2 RESOLVE_IN_ROOT on /proc/PID/root), so a symlink in a
- * container cannot lead outside it. Needs the right to look into
- * /proc/PID/root: the supervisor does this and hands the fd to the worker,
- * whose capability-less root could not do it for a root-owned JVM.
- * On success *dirfd is an O_CLOEXEC descriptor the caller closes. */
-int discovery_open_sockdir(const struct jvm_id *id, const char *sockdir_template, int *dirfd);
+/* Where ID's agent listens. */
+struct agent_socket {
+	int dirfd;               /* its directory, O_PATH | O_CLOEXEC: the caller closes it */
+	char dir[4096];          /* that directory as the JVM sees it (for messages) */
+	char name[128];          /* the socket's name in it */
+};
 
-/* The same from ROOTFD, an O_PATH descriptor of the JVM's root (a worker
- * that attached the agent has one from the supervisor). */
-int discovery_open_sockdir_at(int rootfd, const struct jvm_id *id, const char *sockdir_template,
-			      int *dirfd);
+/* Find ID's agent socket, looking from ROOTFD, an O_PATH descriptor of
+ * the JVM's root (-1: /proc/PID/root is opened here, which needs the
+ * supervisor's right to look into it). First among the JVM's own listening
+ * sockets: /proc/PID/net/unix gives the path each was bound to, and only a
+ * socket that the JVM holds (its inode in /proc/PID/fd) in a directory and
+ * file of the JVM's uid that nobody else may write counts, so no other user
+ * can plant one or block it (doc/security.md, "Threat model"). Then at the
+ * --sockdir place (SOCKDIR_TEMPLATE, where the JVM's listener is checked
+ * after connecting), or without one at /tmp/stapjava-<uid>, where older agents
+ * listened, under the same ownership checks. Paths resolve inside
+ * the JVM's root (RESOLVE_IN_ROOT), so a JVM in a container is found in its
+ * own /tmp. Returns 0 with *OUT filled; -ENOENT when there is none (WHY says
+ * where it looked, and names a squatted directory); -ELOOP (a symlink),
+ * -ENOTSOCK (not a socket), -EPERM (not the JVM's uid's) when something
+ * unusable is where the socket should be, WHY naming it, for the caller to
+ * say once. */
+int discovery_find_socket(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			  struct agent_socket *out, char *why, size_t cap);
+/* The same with NET_UNIX read in place of /proc/PID/net/unix (tests). */
+int discovery_find_socket_in(const struct jvm_id *id, int rootfd, const char *sockdir_template,
+			     FILE *net_unix, struct agent_socket *out, char *why, size_t cap);
+
 /* DIR (absolute or relative) resolved inside ROOTFD as above, opened O_PATH. */
 int discovery_open_in_root(int rootfd, const char *dir, int *dirfd);
 /* The same for any PATH, with FLAGS added to O_PATH | O_CLOEXEC. */
@@ -43,9 +59,6 @@ int discovery_open_path_in_root(int rootfd, const char *path, int flags, int *fd
 int discovery_open_root(const struct jvm_id *id, int *rootfd);
 /* The socket directory for ID as the JVM sees it (the template expanded). */
 int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, char *out, size_t cap);
-
-/* Is there a socket named for ID in DIRFD? (fstatat, nothing is opened.) */
-bool discovery_socket_exists(const struct jvm_id *id, int dirfd);
 
 /* The main class of a java command line (NUL-separated arguments): the first
  * argument after the launcher's options, "-jar FILE" -> FILE, "-m M/C" -> M/C.

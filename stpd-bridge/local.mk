@@ -48,6 +48,14 @@ testsuite_unit_test_procfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 testsuite_unit_test_procfs_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_procfs
 
+# Unit test of how discovery.c picks an agent's socket out of net/unix (cmocka).
+check_PROGRAMS += testsuite/unit/test_discovery
+testsuite_unit_test_discovery_SOURCES = testsuite/unit/test_discovery.c \
+	stpd-bridge/discovery.c stpd-bridge/discovery.h stpd-bridge/procfs.c stpd-bridge/procfs.h
+testsuite_unit_test_discovery_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_discovery_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_discovery
+
 # Unit test of the slot matcher and its cache (cmocka).
 check_PROGRAMS += testsuite/unit/test_slots
 testsuite_unit_test_slots_SOURCES = testsuite/unit/test_slots.c \

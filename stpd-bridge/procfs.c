@@ -305,3 +305,92 @@ int procfs_is_jvm(pid_t pid)
 		return 1;
 	return procfs_maps_file(pid, "libjvm.so") ? 1 : 0;
 }
+
+/* The kernel writes "%pK: %08X %08X %08X %04X %02X %5lu" then " PATH" when bound. */
+#define UNIX_ACCEPTCON 0x10000 /* __SO_ACCEPTCON: listening */
+#define UNIX_STREAM 1
+
+static bool hex_field(const char **p, const char *end, unsigned long long *v)
+{
+	const char *q = *p;
+	unsigned long long x = 0;
+
+	while (q < end && *q == ' ')
+		q++;
+	const char *start = q;
+	for (; q < end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F')); q++) {
+		if (q - start >= 16)
+			return false;
+		x = x << 4 | (unsigned long long)(*q <= '9' ? *q - '0' : (*q | 0x20) - 'a' + 10);
+	}
+	if (q == start)
+		return false;
+	*v = x;
+	*p = q;
+	return true;
+}
+
+int procfs_parse_unix_line(const char *line, size_t len, uint64_t *inode, const char **path,
+			   size_t *pathlen)
+{
+	const char *p = line, *end = line + len;
+	unsigned long long num, refs, proto, flags, type, st, ino = 0;
+
+	if (!hex_field(&p, end, &num) || p == end || *p++ != ':')
+		return 0;
+	if (!hex_field(&p, end, &refs) || !hex_field(&p, end, &proto) || !hex_field(&p, end, &flags) ||
+	    !hex_field(&p, end, &type) || !hex_field(&p, end, &st))
+		return 0;
+	/* the inode is decimal */
+	while (p < end && *p == ' ')
+		p++;
+	const char *digits = p;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (p - digits >= 19)
+			return 0;
+		ino = ino * 10 + (unsigned long long)(*p - '0');
+	}
+	if (p == digits || !(flags & UNIX_ACCEPTCON) || type != UNIX_STREAM)
+		return 0;
+	/* then one space and the path; an abstract name starts with '@' */
+	if (p + 2 > end || p[0] != ' ' || p[1] != '/')
+		return 0;
+	*inode = ino;
+	*path = p + 1;
+	*pathlen = (size_t)(end - p - 1);
+	return 1;
+}
+
+int procfs_holds_sockets(pid_t pid, const uint64_t *inodes, size_t n, bool *held)
+{
+	char path[64], link[64];
+	struct dirent *e;
+
+	snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		held[i] = false;
+	while ((e = readdir(dir))) {
+		unsigned long long ino;
+		ssize_t len = readlinkat(dirfd(dir), e->d_name, link, sizeof link - 1);
+
+		/* the directory may be listed where its links cannot be read */
+		if (len < 0 && (errno == EACCES || errno == EPERM)) {
+			int err = -errno;
+			closedir(dir);
+			return err;
+		}
+		if (len <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "socket:[%llu]", &ino) != 1)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (inodes[i] == ino)
+				held[i] = true;
+	}
+	closedir(dir);
+	return 0;
+}

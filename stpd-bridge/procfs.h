@@ -52,4 +52,16 @@ bool procfs_has_thread(pid_t pid, const char *comm);
 /* Has PID a handler for signal SIG (SigCgt)? */
 bool procfs_catches_signal(pid_t pid, int sig);
 
+/* One line of /proc/PID/net/unix, LEN bytes without its newline: 1 when it
+ * is a listening stream socket bound to an absolute path (its inode in
+ * *INODE, the path in *PATH, *PATHLEN bytes, pointing into LINE), 0 for
+ * anything else (the header, other sockets, a malformed line). The paths
+ * are any local process's bytes, newlines included: a line may be forged,
+ * so a caller trusts nothing it says without checking it (discovery.c). */
+int procfs_parse_unix_line(const char *line, size_t len, uint64_t *inode, const char **path,
+			   size_t *pathlen);
+/* Which of the socket INODES (N of them) PID holds open (/proc/PID/fd):
+ * HELD[i] set for each. 0, or -errno (-EACCES: not ours to look at). */
+int procfs_holds_sockets(pid_t pid, const uint64_t *inodes, size_t n, bool *held);
+
 #endif

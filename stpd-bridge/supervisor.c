@@ -58,6 +58,7 @@ struct supervisor {
 	struct discovery *disc;
 	struct jvm_list failed;  /* -x JVMs that cannot be served: not again */
 	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
+	struct jvm_list bad_socket; /* something unusable where the socket should be: said once */
 	struct recorder rec;     /* --record */
 	bool stopping;
 	uint64_t stop_deadline;
@@ -150,13 +151,19 @@ static void jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
 	}
 }
 
-static void forget_dead_served(struct supervisor *s)
+static void forget_dead(struct jvm_list *l)
 {
-	for (size_t i = 0; i < s->served.n;)
-		if (!procfs_same_process(&s->served.v[i]))
-			s->served.v[i] = s->served.v[--s->served.n];
+	for (size_t i = 0; i < l->n;)
+		if (!procfs_same_process(&l->v[i]))
+			l->v[i] = l->v[--l->n];
 		else
 			i++;
+}
+
+static void forget_dead_served(struct supervisor *s)
+{
+	forget_dead(&s->served);
+	forget_dead(&s->bad_socket);
 }
 
 /* A JVM named with -x that cannot be served: said once, then the bridge
@@ -166,29 +173,19 @@ static void mark_failed(struct supervisor *s, const struct jvm_id *id)
 	jvm_list_add(&s->failed, id);
 }
 
-/* ID's socket directory as a message names it. */
-static const char *sockdir_words(const struct supervisor *s, const struct jvm_id *id, char *dir,
-				 size_t cap)
-{
-	if (discovery_sockdir(id, s->o->sockdir, dir, cap) < 0)
-		snprintf(dir, cap, "its socket directory");
-	return dir;
-}
-
 /* --no-attach: a named JVM without a socket is waited for, and told once
  * (a bridge that only waits would look like one that hangs). */
-static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id)
+static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id, const char *why)
 {
-	char dir[4096];
-
 	if (jvm_list_has(&s->told, id))
 		return;
 	jvm_list_add(&s->told, id);
-	sj_warn("pid %d: no agent socket in %s yet; waiting for it (--no-attach: the agent is not "
-		"loaded into a running JVM)", (int)id->pid, sockdir_words(s, id, dir, sizeof dir));
+	sj_warn("pid %d: no agent socket yet: %s; waiting for it (--no-attach: the agent is not "
+		"loaded into a running JVM)", (int)id->pid, why);
 }
 
-static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool attach)
+/* DIR: with a socket's DIRFD, that directory as the JVM sees it. */
+static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, const char *dir, bool attach)
 {
 	struct child *grown, *k;
 	pid_t pid, self = getpid();
@@ -212,6 +209,8 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, bool
 	if (pid == 0) {
 		struct worker_config cfg = { .jvm = *id, .opts = s->o, .out_fd = p[1], .rec_fd = s->rec.wr,
 					     .sockdir_fd = dirfd, .attach = attach, .supervisor = self };
+
+		snprintf(cfg.sockdir, sizeof cfg.sockdir, "%s", dir);
 		int null = open("/dev/null", O_RDWR);
 
 		if (null >= 0) { /* the worker never reads stdin or writes stdout */
@@ -299,13 +298,18 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		}
 		return;
 	}
-	if (discovery_open_sockdir(&id, s->o->sockdir, &dirfd) == 0) {
-		bool there = discovery_socket_exists(&id, dirfd);
-		if (there)
-			spawn(s, &id, dirfd, false);
-		close(dirfd);
-		if (there)
-			return;
+	struct agent_socket sock;
+	char why[1024];
+	rc = discovery_find_socket(&id, -1, s->o->sockdir, &sock, why, sizeof why);
+	if (rc == 0) {
+		spawn(s, &id, sock.dirfd, sock.dir, false);
+		close(sock.dirfd);
+		return;
+	}
+	/* a symlink or a stranger's file where the socket should be */
+	if (rc != -ENOENT && !jvm_list_has(&s->bad_socket, &id) && (named || has_agent(s, pid))) {
+		jvm_list_add(&s->bad_socket, &id);
+		sj_warn("pid %d: %s: not used (said once)", (int)pid, why);
 	}
 	/* no agent socket (yet): a JVM given the agent at start (or loaded
 	 * with it) makes one at VMInit; only a JVM without it is attached */
@@ -316,17 +320,15 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	bool settled = age < 0 || age >= SETTLE_MS;
 	if (s->o->no_attach) {
 		if (settled)
-			tell_no_socket_yet(s, &id);
+			tell_no_socket_yet(s, &id, why);
 		return;
 	}
 	if (has_agent(s, pid)) {
-		char dir[4096];
 		if (!settled)
 			return;
-		sj_error("pid %d: runs with the stapjava agent, but there is no agent socket in %s: the "
+		sj_error("pid %d: runs with the stapjava agent, but its socket cannot be found: %s: the "
 			 "agent did not start (the JVM's stderr or the agent's log says why), or was given "
-			 "another sockdir= (give the bridge the same with --sockdir)", (int)pid,
-			 sockdir_words(s, &id, dir, sizeof dir));
+			 "another sockdir= (give the bridge the same with --sockdir)", (int)pid, why);
 		mark_failed(s, &id);
 		return;
 	}
@@ -346,7 +348,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	/* HotSpot handles SIGQUIT once the VM runs (before, the signal would
 	 * kill it); with -Xrs it handles none but starts its listener at once */
 	if (procfs_catches_signal(pid, SIGQUIT) || attach_listener_running(&id, dirfd)) {
-		spawn(s, &id, dirfd, true);
+		spawn(s, &id, dirfd, "", true);
 	} else if (settled) {
 		sj_error("pid %d: the JVM handles no SIGQUIT and has no attach listener (started with "
 			 "-Xrs, or not HotSpot?): the agent cannot be loaded into it (start it with "
@@ -711,6 +713,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 	free(s.served.v);
 	free(s.failed.v);
 	free(s.told.v);
+	free(s.bad_socket.v);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);

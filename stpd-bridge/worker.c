@@ -278,42 +278,41 @@ static enum step run(struct worker *w)
 	}
 }
 
-/* Load the agent through ROOTFD (the JVM's root) and wait for its socket;
- * its directory's descriptor in *DIRFD. A worker exit status. */
-static int attach_and_wait(struct worker *w, int rootfd, int *dirfd)
+/* Load the agent through ROOTFD (the JVM's root) and wait for its socket
+ * (discovery_find_socket) into *SOCK. A worker exit status. */
+static int attach_and_wait(struct worker *w, int rootfd, struct agent_socket *sock)
 {
 	const struct jvm_id *id = &w->cfg->jvm;
-	char sockdir[4096], options[4200], why[512];
-	int rc = discovery_sockdir(id, w->cfg->opts->sockdir, sockdir, sizeof sockdir);
+	const struct bridge_options *o = w->cfg->opts;
+	char sockdir[4096], options[4200], why[1024];
+	int rc = discovery_sockdir(id, o->sockdir, sockdir, sizeof sockdir);
 
 	if (rc < 0) {
 		sj_error("pid %d: socket directory too long", w->pid);
 		return WORKER_NO_AGENT;
 	}
-	/* the JVM's stderr is the application's: the agent's warnings come to us as Notices */
-	snprintf(options, sizeof options, "sockdir=%s,loglevel=error%s%s", sockdir,
-		 w->cfg->opts->agent_options ? "," : "",
-		 w->cfg->opts->agent_options ? w->cfg->opts->agent_options : "");
+	/* the JVM's stderr is the application's: the agent's warnings come to
+	 * us as Notices. Without --sockdir the agent makes its private directory */
+	int n = o->sockdir ? snprintf(options, sizeof options, "sockdir=%s,", sockdir) : 0;
+	snprintf(options + n, sizeof options - (size_t)n, "loglevel=error%s%s", o->agent_options ? "," : "",
+		 o->agent_options ? o->agent_options : "");
 	sj_info("pid %d: the JVM runs without the agent: loading %s through HotSpot's attach mechanism",
-		w->pid, w->cfg->opts->agent);
-	rc = attach_agent(id, rootfd, w->cfg->opts->agent, options, why, sizeof why);
+		w->pid, o->agent);
+	rc = attach_agent(id, rootfd, o->agent, options, why, sizeof why);
 	if (rc < 0) {
 		sj_error("pid %d: cannot load the agent: %s", w->pid, why);
 		return WORKER_NO_AGENT;
 	}
 	for (unsigned waited = 0;; waited += 20) {
-		if (discovery_open_sockdir_at(rootfd, id, w->cfg->opts->sockdir, dirfd) == 0) {
-			if (discovery_socket_exists(id, *dirfd))
-				return WORKER_DONE;
-			close(*dirfd);
-		}
+		if (discovery_find_socket(id, rootfd, o->sockdir, sock, why, sizeof why) == 0)
+			return WORKER_DONE;
 		if (!procfs_same_process(id)) {
 			sj_error("pid %d: the JVM exited after the agent was loaded", w->pid);
 			return WORKER_NO_AGENT;
 		}
 		if (waited >= AGENT_SOCKET_MS) {
-			sj_error("pid %d: the agent was loaded but no socket appeared in %s within %u ms "
-				 "(the JVM's stderr says why)", w->pid, sockdir, AGENT_SOCKET_MS);
+			sj_error("pid %d: the agent was loaded but its socket cannot be found after %u ms: %s "
+				 "(the JVM's stderr says why)", w->pid, AGENT_SOCKET_MS, why);
 			return WORKER_NO_AGENT;
 		}
 		usleep(20000);
@@ -324,16 +323,18 @@ static int connect_and_run(struct worker *w)
 {
 	char why[512];
 	enum step s;
-	int rc, dirfd = w->cfg->sockdir_fd;
+	struct agent_socket sock = { .dirfd = w->cfg->sockdir_fd };
+	int rc;
 
+	snprintf(sock.dir, sizeof sock.dir, "%s", w->cfg->sockdir);
 	if (w->cfg->attach) {
-		rc = attach_and_wait(w, w->cfg->sockdir_fd, &dirfd);
+		rc = attach_and_wait(w, w->cfg->sockdir_fd, &sock);
 		close(w->cfg->sockdir_fd);
 		if (rc != WORKER_DONE)
 			return rc;
 	}
-	rc = conn_open(&w->conn, &w->cfg->jvm, dirfd, w->cfg->opts->sockdir, why, sizeof why);
-	close(dirfd);
+	rc = conn_open(&w->conn, &w->cfg->jvm, sock.dirfd, sock.dir, why, sizeof why);
+	close(sock.dirfd);
 	if (rc < 0 && w->conn.untrusted) {
 		sj_error("pid %d: %s", w->pid, why);
 		return WORKER_REFUSED;

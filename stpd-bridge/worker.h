@@ -45,6 +45,7 @@ struct worker_config {
 	 * (O_PATH): the worker loads the agent (attach.h), then finds the
 	 * directory there */
 	int sockdir_fd;
+	char sockdir[4096];    /* without ATTACH: that directory as the JVM sees it */
 	bool attach;
 	pid_t supervisor;      /* the parent's pid, to notice its death */
 };

@@ -24,6 +24,7 @@ setup() {
 	JPID= CPID= BPID=
 	BPIDS=()
 	JVM_ENV=() # extra environment of the JVMs start_jvm starts
+	CLEAN=()   # paths outside $T a test made, removed by teardown
 }
 
 teardown() {
@@ -31,6 +32,8 @@ teardown() {
 	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
 	for p in "${BPIDS[@]}"; do kill "$p" 2>/dev/null; done
 	[ -n "$JPID" ] && kill "$JPID" 2>/dev/null
+	[ -z "$JPID" ] || wait "$JPID" 2>/dev/null
+	for p in "${CLEAN[@]}"; do rm -rf "$p"; done
 	true
 }
 
@@ -68,6 +71,10 @@ start_jvm() {
 }
 
 sock_of_jvm() { ls "$T"/s/jvm-*.sock; }
+# sock_name PID: the agent's socket's name for that JVM (doc/agent-bridge.md)
+sock_name() {
+	echo "jvm-$(stat -L -c %i "/proc/$1/ns/pid")-$(awk '/^NSpid:/ {print $NF}' "/proc/$1/status")-$(awk '{print $22}' "/proc/$1/stat").sock"
+}
 
 # start_client ARGS...: sjclient in the background, events to $T/events.
 start_client() {
@@ -540,7 +547,7 @@ check_matches() {
 	mkdir -m 700 "$T/other"
 	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/other" --agent "$agent" -m 'X.*'
 	[ "$status" -eq 1 ]
-	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ runs\ with\ the\ stapjava\ agent,\ but\ there\ is\ no\ agent\ socket\ in\ $T/other: ]]
+	[[ $stderr == "stpd-bridge["*"]: error: pid $JPID: runs with the stapjava agent, but its socket cannot be found: no listening socket named $(sock_name "$JPID") among the JVM's own (/proc/$JPID/net/unix), nor in $T/other: "* ]]
 	[ "$(grep -c '' <<<"$stderr")" -eq 1 ]
 	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 1 ]
 	! grep -q "$agent" /proc/"$JPID"/maps
@@ -553,7 +560,7 @@ check_matches() {
 	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
 	start_bridge b --no-attach -m 'X.*'
 	wait_until 30 grep -q ': warn: ' "$T/b.log"
-	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //')" = "warn: pid $JPID: no agent socket in $T/s yet; waiting for it (--no-attach: the agent is not loaded into a running JVM)" ]
+	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //')" = "warn: pid $JPID: no agent socket yet: no listening socket named $(sock_name "$JPID") among the JVM's own (/proc/$JPID/net/unix), nor in $T/s; waiting for it (--no-attach: the agent is not loaded into a running JVM)" ]
 	kill -0 "$BPID"
 	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 0 ]
 	kill -TERM "$BPID"
@@ -570,7 +577,8 @@ check_matches() {
 	mkdir -m 700 "$T/other"
 	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/other" -m 'X.*'
 	[ "$status" -eq 1 ]
-	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ runs\ with\ the\ stapjava\ agent,\ but\ there\ is\ no\ agent\ socket\ in\ $T/other:\ the\ agent\ did\ not\ start\ \(the\ JVM\'s\ stderr\ or\ the\ agent\'s\ log\ says\ why\),\ or\ was\ given\ another\ sockdir=\ \(give\ the\ bridge\ the\ same\ with\ --sockdir\)$ ]]
+	[[ $stderr == "stpd-bridge["*"]: error: pid $JPID: runs with the stapjava agent, but its socket cannot be found: no listening socket named $(sock_name "$JPID") among the JVM's own (/proc/$JPID/net/unix), nor in $T/other: the agent did not start (the JVM's stderr or the agent's log says why), or was given another sockdir= (give the bridge the same with --sockdir)" ]]
+	[[ $stderr != *$'\n'* ]]
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
@@ -1194,26 +1202,214 @@ check_load() {
 
 # ---------------------------------------------------------------- the socket
 
-@test "socket: documented default path, 0600 in a 0700 dir, removed at exit" {
-	local dir=/tmp/stapjava-$(id -u)
-	"$JDK17" "-agentpath:$AGENT=loglevel=info,logfile=$T/agent.log" -cp "$CLASSES" Families idle "$T/go" "$T/stop" \
-		>"$T/java.out" 2>&1 &
+# default_socket [ENV...]: a JVM with the agent and no sockdir=; sets JPID
+# and SOCK, the path its log says it listens on.
+default_socket() {
+	env "$@" "$JDK17" "-agentpath:$AGENT=loglevel=info,logfile=$T/agent.log" -cp "$CLASSES" Families idle \
+		"$T/go" "$T/stop" >"$T/java.out" 2>&1 &
 	JPID=$!
-	local pidns nspid start path
 	wait_until 20 log_has 'listening on '
-	pidns=$(stat -L -c %i /proc/$JPID/ns/pid)
-	nspid=$(awk '/^NSpid:/ {print $NF}' /proc/$JPID/status)
-	start=$(awk '{print $22}' /proc/$JPID/stat)
-	path=$dir/jvm-$pidns-$nspid-$start.sock
-	log_has "listening on $path\$"
-	[ -S "$path" ]
-	[ "$(stat -c %a "$path")" = 600 ]
+	SOCK=$(sed -n 's/^stapjava-agent\[[0-9]*\]: info: listening on //p' "$T/agent.log")
+}
+
+@test "socket: by default in a new 0700 directory of an unguessable name, 0600, among the JVM's own sockets; both removed at exit" {
+	default_socket
+	local dir=${SOCK%/*} inode
+	[[ $dir =~ ^/tmp/stapjava-$(id -u)-[A-Za-z0-9]{6}$ ]]
+	[ "${SOCK##*/}" = "$(sock_name "$JPID")" ]
+	[ -S "$SOCK" ]
+	[ "$(stat -c %a "$SOCK")" = 600 ]
 	[ "$(stat -c %a "$dir")" = 700 ]
 	[ ! -L "$dir" ]
+	# what the bridge reads: the JVM's listening socket bound to that path, held by the JVM
+	inode=$(awk -v p="$SOCK" '$8 == p && $4 == "00010000" && $5 == "0001" { print $7 }' "/proc/$JPID/net/unix")
+	[ -n "$inode" ]
+	[ "$(find "/proc/$JPID/fd" -lname "socket:\[$inode\]" | wc -l)" -eq 1 ]
+	run "$BRIDGE" --list
+	printf -v want '%-7d %-12s %-5s %s' "$JPID" root yes Families
+	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
+	# a /tmp cleaner removes the directory: a new one, found the same way
+	rm -r "$dir"
+	wait_until 10 log_has "socket $SOCK was removed or replaced; re-created it as "
+	local again
+	again=$(sed -n "s|^stapjava-agent\[[0-9]*\]: info: socket $SOCK was removed or replaced; re-created it as ||p" "$T/agent.log")
+	[[ ${again%/*} =~ ^/tmp/stapjava-$(id -u)-[A-Za-z0-9]{6}$ ]]
+	[ "${again%/*}" != "$dir" ]
+	[ -S "$again" ]
+	run "$BRIDGE" --list
+	printf '%s\n' "${lines[@]}" | grep -Fxq -- "$want"
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
-	[ ! -e "$path" ]
+	[ ! -e "$again" ]
+	[ ! -e "${again%/*}" ]
+	# $TMPDIR, when the JVM has one, takes the place of /tmp
+	rm -f "$T/go" "$T/stop" "$T/agent.log"
+	mkdir "$T/tmpdir"
+	default_socket TMPDIR="$T/tmpdir"
+	[[ ${SOCK%/*} =~ ^$T/tmpdir/stapjava-$(id -u)-[A-Za-z0-9]{6}$ ]]
+	[ -S "$SOCK" ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	[ -z "$(ls -A "$T/tmpdir")" ]
+}
+
+# The JVM's uid and another local user's, neither with an account: nothing
+# else on this machine uses their /tmp/stapjava-<uid>.
+JVM_UID=4243 SQUATTER_UID=4242
+
+# squat: as another uid, make the older agents' /tmp/stapjava-<JVM_UID>
+# first, open to all; and UID_DIR, a directory the JVM's uid can read, with
+# the agent, the classes and a log directory.
+squat() {
+	SQUAT=/tmp/stapjava-$JVM_UID
+	rm -rf "$SQUAT"
+	CLEAN+=("$SQUAT")
+	setpriv --reuid=$SQUATTER_UID --regid=$SQUATTER_UID --clear-groups mkdir -m 777 "$SQUAT"
+	UID_DIR=$(mktemp -d /tmp/stapjava-disc-test.XXXXXX)
+	CLEAN+=("$UID_DIR")
+	cp -L "$AGENT" "$UID_DIR/libstapjava.so"
+	cp -r "$CLASSES" "$UID_DIR/classes"
+	mkdir "$UID_DIR/log"
+	chmod -R a+rX "$UID_DIR"
+	chmod 777 "$UID_DIR/log"
+}
+
+# as_jvm_uid JAVA-ARGS...: a JVM of JVM_UID in the background; JPID
+as_jvm_uid() {
+	setpriv --reuid=$JVM_UID --regid=$JVM_UID --clear-groups "$JDK17" -Xshare:auto "$@" \
+		>"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
+}
+
+# named_gets PID TID: the --print lines of Families filters for -m
+# 'sj.filt.Named.get*' --args --return, ts=X.
+named_gets() {
+	cat <<WANT
+method.enter pid=$1 tid=$2 ts=X method=sj.filt.Named.getA()I args=
+method.return pid=$1 tid=$2 ts=X method=sj.filt.Named.getA()I popped=0 ret=1
+method.enter pid=$1 tid=$2 ts=X method=sj.filt.Named.getB()I args=
+method.return pid=$1 tid=$2 ts=X method=sj.filt.Named.getB()I popped=0 ret=2
+WANT
+}
+
+# serve_uid_jvm BRIDGE-ARGS...: a bridge for JPID (as_jvm_uid ... Families
+# filters $UID_DIR/go) on sj.filt.Named.get*, until both end; lines in
+# $T/b.out, its log in $T/b.log.
+serve_uid_jvm() {
+	"$BRIDGE" -x "$JPID" --rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info \
+		-m 'sj.filt.Named.get*' "$@" 3>&- &
+	BPID=$!
+	BPIDS+=("$BPID")
+	wait_until 20 grep -q 'conn#1: Start: registrations complete' "$UID_DIR/log/agent.log"
+	touch "$UID_DIR/go"
+	wait_exit "$JPID" 30
+	JPID=
+	wait_exit "$BPID"
+}
+
+@test "discovery: another uid made /tmp/stapjava-<uid> first: the JVM is still found and probed, every event" {
+	squat
+	# wait_ms: main waits until a bridge has registered
+	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=loglevel=info,logfile=$UID_DIR/log/agent.log,wait_ms=20000" \
+		-cp "$UID_DIR/classes" Families filters "$UID_DIR/go"
+	local jvm=$JPID
+	serve_uid_jvm --args --return
+	[ ! -s "$T/java.err" ]
+	# its socket was in a directory of its own, gone with it
+	local sock main
+	sock=$(sed -n 's/^stapjava-agent\[[0-9]*\]: info: listening on //p' "$UID_DIR/log/agent.log")
+	[[ $sock =~ ^/tmp/stapjava-$JVM_UID-[A-Za-z0-9]{6}/jvm-[0-9]+-$jvm-[0-9]+\.sock$ ]]
+	[ ! -e "${sock%/*}" ]
+	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
+	main=$(sed -n 's/^tid main=//p' "$T/java.out")
+	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/" "$T/b.out" >"$T/got"
+	named_gets "$jvm" "$main" >"$T/want"
+	diff -u "$T/want" "$T/got"
+	# nothing was made in, or taken from, the squatted directory
+	[ -z "$(ls -A "$SQUAT")" ]
+	[ "$(stat -c %u "$SQUAT")" = $SQUATTER_UID ]
+	! grep -E ': (warn|error): ' "$T/b.log"
+}
+
+@test "discovery: a forged line in /proc/PID/net/unix (a path with a newline) naming the JVM's socket inode elsewhere is not followed" {
+	squat
+	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=loglevel=info,logfile=$UID_DIR/log/agent.log,wait_ms=20000" \
+		-cp "$UID_DIR/classes" Families filters "$UID_DIR/go"
+	local jvm=$JPID sock inode q
+	wait_until 20 grep -q 'listening on ' "$UID_DIR/log/agent.log"
+	sock=$(sed -n 's/^stapjava-agent\[[0-9]*\]: info: listening on //p' "$UID_DIR/log/agent.log")
+	inode=$(awk -v p="$sock" '$8 == p { print $7 }' "/proc/$jvm/net/unix")
+	[ -n "$inode" ]
+	# the squatter listens at its own path with the JVM's socket's name, and binds a
+	# second socket whose path, holding a newline, adds a line that gives that
+	# path the JVM's socket's inode
+	# (bound relative to the squatter's directory: sun_path holds 108 bytes)
+	q=$(mktemp -d /tmp/sq.XXXXXX)
+	CLEAN+=("$q")
+	chown $SQUATTER_UID "$q"
+	setpriv --reuid=$SQUATTER_UID --regid=$SQUATTER_UID --clear-groups /usr/bin/python3 -c '
+import os, socket, sys, time
+q, name, inode = sys.argv[1:4]
+os.chdir(q)
+real = socket.socket(socket.AF_UNIX); real.bind(q + "/" + name); real.listen(4)
+path = "f\n0: 2 0 10000 1 1 " + inode + " " + q + "/" + name
+os.makedirs(os.path.dirname(path))
+forged = socket.socket(socket.AF_UNIX); forged.bind(path); forged.listen(4)
+open(q + "/ready", "w").close()
+time.sleep(60)' "$q" "${sock##*/}" "$inode" 3>&- &
+	CPID=$!
+	wait_until 10 test -e "$q/ready"
+	# the forged line is there, as the bridge reads it
+	grep -qx "0: 2 0 10000 1 1 $inode $q/${sock##*/}" "/proc/$jvm/net/unix"
+	serve_uid_jvm --return
+	[ "$(grep -c '^method.return ' "$T/b.out")" -eq 2 ]
+	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
+	! grep -E ': (warn|error): ' "$T/b.log"
+	# nobody connected to the squatter
+	[ "$(grep -c 'accepted' "$UID_DIR/log/agent.log")" -eq 1 ]
+}
+
+@test "discovery: a squatted socket directory is named with its owner, by the agent and by the bridge" {
+	squat
+	# sockdir= the older agents' place: the agent refuses it, as they did
+	as_jvm_uid "-agentpath:$UID_DIR/libstapjava.so=sockdir=$SQUAT,logfile=$UID_DIR/log/agent.log" \
+		-cp "$UID_DIR/classes" Families idle "$UID_DIR/go" "$UID_DIR/go"
+	wait_until 20 test -s "$UID_DIR/log/agent.log"
+	[ "$(sed -E 's/^stapjava-agent\[[0-9]+\]: //' "$UID_DIR/log/agent.log")" = "error: socket directory $SQUAT is owned by uid $SQUATTER_UID, not $JVM_UID: refused, no socket, the JVM runs on without probes" ]
+	# the bridge (no --sockdir) says why it has no socket, once the JVM had time to make one
+	run --separate-stderr "$BRIDGE" -x "$JPID" --rescan-ms 50 -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr == "stpd-bridge["*"]: error: pid $JPID: runs with the stapjava agent, but its socket cannot be found: no listening socket named $(sock_name "$JPID") among the JVM's own (/proc/$JPID/net/unix), and the socket directory $SQUAT is owned by uid $SQUATTER_UID, not $JVM_UID (the JVM's): the agent did not start (the JVM's stderr or the agent's log says why), or was given another sockdir= (give the bridge the same with --sockdir)" ]]
+	[[ $stderr != *$'\n'* ]]
+	touch "$UID_DIR/go"
+	wait_exit "$JPID"
+	JPID=
+}
+
+@test "discovery: a symlink or a file where the socket should be is said once and not used" {
+	start_jvm "$JDK17" "" -- Families idle "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	local name
+	name=$(sock_name "$JPID")
+	mkdir -m 700 "$T/t"
+	ln -s "$T/s/$name" "$T/t/$name"
+	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/t" --rescan-ms 20 -m 'X.*'
+	[ "$status" -eq 1 ]
+	local pre="stpd-bridge[[0-9]*]: "
+	[[ $(sed -n 1p <<<"$stderr") == $pre"warn: pid $JPID: $T/t/$name is a symlink, not a socket: not used (said once)" ]]
+	[[ $(sed -n 2p <<<"$stderr") == $pre"error: pid $JPID: runs with the stapjava agent, but its socket cannot be found: $T/t/$name is a symlink, not a socket: the agent did not start"* ]]
+	[ "$(grep -c '' <<<"$stderr")" -eq 2 ]
+	rm "$T/t/$name"
+	touch "$T/t/$name"
+	run --separate-stderr "$BRIDGE" -x "$JPID" --sockdir "$T/t" --rescan-ms 20 -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $(sed -n 1p <<<"$stderr") == $pre"warn: pid $JPID: $T/t/$name is not a socket: not used (said once)" ]]
+	[ "$(grep -c '' <<<"$stderr")" -eq 2 ]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
 }
 
 @test "socket: re-created after a /tmp cleaner removed it; a stale one is replaced" {
@@ -1266,7 +1462,7 @@ unsafe_dir() {
 	unsafe_dir "$T/ww" "error: socket directory $T/ww is writable by group or others: refused"
 	mkdir -m 700 "$T/other" && chown 65534 "$T/other"
 	rm -f "$T/agent.log"
-	unsafe_dir "$T/other" "error: socket directory $T/other is not owned by the JVM's user: refused"
+	unsafe_dir "$T/other" "error: socket directory $T/other is owned by uid 65534, not 0: refused, no socket, the JVM runs on without probes"
 	rmdir "$T/other"
 	[ ! -e "$T/real/"* ] 2>/dev/null || ! compgen -G "$T/real/jvm-*" >/dev/null
 }
@@ -2086,7 +2282,7 @@ start_container() {
 	cp "$(readlink -f "$AGENT")" "$T/ct/libstapjava.so"
 	cp -r "$CLASSES" "$T/ct/classes"
 	# pid 1 is the shell, the JVM a later pid of the namespace; /tmp is a fresh
-	# tmpfs, so the agent's socket (default /tmp/stapjava-0) exists only inside
+	# tmpfs, so the agent's socket (default /tmp/stapjava-0-XXXXXX) exists only inside
 	start_container "$JDK17" -agentpath:/tmp/ct/libstapjava.so=loglevel=info,logfile=/tmp/ct/agent.log \
 		-cp /tmp/ct/classes Families filters /tmp/ct/go
 	local unshare=$CT_UNSHARE jvm=$CT_JVM
@@ -2103,10 +2299,12 @@ start_container() {
 	ns=$(stat -L -c %i "/proc/$jvm/ns/pid")
 	[ "$ns" != "$(stat -L -c %i /proc/self/ns/pid)" ]
 	start=$(awk '{print $22}' "/proc/$jvm/stat")
-	path=/tmp/stapjava-0/jvm-$ns-$nspid-$start.sock
-	grep -q "^stapjava-agent\[$nspid\]: info: listening on $path\$" "$T/ct/agent.log"
+	path=$(sed -n "s/^stapjava-agent\[$nspid\]: info: listening on //p" "$T/ct/agent.log")
+	[[ $path =~ ^/tmp/stapjava-0-[A-Za-z0-9]{6}/jvm-$ns-$nspid-$start\.sock$ ]]
 	[ ! -e "$path" ]
 	[ -S "/proc/$jvm/root$path" ]
+	# an older agent's directory squatted in the JVM's /tmp by another uid blocks nothing
+	nsenter -t "$jvm" -m setpriv --reuid=4242 --regid=4242 --clear-groups mkdir -m 777 /tmp/stapjava-0
 	# --list finds it by its host pid
 	run "$BRIDGE" --list
 	[ "$status" -eq 0 ]
@@ -2130,12 +2328,7 @@ start_container() {
 	# the events carry the host pid and the host tid (what a kernel probe's
 	# tid() gives), not the agent's gettid() in the JVM's pid namespace
 	sed -E "s/ ts=[0-9]+( |$)/ ts=X\1/" "$T/b.out" >"$T/got"
-	cat >"$T/want" <<WANT
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getA()I popped=0 ret=1
-method.enter pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I args=
-method.return pid=$jvm tid=$main ts=X method=sj.filt.Named.getB()I popped=0 ret=2
-WANT
+	named_gets "$jvm" "$main" >"$T/want"
 	grep -v '^vm.death ' "$T/got" | diff -u "$T/want" -
 	grep -Eq "^vm.death pid=$jvm tid=[0-9]+ ts=X$" "$T/got"
 	grep -q "info: pid $jvm: connected to the agent (worker uid 0 gid 0)" "$T/b.log"

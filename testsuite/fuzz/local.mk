@@ -527,3 +527,37 @@ testsuite_fuzz_replay_rec_jfr_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_rec_jfr_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
 	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/fuzz/replay_rec_jfr
+
+# ---- lines of /proc/PID/net/unix (stpd-bridge/procfs.c): the bridge finds an
+# agent's socket there, and any local process chooses the paths it shows.
+#
+#   make fuzz-unix-line [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_unix_line with
+#                                          $(FUZZ_CC) and run it on a copy of
+#                                          testsuite/fuzz/corpus-unixline/ for N seconds
+FUZZ_UNIX_LINE_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_unix_line.c $(top_srcdir)/stpd-bridge/procfs.c
+
+EXTRA_DIST += testsuite/fuzz/fuzz_unix_line.c testsuite/fuzz/corpus-unixline
+CLEANFILES += testsuite/fuzz/fuzz_unix_line
+
+testsuite/fuzz/fuzz_unix_line: $(FUZZ_UNIX_LINE_SRC) $(top_srcdir)/stpd-bridge/procfs.h
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_UNIX_LINE_SRC) -o $@
+
+fuzz-unix-line:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_unix_line
+	$(call FUZZ_RUN,unix_line,corpus-unixline)
+
+.PHONY: fuzz-unix-line
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_unix_line
+testsuite_fuzz_replay_unix_line_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_unix_line.c \
+	stpd-bridge/procfs.c
+testsuite_fuzz_replay_unix_line_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-unixline"' \
+	-DCORPUS_MIN_FILES=15 -DREPLAY_GROUP='"fuzz_unix_line_corpus"'
+testsuite_fuzz_replay_unix_line_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_unix_line_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_unix_line
