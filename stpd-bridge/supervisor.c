@@ -32,10 +32,18 @@
 #define RECORDER_GRACE_MS 30000 /* how long the recorder gets to end its file */
 #define PARENT_POLL_MS  200   /* without a pidfd */
 #define OUT_CHUNK       65536
+/* A worker that dies (a signal: kill -9, a crash) is replaced after
+ * RESTART_FIRST_MS, doubled at each death in a row, at most RESTART_MAX
+ * times in a row; a worker that lived WORKER_STABLE_MS starts the count
+ * again. Then the JVM is given up. */
+#define RESTART_MAX      5
+#define RESTART_FIRST_MS 100
+#define WORKER_STABLE_MS 10000
 
 struct child {
 	pid_t pid;               /* the worker; 0 once reaped */
 	bool attach;             /* it loads the agent first (worker.h) */
+	uint64_t started_ms;
 	struct jvm_id jvm;
 	int rd;                  /* pipe from the worker; -1 at EOF */
 	char *buf;               /* a partial line */
@@ -46,6 +54,13 @@ struct child {
 struct jvm_list {
 	struct jvm_id *v;
 	size_t n;
+};
+
+/* A JVM whose worker died: its next worker is not started before DUE_MS. */
+struct restart {
+	struct jvm_id jvm;
+	unsigned deaths;         /* in a row, each worker dead within WORKER_STABLE_MS */
+	uint64_t due_ms;
 };
 
 struct supervisor {
@@ -60,6 +75,8 @@ struct supervisor {
 	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
 	struct jvm_list bad_socket; /* something unusable where the socket should be: said once */
 	struct recorder rec;     /* --record */
+	struct restart *restarts; /* JVMs whose worker died, while they live */
+	size_t nrestarts;
 	bool stopping;
 	uint64_t stop_deadline;
 };
@@ -151,6 +168,31 @@ static void jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
 	}
 }
 
+static void jvm_list_remove(struct jvm_list *l, const struct jvm_id *id)
+{
+	for (size_t i = 0; i < l->n;)
+		if (l->v[i].pid == id->pid && l->v[i].starttime == id->starttime)
+			l->v[i] = l->v[--l->n];
+		else
+			i++;
+}
+
+static struct restart *restart_of(struct supervisor *s, const struct jvm_id *id)
+{
+	for (size_t i = 0; i < s->nrestarts; i++)
+		if (s->restarts[i].jvm.pid == id->pid && s->restarts[i].jvm.starttime == id->starttime)
+			return &s->restarts[i];
+	return NULL;
+}
+
+static void restart_forget(struct supervisor *s, const struct jvm_id *id)
+{
+	struct restart *r = restart_of(s, id);
+
+	if (r)
+		*r = s->restarts[--s->nrestarts];
+}
+
 static void forget_dead(struct jvm_list *l)
 {
 	for (size_t i = 0; i < l->n;)
@@ -160,10 +202,27 @@ static void forget_dead(struct jvm_list *l)
 			i++;
 }
 
+/* The next time after NOW a JVM waits for to have its worker again (0:
+ * none; one due already is started by the scans as they come). */
+static uint64_t next_restart_ms(const struct supervisor *s, uint64_t now)
+{
+	uint64_t due = 0;
+
+	for (size_t i = 0; i < s->nrestarts; i++)
+		if (s->restarts[i].due_ms > now && (!due || s->restarts[i].due_ms < due))
+			due = s->restarts[i].due_ms;
+	return due;
+}
+
 static void forget_dead_served(struct supervisor *s)
 {
 	forget_dead(&s->served);
 	forget_dead(&s->bad_socket);
+	for (size_t i = 0; i < s->nrestarts;)
+		if (!procfs_same_process(&s->restarts[i].jvm))
+			s->restarts[i] = s->restarts[--s->nrestarts];
+		else
+			i++;
 }
 
 /* A JVM named with -x that cannot be served: said once, then the bridge
@@ -171,6 +230,54 @@ static void forget_dead_served(struct supervisor *s)
 static void mark_failed(struct supervisor *s, const struct jvm_id *id)
 {
 	jvm_list_add(&s->failed, id);
+}
+
+static const char *nth(unsigned n)
+{
+	return n % 100 / 10 == 1 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* K died of signal SIG while the bridge runs and its JVM lives: another
+ * worker registers from scratch (the agent ended the dead one's
+ * registrations when its socket closed), after a backoff; after
+ * RESTART_MAX in a row the JVM is given up (with -x, a failure). */
+static void worker_died(struct supervisor *s, const struct child *k, pid_t pid, int sig)
+{
+	struct restart *r = restart_of(s, &k->jvm);
+	uint64_t now = now_ms();
+	unsigned delay;
+
+	if (!r) {
+		struct restart *grown = realloc(s->restarts, (s->nrestarts + 1) * sizeof *grown);
+
+		if (!grown) {
+			sj_error("pid %d: worker %d died of signal %d (%s); no memory to start another: "
+				 "giving up on this JVM", (int)k->jvm.pid, (int)pid, sig, strsignal(sig));
+			return;
+		}
+		s->restarts = grown;
+		r = &s->restarts[s->nrestarts++];
+		*r = (struct restart){ .jvm = k->jvm };
+	}
+	if (now - k->started_ms >= WORKER_STABLE_MS)
+		r->deaths = 0;
+	if (++r->deaths > RESTART_MAX) {
+		sj_error("pid %d: worker %d died of signal %d (%s), the %u%s worker in a row to die "
+			 "within %u ms of its start: giving up on this JVM, its events are not traced "
+			 "any more", (int)k->jvm.pid, (int)pid, sig, strsignal(sig), r->deaths,
+			 nth(r->deaths), WORKER_STABLE_MS);
+		restart_forget(s, &k->jvm);
+		/* it stays served: no worker again while it lives */
+		if (s->o->npids)
+			mark_failed(s, &k->jvm);
+		return;
+	}
+	delay = RESTART_FIRST_MS << (r->deaths - 1);
+	r->due_ms = now + delay;
+	jvm_list_remove(&s->served, &k->jvm);
+	sj_warn("pid %d: worker %d died of signal %d (%s); another starts in %u ms (restart %u of "
+		"%u): the JVM's events until it has registered again are lost", (int)k->jvm.pid,
+		(int)pid, sig, strsignal(sig), delay, r->deaths, RESTART_MAX);
 }
 
 /* --no-attach: a named JVM without a socket is waited for, and told once
@@ -228,8 +335,12 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, cons
 	memset(k, 0, sizeof *k);
 	k->pid = pid;
 	k->attach = attach;
+	k->started_ms = now_ms();
 	k->jvm = *id;
 	k->rd = p[0];
+	struct restart *r = restart_of(s, id);
+	if (r)
+		r->due_ms = 0; /* started: only its count of deaths is kept */
 	sj_info("pid %d: worker %d started (uid %u gid %u)", (int)id->pid, (int)pid,
 		(unsigned)id->uid, (unsigned)id->gid);
 	jvm_list_add(&s->served, id);
@@ -288,6 +399,9 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		return;
 	}
 	if (jvm_list_has(&s->served, &id) || jvm_list_has_pid(&s->failed, pid))
+		return;
+	const struct restart *r = restart_of(s, &id);
+	if (r && now_ms() < r->due_ms)
 		return;
 	/* a bridge that is not root can only become its own uid */
 	if (geteuid() != 0 && id.uid != geteuid()) {
@@ -496,6 +610,11 @@ static void reap(struct supervisor *s)
 			/* --matches: a JVM that did not answer fails the run */
 			else if (s->o->matches && !(WIFEXITED(status) && WEXITSTATUS(status) == WORKER_DONE))
 				mark_failed(s, &k->jvm);
+			else if (WIFSIGNALED(status) && !s->stopping && procfs_same_process(&k->jvm)) {
+				worker_died(s, k, pid, WTERMSIG(status));
+				break;
+			}
+			restart_forget(s, &k->jvm);
 			if (WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM)
 				sj_warn("pid %d: worker %d died of signal %d", (int)k->jvm.pid, (int)pid,
 					WTERMSIG(status));
@@ -649,6 +768,9 @@ static int loop(struct supervisor *s)
 				scan(s);
 				next_scan = now + s->o->rescan_ms;
 			}
+			uint64_t restart = next_restart_ms(s, now);
+			if (restart && restart < next_scan)
+				next_scan = restart;
 			if (!s->stopping && s->nkids == 0 && named_all_gone(s))
 				begin_stop(s, "every JVM named with -x is gone or cannot be served");
 			if (!s->stopping && s->nkids == 0 && s->o->matches && named_all_listed(s))
@@ -710,6 +832,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 			close(s.kids[i].rd);
 	}
 	free(s.kids);
+	free(s.restarts);
 	free(s.served.v);
 	free(s.failed.v);
 	free(s.told.v);

@@ -7,7 +7,7 @@
  * copies the workers' lines to OUT_FD, whole lines only, so lines of
  * different JVMs never interleave. It ends when told to (SIGTERM, SIGINT,
  * SIGHUP), when --parent dies (pidfd, or start-time polling), or, with -x,
- * when every named JVM is gone; it then passes the end on to the workers
+ * when every named JVM is gone or given up; it then passes the end on to the workers
  * (SIGTERM: they unregister), waits for them (bounded), and returns the exit
  * status. LOG_FD (-1: stderr) is kept open in the workers. With RECORD_FD
  * (the --record file, opened by the caller; -1: none) it first forks the
@@ -15,7 +15,10 @@
  * worker its channel; at the end it waits (bounded) for the recorder to
  * finish the file, and a recording that failed makes the status 1. A
  * recording stopped early (--record-max, an error) ends the session only
- * when it neither prints nor fires.
+ * when it neither prints nor fires. A worker that dies of a signal while
+ * its JVM lives is replaced after a backoff, said in one line; after
+ * RESTART_MAX deaths in a row (supervisor.c) the JVM is given up (with -x,
+ * a failure of the run).
  */
 #ifndef STPD_BRIDGE_SUPERVISOR_H
 #define STPD_BRIDGE_SUPERVISOR_H

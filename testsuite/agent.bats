@@ -2655,3 +2655,59 @@ lowest_free_fd() {
 	wait_exit "$JPID"
 	JPID=
 }
+
+# two_runs FILE: like contiguous, but the calls of Paced.busy come in two
+# runs, each contiguous, the second beginning after the first ends (events
+# lost between two sessions); the first may end with an enter whose return
+# was lost. Prints the number of calls of each run.
+two_runs() {
+	awk '$1 == "lost" { print "lost: " $0; bad = 1; next }
+	$1 == "method.enter" { split($6, a, "=")
+		if (a[2] != next_n || open) {
+			if (run == 2 || a[2] <= next_n) { print "enter out of order: " $0; bad = 1 }
+			run = 2; open = 0
+		}
+		open = 1; arg = a[2]; next }
+	$1 == "method.return" { split($7, r, "="); if (!open || r[2] != 2 * arg) { print "return out of order: " $0; bad = 1 } open = 0; next_n = arg + 1; calls[run]++; next }
+	{ print "unexpected: " $0; bad = 1 }
+	BEGIN { run = 1 }
+	END { if (open) { print "a call without its return"; bad = 1 } if (run != 2) { print "one run"; bad = 1 } print calls[1], calls[2]; exit bad }' "$1"
+}
+
+# Issue 16 §3 with the real agent: kill -9 of the bridge's worker while a
+# method's events stream. The agent ends the dead connection (and its
+# registrations) as its socket closes; the supervisor starts another worker,
+# which registers from scratch; from its first event to the JVM's end every
+# call is there exactly once.
+check_worker_killed() {
+	start_jvm "$1" "" -- Families paced "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge s1 -m 'Paced.busy' --args --return
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 20 grep -q '^method.return' "$T/s1.out"
+	local w
+	w=$(worker_of s1)
+	kill -9 "$w"
+	wait_until 20 log_has 'conn#1 (pid [0-9]* uid [0-9]*) closed: peer closed the connection'
+	wait_until 20 registered 2
+	# the new session's events flow
+	local before
+	before=$(grep -c '^method.return' "$T/s1.out")
+	wait_until 20 eval '[ "$(grep -c "^method.return" "$T/s1.out")" -gt $((before + 100)) ]'
+	touch "$T/stop"
+	wait_exit "$JPID" 120
+	JPID=
+	[ "$(cat "$T/java.out")" = "paced ok" ]
+	wait_exit "$BPID"
+	EXPECT_WARNS="warn: worker $w died of signal 9 (Killed); another starts in 100 ms (restart 1 of 5): the JVM's events until it has registered again are lost" bridge_quiet s1
+	[ "$(grep -c ': info: pid [0-9]*: worker [0-9]* started' "$T/s1.log")" -eq 2 ]
+	run two_runs "$T/s1.out"
+	[ "$status" -eq 0 ] || { printf '%s\n' "$output" | head -20 >&2; false; }
+	# two sessions: the first closed by the kill, the second at the JVM's end
+	[ "$(grep -c 'conn#[0-9]* (pid [0-9]* uid [0-9]*) closed' "$T/agent.log")" -eq 2 ]
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
+}
+
+@test "kill -9 of the bridge's worker mid-stream: another registers from scratch, every later call once (JDK 17)" { check_worker_killed "$JDK17"; }
+@test "kill -9 of the bridge's worker mid-stream: another registers from scratch, every later call once (JDK 25)" { check_worker_killed "$JDK25"; }

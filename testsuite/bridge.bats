@@ -706,3 +706,69 @@ WANT
 	! grep -q "pid=$zero " "$T/out" || return 1
 	kill -0 "$BR"
 }
+
+# count_is FILE REGEX N: FILE has N lines matching REGEX (10 s at most).
+count_is() {
+	local i
+	for i in $(seq 200); do
+		[ "$(grep -Ec -- "$2" "$1" 2>/dev/null)" -eq "$3" ] && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $3 lines /$2/ in $1:" >&2
+	cat "$1" >&2 2>/dev/null
+	return 1
+}
+
+# The log's warnings and errors without pids: the bridge's, the JVM's and
+# the workers'.
+log_masked() {
+	sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/pid [0-9]+: worker [0-9]+ /pid F: worker W /' "$T/log" |
+		grep -E '^(warn|error): '
+}
+
+# Issue 16 §3: kill -9 of a worker stopped that JVM's events for the rest of
+# the bridge's life, with -x running on. Another worker starts, registers
+# from scratch (its own session of the agent, numbered from 1), and the gap
+# is said in one line.
+@test "a worker killed with kill -9 is replaced after 100 ms, said once; the new one registers again and its events are all there" {
+	start_fake 0 0 --scenario some --connections 2
+	local fa=$FA
+	start_bridge -x "$fa" --print -m 'Demo.*' --log-level info
+	count_is "$T/out" "pid=$fa .*method=Demo.tick" 2
+	kill -9 "$(worker_of "$fa")"
+	count_is "$T/out" "pid=$fa .*method=Demo.tick" 4
+	# two sessions, each of two events numbered 1 and 2
+	[ "$(sed -E 's/.* (ts=[0-9]+) .*/\1/' "$T/out")" = "ts=1000000
+ts=2000000
+ts=1000000
+ts=2000000" ]
+	run log_masked
+	[ "$output" = "warn: pid F: worker W died of signal 9 (Killed); another starts in 100 ms (restart 1 of 5): the JVM's events until it has registered again are lost" ]
+	# each session registered in full: Hello ... Start
+	[ "$(grep -c '^Start$' "$FA_CMDS")" -eq 2 ]
+	kill "$BR"
+	wait "$BR"
+	# the new worker stopped in order: it sent Reset
+	wait_for "$FA_CMDS" '^Reset$'
+}
+
+# A worker that dies every time (the agent kills its peer as soon as it
+# connects): 5 restarts, 100 to 1600 ms apart, then the JVM is given up, and
+# with no other -x JVM the bridge exits 1.
+@test "a worker that dies every time is restarted 5 times, then the JVM is given up; the last -x JVM given up: exit 1" {
+	start_fake 0 0 --connections 0 --kill-peer
+	local fa=$FA
+	start_bridge -x "$fa" --print -m 'Demo.*'
+	wait_gone "$BR"
+	run wait "$BR"
+	[ "$status" -eq 1 ]
+	run log_masked
+	[ "$output" = "warn: pid F: worker W died of signal 9 (Killed); another starts in 100 ms (restart 1 of 5): the JVM's events until it has registered again are lost
+warn: pid F: worker W died of signal 9 (Killed); another starts in 200 ms (restart 2 of 5): the JVM's events until it has registered again are lost
+warn: pid F: worker W died of signal 9 (Killed); another starts in 400 ms (restart 3 of 5): the JVM's events until it has registered again are lost
+warn: pid F: worker W died of signal 9 (Killed); another starts in 800 ms (restart 4 of 5): the JVM's events until it has registered again are lost
+warn: pid F: worker W died of signal 9 (Killed); another starts in 1600 ms (restart 5 of 5): the JVM's events until it has registered again are lost
+error: pid F: worker W died of signal 9 (Killed), the 6th worker in a row to die within 10000 ms of its start: giving up on this JVM, its events are not traced any more" ]
+	[ "$(grep -c '^killed the peer$' "$FA_CMDS")" -eq 6 ]
+	kill -0 "$fa"
+}

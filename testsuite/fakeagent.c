@@ -5,7 +5,8 @@
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
  *                         first-gap|seq-zero|late-hello|names-flood|none]
  *             [--then stay|exit]
- *             [--wait-file FILE] [--start-on COMMAND] [--no-accept] [NAME...]
+ *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
+ *             [--connections N] [--kill-peer] [NAME...]
  *
  * It listens where the real agent would (doc/agent-bridge.md: DIR defaults
  * to /tmp/stapjava-<uid>, the name is jvm-<pidns>-<pid>-<starttime>.sock), or
@@ -26,6 +27,10 @@
  * JVM; a NAME argument is ignored and shows as its "main class".
  * --no-accept: it never accepts, and its backlog is full (it connects to
  * itself once, with a backlog of 0), so a peer's connect() waits.
+ * --connections N: N connections one after the other (0: no end), each a
+ * session of its own (its events numbered from 1). --kill-peer: each peer
+ * is killed (SIGKILL, its pid from SO_PEERCRED) as soon as it connects, so
+ * that a bridge's worker dies every time.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -36,6 +41,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +61,7 @@ static uint32_t our_caps = WIRE_CAP_ALL;
 static int appendix_only;
 static unsigned quiet_ms;      /* --quiet-ms: stop reading this long after the last command */
 static int no_accept;          /* --no-accept */
+static int kill_peer;          /* --kill-peer */
 static struct wire_peer peer;  /* the bridge, as we see it */
 static struct wire_early_window early; /* what the real agent would ignore */
 static uint64_t seq;
@@ -464,9 +471,13 @@ static void serve(int fd)
 	static struct wire_reader r;
 	uint64_t last_command_ms = 0;
 
-	if (wire_reader_init(&r, 2 * WIRE_MAX_MESSAGE) < 0)
+	if (!r.cap && wire_reader_init(&r, 2 * WIRE_MAX_MESSAGE) < 0)
 		die("reader");
+	r.start = r.end = 0; /* what the last peer left unread */
 	wire_peer_init(&peer);
+	memset(&early, 0, sizeof early);
+	sync_mode = false;
+	seq = 0;
 	for (;;) {
 		if (quiet_ms && last_command_ms) {
 			struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -531,6 +542,7 @@ int main(int argc, char **argv)
 		{ "then", required_argument, NULL, 't' }, { "wait-file", required_argument, NULL, 'w' },
 		{ "start-on", required_argument, NULL, 'S' }, { "quiet-ms", required_argument, NULL, 'q' },
 		{ "no-accept", no_argument, NULL, 'N' },
+		{ "connections", required_argument, NULL, 'n' }, { "kill-peer", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
@@ -538,6 +550,7 @@ int main(int argc, char **argv)
 	char path[4400], tmp[4500];
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int c, lfd, cfd;
+	unsigned long connections = 1;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -554,6 +567,8 @@ int main(int argc, char **argv)
 		case 'S': start_on = optarg; break;
 		case 'q': quiet_ms = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'N': no_accept = 1; break;
+		case 'n': connections = strtoul(optarg, NULL, 0); break;
+		case 'K': kill_peer = 1; break;
 		default: die("bad option");
 		}
 	}
@@ -592,12 +607,23 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	cfd = accept(lfd, NULL, NULL);
-	if (cfd < 0)
-		die("accept: %s", strerror(errno));
-	note("accepted");
-	serve(cfd);
-	close(cfd);
+	for (unsigned long n = 0; connections == 0 || n < connections; n++) {
+		cfd = accept(lfd, NULL, NULL);
+		if (cfd < 0)
+			die("accept: %s", strerror(errno));
+		note("accepted");
+		if (kill_peer) {
+			struct ucred cred;
+			socklen_t len = sizeof cred;
+
+			if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+			    kill(cred.pid, SIGKILL) < 0)
+				die("killing the peer: %s", strerror(errno));
+			note("killed the peer");
+		} else
+			serve(cfd);
+		close(cfd);
+	}
 	unlink(path);
 	return 0;
 }
