@@ -78,6 +78,7 @@ struct supervisor {
 	struct restart *restarts; /* JVMs whose worker died, while they live */
 	size_t nrestarts;
 	bool stopping;
+	bool output_failed;      /* exit status 1 */
 	uint64_t stop_deadline;
 };
 
@@ -90,6 +91,21 @@ static uint64_t now_ms(void)
 }
 
 /* ------------------------------------------------------------ workers' output */
+
+static void begin_stop(struct supervisor *s, const char *why);
+
+/* The lines cannot be written any more (a full disk, a closed pipe): said
+ * once, the session ends in order (the workers unregister), status 1, and
+ * what the workers still write is dropped. */
+static void output_failed(struct supervisor *s, int err)
+{
+	s->output_failed = true;
+	if (s->o->output)
+		sj_error("output '%s': %s; stopping", s->o->output, strerror(err));
+	else
+		sj_error("standard output: %s; stopping", strerror(err));
+	begin_stop(s, "the output failed");
+}
 
 /* Read what the worker wrote and pass on every complete line. */
 static void drain_child(struct supervisor *s, struct child *k)
@@ -128,11 +144,8 @@ static void drain_child(struct supervisor *s, struct child *k)
 		if (nl) {
 			size_t whole = (size_t)(nl - k->buf) + 1;
 
-			if (fd_write_all(s->out_fd, k->buf, whole) < 0 && !s->stopping) {
-				sj_error("output: %s; stopping", strerror(errno));
-				s->stopping = true;
-				s->stop_deadline = now_ms() + STOP_GRACE_MS;
-			}
+			if (!s->output_failed && fd_write_all(s->out_fd, k->buf, whole) < 0)
+				output_failed(s, errno);
 			memmove(k->buf, k->buf + whole, k->len - whole);
 			k->len -= whole;
 		}
@@ -579,8 +592,6 @@ int supervisor_check_named(const struct bridge_options *o)
 	return bad ? -ESRCH : 0;
 }
 
-static void begin_stop(struct supervisor *s, const char *why);
-
 /* The recorder ended before the session (--record-max, a write error):
  * with nothing else to do with the events, the session ends too. */
 static void recorder_ended(struct supervisor *s)
@@ -819,7 +830,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 			o->npids ? "the JVMs named with -x" : o->njvms ? "the JVMs named with --jvm" : "every JVM", o->rescan_ms);
 		rc = loop(&s);
 		/* a JVM named with -x that could not be served fails the run */
-		if (rc == 0 && s.failed.n)
+		if (rc == 0 && (s.failed.n || s.output_failed))
 			rc = 1;
 	}
 	/* the workers are gone: the recorder sees the end of its input */

@@ -9,7 +9,8 @@
  * SIGHUP), when --parent dies (pidfd, or start-time polling), or, with -x,
  * when every named JVM is gone or given up; it then passes the end on to the workers
  * (SIGTERM: they unregister), waits for them (bounded), and returns the exit
- * status. LOG_FD (-1: stderr) is kept open in the workers. With RECORD_FD
+ * status. An output that cannot be written (a full disk, a closed pipe)
+ * ends the session likewise, said once, status 1. LOG_FD (-1: stderr) is kept open in the workers. With RECORD_FD
  * (the --record file, opened by the caller; -1: none) it first forks the
  * recorder (recorder.h), which owns the file from then on, and gives every
  * worker its channel; at the end it waits (bounded) for the recorder to

@@ -2711,3 +2711,26 @@ check_worker_killed() {
 
 @test "kill -9 of the bridge's worker mid-stream: another registers from scratch, every later call once (JDK 17)" { check_worker_killed "$JDK17"; }
 @test "kill -9 of the bridge's worker mid-stream: another registers from scratch, every later call once (JDK 25)" { check_worker_killed "$JDK25"; }
+
+# Issue 16 §4 with the real agent: the bridge's output fails (a full disk)
+# while a method's events stream: one error, the worker stops within the
+# grace and unregisters, which the agent's log says (a Reset, then the
+# peer's close), exit status 1; the JVM runs on.
+@test "output to a full disk: the bridge exits 1 with one line, the agent sees a Reset before the close" {
+	start_jvm "$JDK17" "" -- Families paced "$T/go" "$T/stop"
+	wait_until 20 sock_exists
+	touch "$T/go"
+	local st
+	timeout 30 "$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --print -m 'Paced.busy' \
+		-o /dev/full 2>"$T/b.err" 3>&- && st=0 || st=$?
+	[ "$st" -eq 1 ]
+	[ "$(sed -E 's/^stpd-bridge\[[0-9]+\]: //' "$T/b.err")" = "error: output '/dev/full': No space left on device; stopping" ]
+	wait_until 20 log_has 'conn#1 (pid [0-9]* uid [0-9]*) closed: '
+	[ "$(sed -n 's/^stapjava-agent\[[0-9]*\]: info: \(conn#1: Reset\|conn#1 (pid [0-9]* uid [0-9]*) closed: .*\)$/\1/p' "$T/agent.log" |
+		sed -E 's/\(pid [0-9]+ uid [0-9]+\)/(pid P uid U)/')" = "conn#1: Reset
+conn#1 (pid P uid U) closed: peer closed the connection" ]
+	touch "$T/stop"
+	wait_exit "$JPID" 60
+	JPID=
+	[ "$(cat "$T/java.out")" = "paced ok" ]
+}

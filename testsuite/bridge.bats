@@ -772,3 +772,41 @@ error: pid F: worker W died of signal 9 (Killed), the 6th worker in a row to die
 	[ "$(grep -c '^killed the peer$' "$FA_CMDS")" -eq 6 ]
 	kill -0 "$fa"
 }
+
+# Issue 16 §4: output to a full disk or a closed pipe said "output: ...;
+# stopping", then the worker "did not stop in time; killed" (no Reset
+# reached the agent) and the exit status was 0. Now: one error line, the
+# worker told to stop unregisters (the agent's last commands: Reset, then the
+# end of the connection), exit status 1.
+@test "output to a full disk or a closed pipe: one error line, the worker sends Reset, exit 1" {
+	local st
+	start_fake 0 0 --scenario stream
+	timeout 20 "$BRIDGE" -x "$FA" --sockdir "$T/s-%u" --rescan-ms 100 --print -m 'Demo.*' \
+		>/dev/full 2>"$T/err" 3>&- && st=0 || st=$?
+	[ "$st" -eq 1 ]
+	[ "$(sed -E 's/^stpd-bridge\[[0-9]+\]: //' "$T/err")" = "error: standard output: No space left on device; stopping" ]
+	wait_for "$FA_CMDS" '^closed$'
+	[ "$(tail -2 "$FA_CMDS")" = "Reset
+closed" ]
+
+	start_fake 0 0 --scenario stream
+	timeout 20 "$BRIDGE" -x "$FA" --sockdir "$T/s-%u" --rescan-ms 100 --print -m 'Demo.*' \
+		-o /dev/full 2>"$T/err" 3>&- && st=0 || st=$?
+	[ "$st" -eq 1 ]
+	[ "$(sed -E 's/^stpd-bridge\[[0-9]+\]: //' "$T/err")" = "error: output '/dev/full': No space left on device; stopping" ]
+	wait_for "$FA_CMDS" '^closed$'
+	[ "$(tail -2 "$FA_CMDS")" = "Reset
+closed" ]
+
+	start_fake 0 0 --scenario stream
+	local fa=$FA
+	timeout 20 "$BRIDGE" -x "$fa" --sockdir "$T/s-%u" --rescan-ms 100 --print -m 'Demo.*' \
+		2>"$T/err" 3>&- | head -1 >"$T/first"
+	st=${PIPESTATUS[0]}
+	[ "$st" -eq 1 ]
+	[ "$(cat "$T/first")" = "method.enter pid=$fa tid=4250 ts=1000000 method=Demo.tick()V args=" ]
+	[ "$(sed -E 's/^stpd-bridge\[[0-9]+\]: //' "$T/err")" = "error: standard output: Broken pipe; stopping" ]
+	wait_for "$FA_CMDS" '^closed$'
+	[ "$(tail -2 "$FA_CMDS")" = "Reset
+closed" ]
+}

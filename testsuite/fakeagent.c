@@ -3,7 +3,7 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
- *                         first-gap|seq-zero|late-hello|names-flood|none]
+ *                         first-gap|seq-zero|late-hello|names-flood|stream|none]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
  *             [--connections N] [--kill-peer] [NAME...]
@@ -31,6 +31,8 @@
  * session of its own (its events numbered from 1). --kill-peer: each peer
  * is killed (SIGKILL, its pid from SO_PEERCRED) as soon as it connects, so
  * that a bridge's worker dies every time.
+ * stream: a MethodEnter of Demo.tick()V every 5 ms until the bridge sends
+ * a command or hangs up.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -309,6 +311,18 @@ static void scenario_names_flood(int fd)
 	send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
 }
 
+/* A MethodEnter every 5 ms until the bridge sends something (its Reset at
+ * the end) or hangs up; then what it sent is read as usual. */
+static void scenario_stream(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	do
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	while (poll(&p, 1, 5) == 0);
+	note("stream ended after %" PRIu64 " events", seq);
+}
+
 static void run_scenario(int fd)
 {
 	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
@@ -327,6 +341,8 @@ static void run_scenario(int fd)
 		send_bytes(fd, garbage, sizeof garbage);
 	else if (strcmp(scenario, "names-flood") == 0)
 		scenario_names_flood(fd);
+	else if (strcmp(scenario, "stream") == 0)
+		scenario_stream(fd);
 	else if (strcmp(scenario, "partial") == 0)
 		send_bytes(fd, garbage, 3); /* a MethodEnter's code and half its name's length */
 	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
