@@ -77,6 +77,7 @@ struct supervisor {
 	struct recorder rec;     /* --record */
 	struct restart *restarts; /* JVMs whose worker died, while they live */
 	size_t nrestarts;
+	struct sj_log_repeat pipe_failures, fork_failures;
 	bool stopping;
 	bool output_failed;      /* exit status 1 */
 	uint64_t stop_deadline;
@@ -315,13 +316,16 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, cons
 	if (!grown)
 		return;
 	s->kids = grown;
+	/* out of descriptors or processes, every scan tries again: said once
+	 * while it lasts, then counted */
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		sj_error("pid %d: pipe: %s", (int)id->pid, strerror(errno));
+		sj_log_repeat(&s->pipe_failures, SJ_LOG_ERROR, errno, "starting a worker: pipe");
 		return;
 	}
+	sj_log_repeat_end(&s->pipe_failures);
 	pid = fork();
 	if (pid < 0) {
-		sj_error("pid %d: fork: %s", (int)id->pid, strerror(errno));
+		sj_log_repeat(&s->fork_failures, SJ_LOG_ERROR, errno, "starting a worker: fork");
 		close(p[0]);
 		close(p[1]);
 		return;
@@ -342,6 +346,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, cons
 		fd_close_all_but((int[]){ p[1], s->log_fd, dirfd, s->rec.wr }, 4);
 		_exit(worker_main(&cfg));
 	}
+	sj_log_repeat_end(&s->fork_failures);
 	close(p[1]);
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	k = &s->kids[s->nkids++];

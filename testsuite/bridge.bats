@@ -810,3 +810,29 @@ closed" ]
 	[ "$(tail -2 "$FA_CMDS")" = "Reset
 closed" ]
 }
+
+# Issue 16 §6, the supervisor's side: out of descriptors or processes it
+# said "pipe: Too many open files" (or fork's error) at every scan, for as
+# long as it lasted. Now once, then its count when it is over; the JVM is
+# served then. A uid of its own, whose process limit is 2 (the fake agent and
+# the bridge): the worker's fork fails until the limit is raised.
+@test "out of processes, starting a worker fails: said once while it lasts, then counted; the JVM is served once it is over" {
+	local u=64999
+	start_fake $u $u --scenario some
+	local fa=$FA
+	: >"$T/log"
+	: >"$T/out"
+	chown $u "$T/log" "$T/out"
+	setpriv --reuid=$u --regid=$u --clear-groups prlimit --nproc=2:100 "$BRIDGE" --sockdir "$T/s-%u" \
+		--rescan-ms 20 --log-file "$T/log" -o "$T/out" -x "$fa" --print -m 'Demo.*' 3>&- &
+	BR=$!
+	STARTED+=("$BR")
+	wait_for "$T/log" 'said once while it lasts'
+	setpriv --reuid=$u --regid=$u --clear-groups prlimit --pid "$BR" --nproc=100:100
+	count_is "$T/out" "pid=$fa .*method=Demo.tick" 2
+	run log_lines
+	[ "${lines[0]}" = "stpd-bridge: error: starting a worker: fork: Resource temporarily unavailable (said once while it lasts)" ]
+	[[ "${lines[1]}" =~ ^"stpd-bridge: error: starting a worker: fork: Resource temporarily unavailable: "[1-9][0-9]*" times in "[0-9]+" ms, now over"$ ]]
+	[ "${#lines[@]}" -eq 2 ]
+	kill -0 "$BR"
+}
