@@ -154,3 +154,8 @@ testsuite_unit_test_jvmsel_SOURCES = testsuite/unit/test_jvmsel.c \
 testsuite_unit_test_jvmsel_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_jvmsel_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_jvmsel
+
+# roguebridge: a hostile bridge against a real agent (testsuite/agent.bats)
+check_PROGRAMS += testsuite/roguebridge
+testsuite_roguebridge_SOURCES = testsuite/roguebridge.c
+testsuite_roguebridge_LDADD = runtime/libsjruntime.la

@@ -2734,3 +2734,102 @@ conn#1 (pid P uid U) closed: peer closed the connection" ]
 	JPID=
 	[ "$(cat "$T/java.out")" = "paced ok" ]
 }
+
+# --- Issue 16 §9: a hostile bridge, and kill -9 loops -----------------------
+
+start_count() { log_count 'Start: registrations complete' || true; }
+
+# good_round N NAME: a real bridge session NAME on the Rounds JVM registers
+# Rounds.tick, round N makes its 10 calls, and the session has exactly
+# those, enter and return; then it is stopped.
+good_round() {
+	local n=$1 name=$2 starts
+	starts=$(start_count)
+	start_bridge "$name" -m 'Rounds.tick' --args --return
+	wait_until 20 log_count_is 'Start: registrations complete' $((starts + 1))
+	touch "$T/r/go.$n"
+	wait_until 20 test -e "$T/r/done.$n"
+	wait_until 20 eval '[ "$(grep -c "^method.return" "$T/$name.out")" -ge 10 ]'
+	kill "$BPID"
+	wait_exit "$BPID"
+	[ "$(mask <"$T/$name.out" | sort | uniq -c | sed 's/^ *//')" = "10 method.enter pid=P tid=T ts=X method=Rounds.tick(I)I args=$n
+10 method.return pid=P tid=T ts=X method=Rounds.tick(I)I popped=0 ret=$n" ]
+	bridge_quiet "$name"
+}
+
+# rogue_log: the agent's log since line $FROM, warnings and the close lines,
+# pids, uids and connection numbers hidden.
+rogue_log() {
+	tail -n +"$FROM" "$T/agent.log" | sed -E 's/^stapjava-agent\[[0-9]+\]: //; s/conn#[0-9]+/conn#N/; s/pid [0-9]+/pid P/; s/uid [0-9]+/uid U/' |
+		grep -E '^warn: |closed: '
+}
+
+check_rogue() {
+	start_jvm "$1" "" -- Families rounds "$T/go" "$T/r"
+	mkdir -p "$T/r"
+	touch "$T/go"
+	wait_until 20 sock_exists
+	local rogue=$BUILD/testsuite/roguebridge sock c round=0 refused=()
+	sock=$(sock_of_jvm)
+	local p200
+	p200=$(printf 'p%.0s' $(seq 200))
+	declare -A want=(
+		[unknown-code]="warn: conn#N (pid P uid U): unknown command code 0x7e at offset 0; disconnecting"
+		[bad-length]="warn: conn#N (pid P uid U): RegisterMethod (0x40): pattern length at offset 1: -1 is negative; disconnecting"
+		[long-pattern]="warn: Register pattern \"$p200\" refused: pattern is 5000 bytes long, more than the limit of 4096; disconnecting"
+		[truncated]=""
+		[no-hello-extension]="warn: conn#N (pid P uid U): Register (0x50): command code at offset 0: extension not negotiated; disconnecting"
+		[second-hello]="warn: conn#N (pid P): Hello after the first command (a second or late Hello is a protocol error); disconnecting"
+		[hello-version-0]="warn: conn#N (pid P uid U): Hello (0x40): version at offset 11: 0 is not a protocol version; disconnecting"
+		[hello-bad-order]="warn: conn#N (pid P uid U): Hello (0x40): byte order at offset 10: 0x07 is neither 'l' nor 'B'; disconnecting"
+		[bad-kind]="warn: conn#N (pid P uid U): Register (0x50): kind at offset 1: 9 is not 1 (method), 2 (class) or 3 (exception); disconnecting"
+		[bad-dispatch]="warn: conn#N (pid P uid U): DispatchMode (0x54): mode at offset 1: 7 is not 0 (async) or 1 (sync); disconnecting"
+		[bad-slot]="warn: conn#N (pid P uid U): RegisterSlot (0x58): slot at offset 3: 65535 is not below 256; disconnecting"
+		[flood]="warn: Register pattern \"rogue.C1024.m0\" refused: this connection has 16384 registrations, the most the agent takes from one connection; disconnecting"
+		[reset-churn]=""
+		[ack-flood]=""
+		[garbage-after-reset]="warn: conn#N (pid P uid U): unknown command code 0xff at offset 0; disconnecting"
+		[dribble]=""
+	)
+	declare -A seen=(
+		[long-pattern]="long-pattern: hello, notice \"Register pattern \"$p200\" refused: pattern is 5000 bytes long, more than the limit of 4096; disconnecting\", closed by the agent"
+		[flood]="flood: hello, notice \"Register pattern \"rogue.C1024.m0\" refused: this connection has 16384 registrations, the most the agent takes from one connection; disconnecting\", closed by the agent"
+		[truncated]="truncated: hello, closed after our end"
+		[no-hello-extension]="no-hello-extension: closed by the agent"
+		[hello-version-0]="hello-version-0: closed by the agent"
+		[hello-bad-order]="hello-bad-order: closed by the agent"
+		[reset-churn]="reset-churn: hello, closed after our end"
+		[ack-flood]="ack-flood: hello, closed after our end"
+		[garbage-after-reset]="garbage-after-reset: hello, closed by the agent
+garbage-after-reset: a write after the close: Broken pipe"
+		[dribble]="dribble: hello, closed after our end"
+	)
+	run "$rogue" --list
+	[ "${#lines[@]}" -eq "${#want[@]}" ]
+	for c in "${lines[@]}"; do
+		FROM=$(($(wc -l <"$T/agent.log") + 1))
+		run "$rogue" "$sock" "$c"
+		[ "$status" -eq 0 ] || { echo "$c: $output" >&2; false; }
+		[ "$output" = "${seen[$c]:-$c: hello, closed by the agent}" ] || { echo "$c: $output" >&2; false; }
+		wait_until 20 eval '[ "$(rogue_log | grep -c "closed: ")" -eq 1 ]'
+		local closed="info: conn#N (pid P uid U) closed: protocol error"
+		[ -n "${want[$c]}" ] || closed="info: conn#N (pid P uid U) closed: peer closed the connection"
+		run rogue_log
+		[ "$output" = "$(printf '%s\n%s' "${want[$c]}" "$closed" | sed '/^$/d')" ] || { echo "$c: $output" >&2; false; }
+		# what the taken cases sent was applied: 1000 Resets; a registration sent a byte at a time
+		case $c in
+		reset-churn) [ "$(tail -n +"$FROM" "$T/agent.log" | grep -c ': info: conn#[0-9]*: Reset$')" -eq 1000 ] ;;
+		dribble) [ "$(tail -n +"$FROM" "$T/agent.log" | grep -Ec ': info: conn#[0-9]+: (Register method 0x1 "Rounds.tick"|Start: registrations complete)$')" -eq 2 ] ;;
+		esac
+		round=$((round + 1))
+		good_round "$round" "good$round"
+	done
+	touch "$T/r/stop"
+	wait_exit "$JPID" 60
+	JPID=
+	[ "$(cat "$T/java.out")" = "rounds $round" ]
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
+}
+
+@test "a rogue bridge's catalogue (bad lengths, codes, Hellos, floods, resets, garbage): each refused or taken as it must be, said; a good bridge served after each (JDK 17)" { check_rogue "$JDK17"; }
+@test "a rogue bridge's catalogue (bad lengths, codes, Hellos, floods, resets, garbage): each refused or taken as it must be, said; a good bridge served after each (JDK 25)" { check_rogue "$JDK25"; }

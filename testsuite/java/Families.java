@@ -78,6 +78,7 @@ public class Families {
         case "vthreads": VThreads.run(); break;
         case "unwind": Unwind.run(); break;
         case "paced": Paced.run(args[2]); break;
+        case "rounds": Rounds.run(args[2]); break;
         case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;
         case "unicode": case "unicode-loaded": Unicode.run(); break;
         default: throw new IllegalArgumentException(scenario);
@@ -510,4 +511,24 @@ class EntryLazy {
 // LateLink: loaded before a bridge registers, prepared after (latelink).
 class LateLink {
     static int step(int x) { return x + 1; }
+}
+
+// Round after round, on demand: round N waits for DIR/go.N, calls
+// tick(N) 10 times, then makes DIR/done.N; DIR/stop ends it ("rounds N").
+class Rounds {
+    static int tick(int round) { return round; }
+    static void run(String dir) throws Exception {
+        int round = 1;
+        for (;; round++) {
+            Path go = Paths.get(dir, "go." + round), stop = Paths.get(dir, "stop");
+            while (!Files.exists(go) && !Files.exists(stop))
+                Thread.sleep(5);
+            if (!Files.exists(go))
+                break;
+            for (int i = 0; i < 10; i++)
+                tick(round);
+            Files.createFile(Paths.get(dir, "done." + round));
+        }
+        System.out.println("rounds " + (round - 1));
+    }
 }
