@@ -2833,3 +2833,103 @@ garbage-after-reset: a write after the close: Broken pipe"
 
 @test "a rogue bridge's catalogue (bad lengths, codes, Hellos, floods, resets, garbage): each refused or taken as it must be, said; a good bridge served after each (JDK 17)" { check_rogue "$JDK17"; }
 @test "a rogue bridge's catalogue (bad lengths, codes, Hellos, floods, resets, garbage): each refused or taken as it must be, said; a good bridge served after each (JDK 25)" { check_rogue "$JDK25"; }
+
+# rounds_exact NAME N: NAME's lines are rounds 1 to N of Rounds.tick, 10
+# calls each, enter and return, nothing else.
+rounds_exact() {
+	local n want
+	want=$(for n in $(seq "$2"); do
+		echo "10 method.enter pid=P tid=T ts=X method=Rounds.tick(I)I args=$n"
+		echo "10 method.return pid=P tid=T ts=X method=Rounds.tick(I)I popped=0 ret=$n"
+	done | sort)
+	[ "$(mask <"$T/$1.out" | sort | uniq -c | sed 's/^ *//')" = "$want" ]
+}
+
+# kill -9 of the bridge's worker, four times over one session: after each,
+# another worker registers from scratch, and each round's 10 calls are
+# there exactly once (the loop with the bridge itself killed: check_kill_rounds).
+check_worker_kill_loop() {
+	start_jvm "$1" "" -- Families rounds "$T/go" "$T/r"
+	mkdir -p "$T/r"
+	touch "$T/go"
+	wait_until 20 sock_exists
+	start_bridge w -m 'Rounds.tick' --args --return
+	local round w
+	for round in 1 2 3 4 5; do
+		wait_until 20 log_count_is 'Start: registrations complete' "$round"
+		touch "$T/r/go.$round"
+		wait_until 20 test -e "$T/r/done.$round"
+		wait_until 20 eval '[ "$(grep -c "^method.return" "$T/w.out")" -ge $((round * 10)) ]'
+		rounds_exact w "$round"
+		[ "$round" -lt 5 ] || break
+		w=$(sed -n "s/.*: info: pid $JPID: worker \([0-9]*\) started.*/\1/p" "$T/w.log" | tail -1)
+		kill -9 "$w"
+		wait_until 20 conn_closed "$round"
+	done
+	touch "$T/r/stop"
+	wait_exit "$JPID" 60
+	JPID=
+	[ "$(cat "$T/java.out")" = "rounds 5" ]
+	wait_exit "$BPID"
+	rounds_exact w 5
+	# four gaps said, one line each (the restart's delay doubles while the
+	# workers die within 10 s of their start: masked, a slow round may reset it)
+	[ "$(grep -E ': (warn|error): ' "$T/w.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/pid [0-9]+: worker [0-9]+ /pid P: worker W /; s/in [0-9]+ ms \(restart [0-9] of 5\)/in D ms (restart K of 5)/' | uniq -c | sed 's/^ *//')" = "4 warn: pid P: worker W died of signal 9 (Killed); another starts in D ms (restart K of 5): the JVM's events until it has registered again are lost" ]
+	[ "$(grep -c ': info: pid [0-9]*: worker [0-9]* started' "$T/w.log")" -eq 5 ]
+	! compgen -G "$T/hs_err*" >/dev/null || return 1
+}
+
+@test "faults: the bridge's worker killed -9 four times in one session; each round's calls exactly once (JDK 17)" { check_worker_kill_loop "$JDK17"; }
+@test "faults: the bridge's worker killed -9 four times in one session; each round's calls exactly once (JDK 25)" { check_worker_kill_loop "$JDK25"; }
+
+# kill -9 of the JVM while sessions register: a bridge with 2000 patterns
+# and a client sending 400 registrations 5 ms apart. The client sees the end
+# of the stream, the bridge (-x) ends with status 0 and at most the one line
+# of an agent gone mid-session; three times, then a JVM in the same socket
+# directory (three stale sockets in it) serves a bridge exactly.
+check_jvm_kill_loop() {
+	local i pats=() regs=() k st
+	for k in $(seq 2000); do pats+=(-m "rogue.C$k.m"); done
+	for k in $(seq 400); do regs+=("reg:method:1:rogue.D$k.m"); done
+	mkdir -p "$T/r"
+	touch "$T/go"
+	for i in 1 2 3; do
+		: >"$T/agent.log"
+		start_jvm "$1" "" -- Families rounds "$T/go" "$T/r"
+		wait_until 20 compgen -G "$T/s/jvm-*-$JPID-*.sock"
+		start_bridge "k$i" "${pats[@]}"
+		"$CLIENT" --gap-ms 5 --timeout 60 "$(ls "$T"/s/jvm-*-"$JPID"-*.sock)" "${regs[@]}" >/dev/null 2>"$T/client$i.err" 3>&- &
+		CPID=$!
+		wait_until 20 eval '[ "$(grep -c "Register method 0x1 \"rogue.D" "$T/agent.log")" -ge 20 ]'
+		kill -9 "$JPID"
+		wait_exit "$JPID" 20 || true
+		JPID=
+		st=0
+		wait_exit "$CPID" || st=$?
+		CPID=
+		[ "$st" -eq 0 ]
+		[ "$(cat "$T/client$i.err")" = eof ]
+		st=0
+		wait_exit "$BPID" || st=$?
+		[ "$st" -eq 0 ]
+		[ ! -s "$T/k$i.out" ]
+		# (the lines at a session's end naming the patterns nothing matched aside)
+		run bash -c "grep -E ': (warn|error): ' '$T/k$i.log' | grep -v ': no event of the method pattern ' | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/pid [0-9]+: //; s/number [0-9]+/number N/'"
+		[ "${#lines[@]}" -le 1 ] || { echo "$output" >&2; false; }
+		[[ -z "$output" || "$output" =~ ^"warn: the agent closed the connection before the VM's death event: events after number N may be lost"$ ||
+			"$output" =~ ^"warn: connection lost: Connection reset by peer"$ ||
+			"$output" =~ ^"warn: sending the registrations failed: "(Broken pipe|Connection reset by peer)$ ]] || { echo "$output" >&2; false; }
+	done
+	[ "$(compgen -G "$T/s/jvm-*.sock" | wc -l)" -eq 3 ]
+	: >"$T/agent.log"
+	start_jvm "$1" "" -- Families rounds "$T/go" "$T/r"
+	wait_until 20 compgen -G "$T/s/jvm-*-$JPID-*.sock"
+	good_round 1 good
+	touch "$T/r/stop"
+	wait_exit "$JPID" 60
+	JPID=
+	[ "$(cat "$T/java.out")" = "rounds 1" ]
+}
+
+@test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 17)" { check_jvm_kill_loop "$JDK17"; }
+@test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 25)" { check_jvm_kill_loop "$JDK25"; }
