@@ -246,11 +246,6 @@ static void mark_failed(struct supervisor *s, const struct jvm_id *id)
 	jvm_list_add(&s->failed, id);
 }
 
-static const char *nth(unsigned n)
-{
-	return n % 100 / 10 == 1 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-}
-
 /* K died of signal SIG while the bridge runs and its JVM lives: another
  * worker registers from scratch (the agent ended the dead one's
  * registrations when its socket closed), after a backoff; after
@@ -264,22 +259,23 @@ static void worker_died(struct supervisor *s, const struct child *k, pid_t pid, 
 	if (!r) {
 		struct restart *grown = realloc(s->restarts, (s->nrestarts + 1) * sizeof *grown);
 
-		if (!grown) {
+		if (grown) {
+			s->restarts = grown;
+			r = &s->restarts[s->nrestarts++];
+			*r = (struct restart){ .jvm = k->jvm };
+		}
+	}
+	if (r && now - k->started_ms >= WORKER_STABLE_MS)
+		r->deaths = 0;
+	if (!r || ++r->deaths > RESTART_MAX) {
+		if (r)
+			sj_error("pid %d: worker %d died of signal %d (%s); %u workers in a row died within "
+				 "%u ms of their start: giving up on this JVM, its events are not traced any "
+				 "more", (int)k->jvm.pid, (int)pid, sig, strsignal(sig), r->deaths,
+				 WORKER_STABLE_MS);
+		else
 			sj_error("pid %d: worker %d died of signal %d (%s); no memory to start another: "
 				 "giving up on this JVM", (int)k->jvm.pid, (int)pid, sig, strsignal(sig));
-			return;
-		}
-		s->restarts = grown;
-		r = &s->restarts[s->nrestarts++];
-		*r = (struct restart){ .jvm = k->jvm };
-	}
-	if (now - k->started_ms >= WORKER_STABLE_MS)
-		r->deaths = 0;
-	if (++r->deaths > RESTART_MAX) {
-		sj_error("pid %d: worker %d died of signal %d (%s), the %u%s worker in a row to die "
-			 "within %u ms of its start: giving up on this JVM, its events are not traced "
-			 "any more", (int)k->jvm.pid, (int)pid, sig, strsignal(sig), r->deaths,
-			 nth(r->deaths), WORKER_STABLE_MS);
 		restart_forget(s, &k->jvm);
 		/* it stays served: no worker again while it lives */
 		if (s->o->npids)

@@ -766,7 +766,7 @@ warn: pid F: worker W died of signal 9 (Killed); another starts in 200 ms (resta
 warn: pid F: worker W died of signal 9 (Killed); another starts in 400 ms (restart 3 of 5): the JVM's events until it has registered again are lost
 warn: pid F: worker W died of signal 9 (Killed); another starts in 800 ms (restart 4 of 5): the JVM's events until it has registered again are lost
 warn: pid F: worker W died of signal 9 (Killed); another starts in 1600 ms (restart 5 of 5): the JVM's events until it has registered again are lost
-error: pid F: worker W died of signal 9 (Killed), the 6th worker in a row to die within 10000 ms of its start: giving up on this JVM, its events are not traced any more" ]
+error: pid F: worker W died of signal 9 (Killed); 6 workers in a row died within 10000 ms of their start: giving up on this JVM, its events are not traced any more" ]
 	[ "$(grep -c '^killed the peer$' "$FA_CMDS")" -eq 6 ]
 	kill -0 "$fa"
 }
