@@ -7,9 +7,12 @@
  * bridge would: bad lengths, unknown codes, messages cut short, no Hello or
  * a second one, floods of registrations and Acks, Resets in a loop, bytes
  * one at a time, garbage after a Reset and writes after the agent closed.
- * A case the agent must refuse waits (15 s at most) for the agent to close
- * the connection; a case it must take ends our side (shutdown) and waits
- * for the agent's close. For each case one line on stdout:
+ * A case that begins with a well-formed Hello sends the rest once the
+ * agent's Hello has come (the agent may close at once after the rest, its
+ * answer unsent). A case the agent must refuse then waits (15 s at most)
+ * for the agent to close the connection; a case it must take ends our side
+ * (shutdown) and waits for the agent's close. For each case one line on
+ * stdout:
  *
  *   CASE: [hello, ][notice "TEXT", ][N events, ]closed by the agent|closed after our end
  *
@@ -38,9 +41,11 @@
 #define ACK_FLOOD     200000  /* 1.8 MB of Acks for events never sent */
 #define RESET_ROUNDS  1000
 
-/* What is being sent: grown as needed. */
+/* What is being sent: grown as needed. HELLO_END: where a well-formed Hello
+ * that begins it ends (0: none); the rest waits for the agent's answer, so
+ * that what the agent does next cannot drop it. */
 static uint8_t *out;
-static size_t out_len, out_cap;
+static size_t out_len, out_cap, hello_end;
 
 static void die(const char *what)
 {
@@ -77,7 +82,11 @@ static void put_hello(void)
 
 	wire_hello_init(&c.hello, WIRE_CAP_ALL, "roguebridge");
 	c.hello.pid = (uint32_t)getpid();
+	bool first = out_len == 0;
+
 	put_command(&c);
+	if (first)
+		hello_end = out_len;
 }
 
 static void put_code(unsigned code)
@@ -130,11 +139,13 @@ static void case_hello_version_0(void)
 	put_hello();
 	out[at] = 0;
 	out[at + 1] = 0;
+	hello_end = 0;
 }
 static void case_hello_bad_order(void)
 {
 	put_hello();
 	out[1 + 4 + WIRE_BRIDGE_HELLO_PREFIX_LEN] = 0x07;
+	hello_end = 0;
 }
 static void case_bad_kind(void) { put_hello(); put_bytes("5009010100000041"); }
 static void case_flood(void)
@@ -227,9 +238,12 @@ static int connect_to(const char *path)
 	return fd;
 }
 
-/* What the agent sends, decoded, until it closes (true) or time is up. */
-static bool read_until_closed(int fd, struct wire_peer *peer, struct wire_reader *r, char *said,
-			      size_t cap, unsigned long *events)
+enum outcome { CLOSED, GOT_HELLO, TIMED_OUT };
+
+/* What the agent sends, decoded, until it closes, or with UNTIL_HELLO until
+ * its Hello has come, or time is up. */
+static enum outcome read_events(int fd, struct wire_peer *peer, struct wire_reader *r, bool until_hello,
+				char *said, size_t cap, unsigned long *events)
 {
 	uint64_t until = now_ms() + CLOSE_WAIT_MS;
 	size_t used_said = strlen(said);
@@ -239,12 +253,10 @@ static bool read_until_closed(int fd, struct wire_peer *peer, struct wire_reader
 		uint64_t now = now_ms();
 
 		if (now >= until || poll(&p, 1, (int)(until - now)) == 0)
-			return false;
+			return TIMED_OUT;
 		long n = wire_reader_fill(r, fd);
-		if (n == 0 || n == -ECONNRESET)
-			return true;
-		if (n < 0 && n != -EAGAIN && n != -EINTR)
-			return true;
+		if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
+			return CLOSED;
 		for (;;) {
 			static struct wire_event ev;
 			struct wire_error err;
@@ -275,8 +287,27 @@ static bool read_until_closed(int fd, struct wire_peer *peer, struct wire_reader
 			if (used_said >= cap)
 				used_said = cap - 1;
 			wire_reader_consume(r, used);
+			if (until_hello && ev.code == WIRE_EV_HELLO)
+				return GOT_HELLO;
 		}
 	}
+}
+
+/* Send OUT[FROM, TO), one byte per send with DRIBBLE: false when the agent
+ * has closed the connection already. */
+static bool send_out(int fd, size_t from, size_t to, bool dribble)
+{
+	for (size_t off = from; off < to;) {
+		ssize_t w = send(fd, out + off, dribble ? 1 : to - off, MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EPIPE || errno == ECONNRESET)
+				return false;
+			die("send");
+		}
+		off += (size_t)w;
+	}
+	return true;
 }
 
 static int run_case(const char *sock, const struct rogue_case *c)
@@ -285,33 +316,28 @@ static int run_case(const char *sock, const struct rogue_case *c)
 	struct wire_peer peer;
 	char said[2048] = "";
 	unsigned long events = 0;
-	bool closed, refused_early = false;
+	enum outcome got = GOT_HELLO; /* without a Hello, nothing to wait for */
 	int fd = connect_to(sock);
 
 	if (!r.cap && wire_reader_init(&r, 2 * WIRE_MAX_MESSAGE) < 0)
 		die("reader");
 	r.start = r.end = 0;
 	wire_peer_init(&peer);
-	out_len = 0;
+	out_len = hello_end = 0;
 	c->build();
-	for (size_t off = 0; off < out_len;) {
-		ssize_t w = send(fd, out + off, c->dribble ? 1 : out_len - off, MSG_NOSIGNAL);
-
-		if (w < 0) {
-			/* the agent refused us before we had sent it all */
-			refused_early = c->refused && (errno == EPIPE || errno == ECONNRESET);
-			if (!refused_early)
-				die("send");
-			break;
-		}
-		off += (size_t)w;
+	/* a well-formed Hello first, the rest once the agent has answered: what
+	 * the agent does with the rest cannot drop its answer */
+	if (hello_end)
+		got = send_out(fd, 0, hello_end, c->dribble)
+			      ? read_events(fd, &peer, &r, true, said, sizeof said, &events) : CLOSED;
+	if (got == GOT_HELLO) {
+		if (send_out(fd, hello_end, out_len, c->dribble) && !c->refused)
+			shutdown(fd, SHUT_WR);
+		got = read_events(fd, &peer, &r, false, said, sizeof said, &events);
 	}
-	if (!c->refused)
-		shutdown(fd, SHUT_WR);
-	closed = read_until_closed(fd, &peer, &r, said, sizeof said, &events);
 	if (events)
 		snprintf(said + strlen(said), sizeof said - strlen(said), "%lu events, ", events);
-	if (!closed) {
+	if (got != CLOSED) {
 		printf("%s: %sstill open after %u ms\n", c->name, said, CLOSE_WAIT_MS);
 		close(fd);
 		return 1;
