@@ -13,11 +13,25 @@
  * them, then resolved and delivered in the order they were written, each
  * once. Only the types the WANT predicate accepts are resolved (it is asked
  * once per type per metadata event). Every field is given by its path, nested
- * fields joined by '.' ("eventThread.javaName"), constants resolved.
+ * fields joined by '.' ("eventThread.javaName"), constants resolved, as the
+ * JDK's reader shows them (`jfr print --json`): a class the metadata marks
+ * simpleType is its one field (a Symbol, a FrameType is its string), an
+ * array element has its index ("frames[2].lineNumber"), a null or a
+ * constant no pool holds is one JFR_LIVE_NULL field at the path where the
+ * value would have started. The event's startTime, duration and stackTrace
+ * are in the struct, not among the fields; eventThread is in both.
+ * Integers as the JDK gives them: @Unsigned ones unsigned, the rest sign-
+ * extended from their width; time fields in nanoseconds: @Timespan ones a
+ * duration (ticks converted exactly with the chunk's ticks per second),
+ * @Timestamp ones since the epoch (INT64_MIN and INT64_MAX, JFR's "none"
+ * and "forever", are left as they are). A record of a type the metadata
+ * does not define as an event is skipped, as the JDK does.
  *
  * Nothing is trusted: every read is bounded by the bytes held; the bytes held
  * for one chunk (JFR_LIVE_MAX_CHUNK), the fields of one event
- * (JFR_LIVE_MAX_FIELDS) and nesting (JFR_LIVE_MAX_DEPTH) are bounded; a
+ * (JFR_LIVE_MAX_FIELDS), nesting (JFR_LIVE_MAX_DEPTH: the parts of a path;
+ * a constant pool cycle ends there), a path's length (JFR_LIVE_MAX_PATH)
+ * and the values one record may expand to are bounded; a
  * failure returns -EINVAL (or -E2BIG for a bound, -ENOMEM) with ERR naming
  * what was wrong and the offset in the chunk where, and the stream then
  * skips to the next jfr_live_chunk_begin(). Times are nanoseconds since the
@@ -36,7 +50,8 @@
 
 #define JFR_LIVE_MAX_CHUNK  (64u * 1024u * 1024u)
 #define JFR_LIVE_MAX_FIELDS 256u
-#define JFR_LIVE_MAX_DEPTH  8u
+#define JFR_LIVE_MAX_DEPTH  16u   /* a class in a module of a class loader of a class ...: 8 is too few */
+#define JFR_LIVE_MAX_PATH   512u
 
 enum jfr_live_kind {
 	JFR_LIVE_NULL,     /* a null reference or an absent constant */
@@ -83,13 +98,17 @@ typedef int (*jfr_live_event_fn)(void *ctx, const struct jfr_live_event *ev);
 
 struct jfr_live;
 
+/* A negative return from FN stops the feed, which returns it; the rest of
+ * that chunk is skipped. */
 int jfr_live_new(struct jfr_live **out, jfr_live_want_fn want, jfr_live_event_fn fn, void *ctx);
 void jfr_live_free(struct jfr_live *s);
 
 int jfr_live_chunk_begin(struct jfr_live *s);
 int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err);
 /* The stream ended: what can still be resolved is delivered; events held
- * for a checkpoint that never came are counted in *UNRESOLVED (may be NULL). */
+ * for a checkpoint that never came are counted in *UNRESOLVED (may be NULL),
+ * with those of earlier chunks that never got theirs. -EINVAL (after that)
+ * when the chunk ends inside a record: ERR says where and how much of it came. */
 int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *err);
 
 /* The event types the last metadata event declared (for -L and for

@@ -21,3 +21,12 @@ formats_libsjformats_la_SOURCES = \
 	formats/rec_jfr_read.c formats/rec_jfr_read.h \
 	formats/rec_jfr_decode.c formats/rec_jfr_decode.h \
 	formats/rec_jfr_value.c formats/rec_jfr_value.h
+# The live JFR chunk parser (issue 15): the JVM's own chunks, as they arrive.
+formats_libsjformats_la_SOURCES += \
+	formats/jfr_live.c formats/jfr_live.h \
+	formats/jfr_live_event.c formats/jfr_live_event.h formats/jfr_live_stack.c
+# jfr-live-dump: a .jfr file through jfr_live in pieces, its events as JSON
+# lines (testsuite/jfr_live.bats, bench/run).
+check_PROGRAMS += testsuite/jfr-live-dump
+testsuite_jfr_live_dump_SOURCES = testsuite/jfr-live-dump.c
+testsuite_jfr_live_dump_LDADD = formats/libsjformats.la runtime/libsjruntime.la

@@ -85,12 +85,29 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return true;
 }
 
+/* The unit an annotation's value names (as a span; finish_classes makes
+ * it a time stamp's when the annotation is @Timestamp). */
+static uint8_t unit_named(const char *v)
+{
+	static const struct { const char *name; uint8_t unit; } units[] = {
+		{ "TICKS", JFR_U_SPAN_TICKS }, { "NANOSECONDS", JFR_U_SPAN_NS }, { "MICROSECONDS", JFR_U_SPAN_US },
+		{ "MILLISECONDS", JFR_U_SPAN_MS }, { "SECONDS", JFR_U_SPAN_S },
+		{ "MILLISECONDS_SINCE_EPOCH", JFR_U_STAMP_MS }, { "NANOSECONDS_SINCE_EPOCH", JFR_U_STAMP_NS },
+	};
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(v, units[i].name) == 0)
+			return units[i].unit;
+	return JFR_U_NONE;
+}
+
 static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, enum element_kind parent)
 {
 	struct jfr_chunk *ch = mp->ch;
 	size_t at = c->pos;
 	uint64_t name, nattrs, nchildren, v;
 	const char *id = NULL, *fname = NULL, *type = NULL, *pool = NULL, *dim = NULL;
+	const char *super = NULL, *simple = NULL, *value = NULL;
 	enum element_kind kind = EL_OTHER;
 	int rc;
 
@@ -116,6 +133,12 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 			pool = str(mp, v);
 		else if (strcmp(str(mp, k), "dimension") == 0)
 			dim = str(mp, v);
+		else if (strcmp(str(mp, k), "superType") == 0)
+			super = str(mp, v);
+		else if (strcmp(str(mp, k), "simpleType") == 0)
+			simple = str(mp, v);
+		else if (strcmp(str(mp, k), "value") == 0)
+			value = str(mp, v);
 	}
 	/* a class is any "class" element but one inside a class; a field,
 	 * a "field" right inside a class */
@@ -132,6 +155,8 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 		k->id = v;
 		k->name = fname;
 		k->field0 = ch->nfields;
+		k->event = super && strcmp(super, "jdk.jfr.Event") == 0;
+		k->simple = simple && strcmp(simple, "true") == 0;
 		kind = EL_CLASS;
 	} else if (strcmp(str(mp, name), "field") == 0 && parent == EL_CLASS) {
 		struct jfr_pfield *f;
@@ -144,12 +169,20 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 		    rec_grow((void **)&ch->fields, &mp->capfields, (size_t)ch->nfields + 1, sizeof *ch->fields) < 0)
 			return -ENOMEM;
 		f = &ch->fields[ch->nfields++];
+		memset(f, 0, sizeof *f);
 		f->name = fname;
 		f->type_id = v;
 		f->pool = pool && strcmp(pool, "true") == 0;
 		f->array = dim && strcmp(dim, "1") == 0;
 		ch->classes[ch->nclasses - 1].nfields++;
 		kind = EL_FIELD;
+	} else if (strcmp(str(mp, name), "annotation") == 0 && parent == EL_FIELD) {
+		struct jfr_pfield *f = &ch->fields[ch->nfields - 1];
+
+		if (type && parse_u64(type, &v) && f->nann < JFR_MAX_ANN) {
+			f->ann_class[f->nann] = v;
+			f->ann_unit[f->nann++] = value ? unit_named(value) : JFR_U_NONE;
+		}
 	}
 	nchildren = jfr_get_varint(c);
 	if (c->bad || nchildren > (c->end - c->pos) / 3)
@@ -158,6 +191,24 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 		if ((rc = element(mp, c, depth + 1, kind)) < 0)
 			return rc;
 	return 0;
+}
+
+/* A field's @Unsigned, @Timespan and @Timestamp, from its annotations. */
+static void field_units(const struct jfr_chunk *ch, struct jfr_pfield *f)
+{
+	for (unsigned a = 0; a < f->nann; a++) {
+		uint32_t k = jfr_class_index(ch, f->ann_class[a]);
+		const char *name = k == JFR_NO_CLASS ? "" : ch->classes[k].name;
+		uint8_t u = f->ann_unit[a];
+
+		if (strcmp(name, "jdk.jfr.Unsigned") == 0)
+			f->is_unsigned = true;
+		else if (strcmp(name, "jdk.jfr.Timespan") == 0 && u >= JFR_U_SPAN_TICKS && u <= JFR_U_SPAN_S)
+			f->unit = u;
+		else if (strcmp(name, "jdk.jfr.Timestamp") == 0)
+			f->unit = u == JFR_U_SPAN_TICKS ? JFR_U_STAMP_TICKS : u == JFR_U_SPAN_NS ? JFR_U_STAMP_NS :
+				  u == JFR_U_STAMP_MS ? JFR_U_STAMP_MS : JFR_U_NONE;
+	}
 }
 
 /* The table's text becomes the chunk's (names point into it); classes are
@@ -207,6 +258,7 @@ static int finish_classes(struct meta_parse *mp, size_t meta_at, const struct jf
 		if (f->type == JFR_NO_CLASS)
 			return jfr_fail(mp->err, meta_at, "field %s has type %" PRIu64 ", which the metadata does not define",
 					f->name, f->type_id);
+		field_units(ch, f);
 	}
 	return 0;
 }

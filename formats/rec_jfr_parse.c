@@ -97,9 +97,6 @@ int jfr_read_string(struct jfr_cursor *c, struct jfr_text *t, uint64_t *pool_key
 }
 
 /* ---- values */
-static int skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bool pool, bool array,
-		      unsigned depth, struct record_error *err);
-
 static int skip_one(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bool pool, unsigned depth,
 		    struct record_error *err)
 {
@@ -138,7 +135,7 @@ static int skip_one(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bo
 			return jfr_fail(err, c->pos, "values nested deeper than %u (class %s)", MAX_DEPTH, k->name);
 		for (uint32_t i = 0; i < k->nfields; i++) {
 			const struct jfr_pfield *f = &ch->fields[k->field0 + i];
-			int rc = skip_value(ch, c, f->type, f->pool, f->array, depth + 1, err);
+			int rc = jfr_skip_value(ch, c, f->type, f->pool, f->array, depth + 1, err);
 
 			if (rc < 0)
 				return rc;
@@ -148,8 +145,8 @@ static int skip_one(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bo
 	return c->bad ? jfr_cut(err, c, "a value") : 0;
 }
 
-static int skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bool pool, bool array,
-		      unsigned depth, struct record_error *err)
+int jfr_skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bool pool, bool array, unsigned depth,
+		   struct record_error *err)
 {
 	uint64_t n;
 
@@ -187,7 +184,7 @@ int jfr_read_fields(struct jfr_chunk *ch, uint32_t cls, struct jfr_cursor *c, si
 		for (unsigned w = 0; w < JFR_MAX_WANT; w++)
 			if (k->want[w] == (int16_t)i)
 				pos[w] = c->pos;
-		rc = skip_value(ch, c, f->type, f->pool, f->array, 1, err);
+		rc = jfr_skip_value(ch, c, f->type, f->pool, f->array, 1, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -202,7 +199,7 @@ static uint64_t slot_hash(uint32_t cls, uint64_t key)
 	return h ^ (h >> 29);
 }
 
-static struct jfr_pool_slot *pool_find(const struct jfr_chunk *ch, uint32_t cls, uint64_t key)
+struct jfr_pool_slot *jfr_pool_find(const struct jfr_chunk *ch, uint32_t cls, uint64_t key)
 {
 	if (!ch->pool)
 		return NULL;
@@ -214,7 +211,7 @@ static struct jfr_pool_slot *pool_find(const struct jfr_chunk *ch, uint32_t cls,
 	}
 }
 
-static int pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos)
+int jfr_pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos)
 {
 	struct jfr_pool_slot *s;
 
@@ -233,10 +230,10 @@ static int pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos
 		ch->pool_mask = size - 1;
 		for (size_t i = 0; i < oldsize; i++)
 			if (old[i].cls != JFR_NO_CLASS)
-				*pool_find(ch, old[i].cls, old[i].key) = old[i];
+				*jfr_pool_find(ch, old[i].cls, old[i].key) = old[i];
 		free(old);
 	}
-	s = pool_find(ch, cls, key);
+	s = jfr_pool_find(ch, cls, key);
 	if (s->cls == JFR_NO_CLASS) {   /* the latest event's entry wins: the first read */
 		s->cls = cls;
 		s->key = key;
@@ -265,46 +262,55 @@ int jfr_record_start(struct jfr_cursor *c, uint64_t type, struct record_error *e
 	return 0;
 }
 
+int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, struct record_error *err)
+{
+	struct jfr_cursor c = { ch->data, at, ch->end, false };
+	uint64_t npools;
+	int rc = jfr_record_start(&c, JFR_TYPE_CPOOL, err, "the constant pool event");
+
+	if (rc < 0)
+		return rc;
+	ch->budget = BUDGET(c.end - at);
+	jfr_get_varint(&c);                   /* start time */
+	jfr_get_varint(&c);                   /* duration */
+	*delta = (int64_t)jfr_get_varint(&c); /* to the previous one */
+	jfr_get_u8(&c);                       /* its kind */
+	npools = jfr_get_varint(&c);
+	if (c.bad)
+		return jfr_cut(err, &c, "a constant pool event");
+	for (uint64_t p = 0; p < npools; p++) {
+		size_t tat = c.pos;
+		uint64_t id = jfr_get_varint(&c), count = jfr_get_varint(&c);
+		uint32_t cls = jfr_class_index(ch, id);
+
+		if (c.bad)
+			return jfr_cut(err, &c, "a constant pool");
+		if (cls == JFR_NO_CLASS)
+			return jfr_fail(err, tat, "a constant pool of type %" PRIu64 ", which the metadata does not define", id);
+		if (count > c.end - c.pos)
+			return jfr_fail(err, tat, "a constant pool of %" PRIu64 " entries in fewer bytes", count);
+		for (uint64_t i = 0; i < count; i++) {
+			uint64_t key = jfr_get_varint(&c);
+			size_t vpos = c.pos;
+
+			rc = c.bad ? jfr_cut(err, &c, "a constant's key") : jfr_skip_value(ch, &c, cls, false, false, 1, err);
+			if (rc == 0)
+				rc = jfr_pool_add(ch, cls, key, vpos);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int read_pools(struct jfr_chunk *ch, size_t first, struct record_error *err)
 {
 	for (size_t at = first;;) {
-		struct jfr_cursor c = { ch->data, at, ch->end, false };
-		uint64_t npools;
 		int64_t delta;
-		int rc = jfr_record_start(&c, JFR_TYPE_CPOOL, err, "the constant pool event");
+		int rc = jfr_index_checkpoint(ch, at, &delta, err);
 
 		if (rc < 0)
 			return rc;
-		ch->budget = BUDGET(c.end - at);
-		jfr_get_varint(&c);                   /* start time */
-		jfr_get_varint(&c);                   /* duration */
-		delta = (int64_t)jfr_get_varint(&c);  /* to the previous one */
-		jfr_get_u8(&c);                       /* its kind */
-		npools = jfr_get_varint(&c);
-		if (c.bad)
-			return jfr_cut(err, &c, "a constant pool event");
-		for (uint64_t p = 0; p < npools; p++) {
-			size_t tat = c.pos;
-			uint64_t id = jfr_get_varint(&c), count = jfr_get_varint(&c);
-			uint32_t cls = jfr_class_index(ch, id);
-
-			if (c.bad)
-				return jfr_cut(err, &c, "a constant pool");
-			if (cls == JFR_NO_CLASS)
-				return jfr_fail(err, tat, "a constant pool of type %" PRIu64 ", which the metadata does not define", id);
-			if (count > c.end - c.pos)
-				return jfr_fail(err, tat, "a constant pool of %" PRIu64 " entries in fewer bytes", count);
-			for (uint64_t i = 0; i < count; i++) {
-				uint64_t key = jfr_get_varint(&c);
-				size_t vpos = c.pos;
-
-				rc = c.bad ? jfr_cut(err, &c, "a constant's key") : skip_value(ch, &c, cls, false, false, 1, err);
-				if (rc == 0)
-					rc = pool_add(ch, cls, key, vpos);
-				if (rc < 0)
-					return rc;
-			}
-		}
 		if (delta == 0)
 			return 0;
 		if (delta > 0 || 0 - (uint64_t)delta > at - ch->start - JFR_HEADER_SIZE)
@@ -426,7 +432,7 @@ static int text_at(struct jfr_chunk *ch, struct jfr_cursor *c, struct jfr_text *
 
 	if (rc < 0 || out->enc != JFR_STR_POOL)
 		return rc;
-	s = ch->string_class == JFR_NO_CLASS ? NULL : pool_find(ch, ch->string_class, key);
+	s = ch->string_class == JFR_NO_CLASS ? NULL : jfr_pool_find(ch, ch->string_class, key);
 	memset(out, 0, sizeof *out);
 	if (!s || s->cls == JFR_NO_CLASS)
 		return 0;   /* a key the pool lacks: null, as the JDK's reader says */
@@ -459,7 +465,7 @@ int jfr_get_ref(struct jfr_chunk *ch, uint32_t cls, unsigned k, const size_t *po
 	key = jfr_get_varint(&c);
 	if (c.bad)
 		return jfr_cut(err, &c, f->name);
-	s = pool_find(ch, f->type, key);
+	s = jfr_pool_find(ch, f->type, key);
 	if (s && s->cls != JFR_NO_CLASS) {
 		*cls_out = f->type;
 		*at = s->pos;
@@ -532,7 +538,7 @@ int jfr_array_element(struct jfr_chunk *ch, uint32_t cls, unsigned k, struct jfr
 	key = jfr_get_varint(c);
 	if (c->bad)
 		return jfr_cut(err, c, f->name);
-	s = pool_find(ch, f->type, key);
+	s = jfr_pool_find(ch, f->type, key);
 	if (s && s->cls != JFR_NO_CLASS) {
 		*ecls = f->type;
 		*at = s->pos;

@@ -36,11 +36,25 @@ struct jfr_role {
 	const char *fields[JFR_MAX_WANT + 1];
 };
 
+/* What a field's time annotation (@Timespan, @Timestamp) says its unit is. */
+enum jfr_unit {
+	JFR_U_NONE, JFR_U_SPAN_TICKS, JFR_U_SPAN_NS, JFR_U_SPAN_US, JFR_U_SPAN_MS, JFR_U_SPAN_S,
+	JFR_U_STAMP_TICKS, JFR_U_STAMP_NS, JFR_U_STAMP_MS,
+};
+
+#define JFR_MAX_ANN 4u        /* annotations of a field the metadata reader keeps */
+
 struct jfr_pfield {
 	const char *name;
 	uint64_t type_id;
 	uint32_t type;        /* index in the chunk's classes */
 	bool pool, array;
+	bool is_unsigned;     /* @Unsigned */
+	uint8_t unit;         /* enum jfr_unit */
+	/* while the metadata is read: the annotations that may be one of those */
+	uint8_t nann;
+	uint8_t ann_unit[JFR_MAX_ANN];   /* the unit its value names, as a span */
+	uint64_t ann_class[JFR_MAX_ANN];
 };
 
 struct jfr_pclass {
@@ -48,6 +62,8 @@ struct jfr_pclass {
 	const char *name;
 	uint32_t field0, nfields;
 	uint8_t prim;         /* enum jfr_prim */
+	bool event;           /* its super type is jdk.jfr.Event */
+	bool simple;          /* simpleType: the JDK shows it as its only field */
 	int16_t role;         /* index in the caller's roles, -1: none */
 	int16_t want[JFR_MAX_WANT];   /* the role's fields: index among this class's, -1: absent */
 };
@@ -82,6 +98,20 @@ void jfr_chunk_free(struct jfr_chunk *ch);
 
 /* The class of type ID, JFR_NO_CLASS if the metadata has none. */
 uint32_t jfr_class_index(const struct jfr_chunk *ch, uint64_t id);
+
+/* Skip a value of class CLS at C->pos (POOL: a constant pool reference;
+ * ARRAY: a count, then that many), DEPTH levels down. */
+int jfr_skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, bool pool, bool array, unsigned depth,
+		   struct record_error *err);
+
+/* The constant pools: the slot of (CLS, KEY) -- the empty slot where it
+ * would go when absent (its cls JFR_NO_CLASS; NULL when there are no pools
+ * yet) -- and adding one: the first value given for a key stays. */
+struct jfr_pool_slot *jfr_pool_find(const struct jfr_chunk *ch, uint32_t cls, uint64_t key);
+int jfr_pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos);
+/* Index the constants of the checkpoint record at AT (it ends by CH->end);
+ * *DELTA: its offset to the chunk's previous one (0: none). */
+int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, struct record_error *err);
 
 /* Before reading a record of RECORD_BYTES: the value reads it may cost. */
 void jfr_set_budget(struct jfr_chunk *ch, size_t record_bytes);

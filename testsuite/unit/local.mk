@@ -180,3 +180,11 @@ testsuite_unit_test_sj_java_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/translator
 testsuite_unit_test_sj_java_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_sj_java_LDADD = $(SJTRANSLATE_LIBS) $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_sj_java
+
+# The live JFR chunk parser (formats/jfr_live*.c) on hand-built chunks.
+JFR_LIVE_TEST_HELPERS = testsuite/unit/jfr_live_chunk.c testsuite/unit/jfr_live_chunk.h
+check_PROGRAMS += testsuite/unit/test_jfr_live
+testsuite_unit_test_jfr_live_SOURCES = testsuite/unit/test_jfr_live.c $(JFR_LIVE_TEST_HELPERS)
+testsuite_unit_test_jfr_live_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_jfr_live

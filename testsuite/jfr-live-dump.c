@@ -1,0 +1,230 @@
+/* jfr-live-dump: feed a .jfr file through the live JFR parser
+ * (formats/jfr_live.c) in pieces, and print every event it delivers with
+ * every field, for testsuite/jfr_live.bats (which compares them with
+ * `jfr print --json` of the same file) and for bench/run.
+ *
+ *   jfr-live-dump [--piece N] [--types T,T...] [--count] FILE
+ *
+ * --piece N: the bytes are fed N at a time (default: each chunk whole).
+ * --types: only these event types are wanted (default: every type).
+ * --count: print only the last line, with the number of events.
+ * A chunk whose header says it is complete is fed as one chunk; the rest
+ * of the file (a chunk the JVM is still writing) as the last one.
+ *
+ * One line a event, a JSON object: {"type", "startTime", "duration", "tid",
+ * "thread", "truncated", "frames": [[method, descriptor, line, type]...],
+ * "fields": [[path, kind, value]...]} with kind "L" (integer), "D"
+ * (floating point, printed with %.17g), "S" (string) or "N" (null); then
+ * {"end": true, "events": N, "unresolved": N, "error": null or "at OFFSET
+ * of chunk K: TEXT"}. Exit status 0, or 1 when an error was reported.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jfr_live.h"
+#include "rec_jfr_bytes.h"
+
+struct dump {
+	const char *types;   /* "T,T": NULL for all */
+	bool count_only;
+	uint64_t events;
+};
+
+static bool want(void *ctx, const char *type)
+{
+	const struct dump *d = ctx;
+	size_t n = strlen(type);
+
+	if (!d->types)
+		return true;
+	for (const char *p = d->types; *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && memcmp(p, type, n) == 0)
+			return true;
+		p += len + (e != NULL);
+	}
+	return false;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static int print_event(void *ctx, const struct jfr_live_event *ev)
+{
+	struct dump *d = ctx;
+
+	d->events++;
+	if (d->count_only)
+		return 0;
+	printf("{\"type\": ");
+	json_string(ev->type);
+	printf(", \"startTime\": %" PRId64 ", \"duration\": %" PRId64 ", \"tid\": %" PRIu64 ", \"thread\": ",
+	       ev->start_ns, ev->duration_ns, ev->os_tid);
+	json_string(ev->thread_name);
+	printf(", \"truncated\": %s, \"frames\": [", ev->stack_truncated ? "true" : "false");
+	for (size_t i = 0; i < ev->nframes; i++) {
+		const struct jfr_live_frame *f = &ev->frames[i];
+
+		printf("%s[", i ? ", " : "");
+		json_string(f->method);
+		printf(", ");
+		json_string(f->descriptor);
+		printf(", %" PRId32 ", ", f->line);
+		json_string(f->type);
+		printf("]");
+	}
+	printf("], \"fields\": [");
+	for (size_t i = 0; i < ev->nfields; i++) {
+		const struct jfr_live_field *f = &ev->fields[i];
+
+		printf("%s[", i ? ", " : "");
+		json_string(f->path);
+		switch (f->v.kind) {
+		case JFR_LIVE_LONG:
+			printf(", \"L\", %" PRId64 "]", f->v.l);
+			break;
+		case JFR_LIVE_DOUBLE:
+			if (f->v.d != f->v.d || f->v.d - f->v.d != 0)
+				printf(", \"D\", null]");   /* NaN, infinities: as the JDK's JSON */
+			else
+				printf(", \"D\", %.17g]", f->v.d);
+			break;
+		case JFR_LIVE_STRING:
+			printf(", \"S\", ");
+			json_string(f->v.s);
+			printf("]");
+			break;
+		default:
+			printf(", \"N\", null]");
+		}
+	}
+	printf("]}\n");
+	return 0;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *data = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t n;
+
+		if (*len == cap) {
+			uint8_t *more = realloc(data, cap ? 2 * cap : 1 << 16);
+
+			if (!more)
+				break;
+			data = more;
+			cap = cap ? 2 * cap : 1 << 16;
+		}
+		n = fread(data + *len, 1, cap - *len, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	return data;
+}
+
+/* Where the chunk at AT ends: its header's size when it says it is
+ * complete and fits, else the end of the file. */
+static size_t chunk_end(const uint8_t *data, size_t len, size_t at)
+{
+	uint64_t size;
+
+	if (len - at < JFR_HEADER_SIZE || data[at + JFR_HDR_STATE] != 0)
+		return len;
+	size = jfr_load_be(data + at + JFR_HDR_SIZE, 8);
+	return size >= JFR_HEADER_SIZE && size <= len - at ? at + (size_t)size : len;
+}
+
+int main(int argc, char **argv)
+{
+	struct dump d = { NULL, false, 0 };
+	struct record_error err = { 0, "" };
+	struct jfr_live *s;
+	size_t piece = 0, len, chunk = 0;
+	const char *file = NULL;
+	uint8_t *data;
+	uint64_t unresolved = 0;
+	struct timespec t0, t1;
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--piece") == 0 && i + 1 < argc)
+			piece = strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--types") == 0 && i + 1 < argc)
+			d.types = argv[++i];
+		else if (strcmp(argv[i], "--count") == 0)
+			d.count_only = true;
+		else
+			file = argv[i];
+	}
+	if (!file) {
+		fprintf(stderr, "usage: jfr-live-dump [--piece N] [--types T,T...] [--count] FILE\n");
+		return 2;
+	}
+	data = slurp(file, &len);
+	if (!data) {
+		fprintf(stderr, "jfr-live-dump: %s: %s\n", file, strerror(errno));
+		return 2;
+	}
+	if (jfr_live_new(&s, want, print_event, &d) < 0)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t at = 0; at < len && rc == 0; chunk++) {
+		size_t end = chunk_end(data, len, at);
+
+		jfr_live_chunk_begin(s);
+		for (size_t p = at; p < end && rc == 0;) {
+			size_t n = piece && piece < end - p ? piece : end - p;
+
+			rc = jfr_live_feed(s, data + p, n, &err);
+			p += n;
+		}
+		if (rc == 0)
+			at = end;
+	}
+	if (rc == 0)
+		rc = jfr_live_end(s, &unresolved, &err);
+	else
+		jfr_live_end(s, &unresolved, &(struct record_error){ 0, "" });
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", \"seconds\": %.6f, \"error\": ",
+	       d.events, unresolved, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (rc == 0) {
+		printf("null}\n");
+	} else {
+		char text[300];
+
+		snprintf(text, sizeof text, "at %" PRIu64 " of chunk %zu: %s (%d)", err.offset, chunk - (chunk > 0),
+			 err.text, rc);
+		json_string(text);
+		printf("}\n");
+	}
+	jfr_live_free(s);
+	free(data);
+	return rc == 0 ? 0 : 1;
+}

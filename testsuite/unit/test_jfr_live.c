@@ -1,0 +1,694 @@
+/* Unit tests of the live JFR chunk parser (formats/jfr_live.c,
+ * jfr_live_event.c) on hand-built chunks (jfr_live_chunk.c): every string
+ * encoding, every primitive, a nested struct, an array, a simple type, a
+ * stack trace, constants resolved at the checkpoint that follows the event,
+ * metadata that comes after events, pieces of one byte, the end of the
+ * stream, the WANT predicate, the types' paths, and malformed input refused
+ * with the message and the offset. testsuite/jfr_live.bats compares it with
+ * the JDK's own reader on real recordings. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jfr_live.h"
+#include "jfr_live_chunk.h"
+
+/* ---- what the callbacks saw, as text */
+struct seen {
+	char text[16][2048];
+	size_t n;
+	const char *only;       /* the one type wanted; NULL: all */
+	unsigned asked;
+	int fail_with;          /* the callback's return */
+};
+
+static bool want(void *ctx, const char *type)
+{
+	struct seen *s = ctx;
+
+	s->asked++;
+	return !s->only || strcmp(s->only, type) == 0;
+}
+
+static int got(void *ctx, const struct jfr_live_event *ev)
+{
+	struct seen *s = ctx;
+	char *p;
+	size_t room = sizeof s->text[0];
+	int n;
+
+	assert_true(s->n < 16);
+	p = s->text[s->n++];
+	n = snprintf(p, room, "%s start=%" PRId64 " dur=%" PRId64 " tid=%" PRIu64 " thread=%s trunc=%d", ev->type,
+		     ev->start_ns - (int64_t)JLC_START_NS, ev->duration_ns, ev->os_tid, ev->thread_name,
+		     ev->stack_truncated);
+	for (size_t i = 0; i < ev->nframes; i++)
+		n += snprintf(p + n, room - (size_t)n, " | %s%s:%d %s", ev->frames[i].method, ev->frames[i].descriptor,
+			      ev->frames[i].line, ev->frames[i].type);
+	for (size_t i = 0; i < ev->nfields; i++) {
+		const struct jfr_live_field *f = &ev->fields[i];
+
+		switch (f->v.kind) {
+		case JFR_LIVE_LONG:
+			n += snprintf(p + n, room - (size_t)n, " %s=%" PRId64, f->path, f->v.l);
+			break;
+		case JFR_LIVE_DOUBLE:
+			n += snprintf(p + n, room - (size_t)n, " %s=%g", f->path, f->v.d);
+			break;
+		case JFR_LIVE_STRING:
+			assert_int_equal(strlen(f->v.s), f->v.slen);
+			n += snprintf(p + n, room - (size_t)n, " %s='%s'", f->path, f->v.s);
+			break;
+		default:
+			n += snprintf(p + n, room - (size_t)n, " %s=null", f->path);
+		}
+	}
+	return s->fail_with;
+}
+
+/* ---- the chunk's parts */
+static void put_be32(struct jfr_buf *b, uint32_t v)
+{
+	uint8_t x[4];
+
+	jfr_store_be(x, v, 4);
+	jfr_put_bytes(b, x, 4);
+}
+
+/* The constants test.Every refers to: strings by every encoding. */
+static void checkpoint(struct jfr_buf *b)
+{
+	static const uint16_t inlined[] = { 'I', 'n', 'l', 'i', 'n', 'e', 'd' };
+	static const uint8_t cafe[] = { 'c', 'a', 'f', 0xE9 };
+	struct jfr_buf body = { 0 };
+
+	jlc_checkpoint_start(&body, 8);
+	jfr_put_varint(&body, JLC_STRING);   /* a pooled string */
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 7);
+	jlc_utf8(&body, "pooled");
+	jfr_put_varint(&body, JLC_THREAD);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);
+	jlc_utf8(&body, "os-1");
+	jfr_put_varint(&body, 4242);
+	jlc_latin1(&body, cafe, sizeof cafe);
+	jfr_put_varint(&body, JLC_SYMBOL);
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 10);
+	jlc_utf8(&body, "java/lang/Thread");
+	jfr_put_varint(&body, 11);
+	jlc_utf8(&body, "run");
+	jfr_put_varint(&body, 12);
+	jlc_utf8(&body, "()V");
+	jfr_put_varint(&body, JLC_FRAMETYPE);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);
+	jlc_utf16(&body, inlined, 7);
+	jfr_put_varint(&body, JLC_CLASS);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 5);
+	jfr_put_varint(&body, 10);
+	jfr_put_varint(&body, JLC_METHOD);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 5);
+	jfr_put_varint(&body, 11);
+	jfr_put_varint(&body, 12);
+	jfr_put_varint(&body, JLC_STACKTRACE);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 9);
+	jfr_put_u8(&body, 1);                /* truncated */
+	jfr_put_varint(&body, 1);            /* one frame */
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 77);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, JLC_NODE);     /* a cycle: 1 -> 2 -> 1 */
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 100);
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 200);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+/* A test.Every; THREAD: its eventThread's key. */
+static void every(struct jfr_buf *b, uint64_t thread)
+{
+	struct jfr_buf body = { 0 };
+
+	jfr_put_varint(&body, JLC_EVERY);
+	jfr_put_varint(&body, JLC_TICKS + 1000);
+	jfr_put_varint(&body, 250);
+	jfr_put_varint(&body, thread);
+	jfr_put_varint(&body, 9);
+	jfr_put_u8(&body, JFR_STR_POOL);
+	jfr_put_varint(&body, 7);
+	jfr_put_int(&body, -5);
+	jfr_put_int(&body, -5);              /* u: @Unsigned */
+	jfr_put_varint(&body, 3);            /* pair {3, null} */
+	jfr_put_u8(&body, JFR_STR_NULL);
+	jfr_put_varint(&body, 2);            /* arr */
+	jfr_put_varint(&body, 1);
+	jlc_utf8(&body, "x");
+	jfr_put_varint(&body, 2);
+	jfr_put_u8(&body, JFR_STR_EMPTY);
+	jfr_put_varint(&body, 5);            /* cls */
+	put_be32(&body, 0x3FC00000);         /* 1.5f */
+	put_be32(&body, 0xC0020000);         /* -2.25 */
+	put_be32(&body, 0);
+	jfr_put_u8(&body, 0xFF);             /* b: -1 */
+	jfr_put_varint(&body, 0xE9);         /* c */
+	jfr_put_u8(&body, 1);
+	jfr_put_varint(&body, (uint64_t)(int64_t)-2);   /* sh: sign-extended to 64 bits */
+	jfr_put_varint(&body, 3);            /* span: 3 ms */
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+static void cycle(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	jfr_put_varint(&body, JLC_CYCLE);
+	jfr_put_varint(&body, JLC_TICKS);
+	jfr_put_varint(&body, 1);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+static const char EVERY[] =
+	"test.Every start=1000 dur=250 tid=4242 thread=caf\xc3\xa9 trunc=1 | java.lang.Thread.run()V:77 Inlined"
+	" eventThread.osName='os-1' eventThread.osThreadId=4242 eventThread.javaName='caf\xc3\xa9' s='pooled'"
+	" n=-5 u=4294967291 pair.a=3 pair.b=null arr[0].a=1 arr[0].b='x' arr[1].a=2 arr[1].b='' cls.name='java/lang/Thread'"
+	" f=1.5 d=-2.25 b=-1 c=233 z=1 sh=-2 span=3000000";
+
+struct parser {
+	struct jfr_live *s;
+	struct seen seen;
+	struct record_error err;
+};
+
+static void start(struct parser *p)
+{
+	memset(p, 0, sizeof *p);
+	assert_int_equal(jfr_live_new(&p->s, want, got, &p->seen), 0);
+	assert_int_equal(jfr_live_chunk_begin(p->s), 0);
+}
+
+static int feed(struct parser *p, const struct jfr_buf *b, size_t from, size_t to, size_t piece)
+{
+	for (size_t at = from; at < to;) {
+		size_t n = piece < to - at ? piece : to - at;
+		int rc = jfr_live_feed(p->s, b->data + at, n, &p->err);
+
+		if (rc)
+			return rc;
+		at += n;
+	}
+	return 0;
+}
+
+/* The usual chunk: a test.Every and the checkpoint after it. */
+static void usual_chunk(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jlc_metadata(b);
+	every(b, 1);
+	checkpoint(b);
+}
+
+static void done(struct parser *p, struct jfr_buf *b)
+{
+	jfr_live_free(p->s);
+	jfr_buf_free(b);
+}
+
+/* ---- tests */
+static void every_value_resolved_at_the_next_checkpoint(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	size_t before;
+	uint64_t unresolved = 99;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	every(&b, 1);
+	before = b.len;
+	checkpoint(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, before, b.len), 0);
+	assert_int_equal(p.seen.n, 0);       /* its constants are not there yet */
+	assert_int_equal(feed(&p, &b, before, b.len - 1, b.len), 0);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(feed(&p, &b, b.len - 1, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_string_equal(p.seen.text[0], EVERY);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
+	assert_int_equal(unresolved, 0);
+	assert_int_equal(p.seen.asked, 2);   /* once per event type */
+	done(&p, &b);
+}
+
+static void pieces_of_one_byte(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	every(&b, 1);
+	checkpoint(&b);
+	every(&b, 1);
+	checkpoint(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, 1), 0);
+	assert_int_equal(p.seen.n, 2);
+	assert_string_equal(p.seen.text[0], EVERY);
+	assert_string_equal(p.seen.text[1], EVERY);
+	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
+	done(&p, &b);
+}
+
+/* A streaming JVM writes its metadata at its first flush, after events
+ * and checkpoints (JDK 17 and 25 both). */
+static void metadata_after_the_events(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	jlc_header(&b);
+	checkpoint(&b);
+	every(&b, 1);
+	checkpoint(&b);
+	every(&b, 1);
+	jlc_metadata(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, 7), 0);
+	assert_int_equal(p.seen.n, 1);       /* the second waits for a checkpoint */
+	assert_string_equal(p.seen.text[0], EVERY);
+	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
+	assert_int_equal(p.seen.n, 2);       /* at the end: its constants are all there */
+	done(&p, &b);
+}
+
+static void the_end_counts_what_never_got_its_constants(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	uint64_t unresolved = 0;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	checkpoint(&b);
+	every(&b, 1);
+	every(&b, 2);                        /* thread 2 is in no pool */
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_string_equal(p.seen.text[0], EVERY);
+	assert_int_equal(unresolved, 1);
+	done(&p, &b);
+}
+
+/* A constant no pool holds, once a checkpoint follows: null, as the JDK's reader says. */
+static void an_absent_constant_is_null(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	every(&b, 2);
+	checkpoint(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_non_null(strstr(p.seen.text[0], "tid=0 thread= trunc=1"));
+	assert_non_null(strstr(p.seen.text[0], " eventThread=null s='pooled'"));
+	jfr_live_end(p.s, NULL, &p.err);
+	done(&p, &b);
+}
+
+static void only_the_wanted_types(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	usual_chunk(&b);
+	start(&p);
+	p.seen.only = "test.Cycle";
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(p.seen.asked, 2);
+	jfr_live_end(p.s, NULL, &p.err);
+	done(&p, &b);
+}
+
+static int list_type(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	char *out = ctx;
+
+	strcat(out, type);
+	strcat(out, ":");
+	for (size_t i = 0; i < npaths; i++) {
+		strcat(out, " ");
+		strcat(out, paths[i]);
+	}
+	strcat(out, "\n");
+	return 0;
+}
+
+static void the_types_and_their_paths(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	char out[2048] = "";
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	start(&p);
+	assert_int_equal(jfr_live_types(p.s, list_type, out), 0);
+	assert_string_equal(out, "");        /* no metadata yet */
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(jfr_live_types(p.s, list_type, out), 0);
+	assert_string_equal(out,
+			    "test.Every: eventThread.osName eventThread.osThreadId eventThread.javaName s n u pair.a pair.b"
+			    " arr[].a arr[].b cls.name f d b c z sh span\n"
+			    "test.Cycle: node.next node.v\n");
+	done(&p, &b);
+}
+
+static void a_new_chunk_after_a_bad_one(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	uint64_t unresolved = 0;
+
+	(void)state;
+	usual_chunk(&b);
+	start(&p);
+	assert_int_equal(jfr_live_feed(p.s, (const uint8_t *)"FLX\0", 4, &p.err), 0);
+	assert_int_equal(feed(&p, &b, 4, 80, b.len), -EINVAL);
+	assert_int_equal(p.err.offset, 0);
+	assert_string_equal(p.err.text, "no JFR chunk starts here (its magic is not \"FLR\\0\")");
+	assert_int_equal(feed(&p, &b, 80, b.len, b.len), 0);   /* skipped */
+	assert_int_equal(jfr_live_chunk_begin(p.s), 0);
+	assert_int_equal(feed(&p, &b, 0, b.len, 100), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
+	assert_int_equal(unresolved, 0);
+	done(&p, &b);
+}
+
+static void the_callback_stops_the_feed(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	usual_chunk(&b);
+	start(&p);
+	p.seen.fail_with = -ECANCELED;
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), -ECANCELED);
+	done(&p, &b);
+}
+
+/* ---- malformed input: each refused with its message and offset */
+struct bad {
+	const char *name;
+	void (*build)(struct jfr_buf *b);
+	int rc;                 /* from the feed; 0: from jfr_live_end */
+	int end_rc;
+	uint64_t offset;
+	const char *text;
+};
+
+static void b_magic(struct jfr_buf *b)
+{
+	jlc_header(b);
+	b->data[3] = 'X';
+}
+
+static void b_version(struct jfr_buf *b)
+{
+	jlc_header(b);
+	b->data[5] = 3;
+}
+
+static void b_freq(struct jfr_buf *b)
+{
+	jlc_header(b);
+	memset(b->data + JFR_HDR_FREQ, 0, 8);
+}
+
+static void b_short_header(struct jfr_buf *b)
+{
+	jlc_header(b);
+	b->len = 30;
+}
+
+static void b_cut_record(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jlc_metadata(b);
+	every(b, 1);
+	b->len -= 5;
+}
+
+static void b_size_zero(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jfr_put_u8(b, 0);
+}
+
+static void b_size_huge(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jfr_put_varint(b, (uint64_t)JFR_LIVE_MAX_CHUNK + 1);
+}
+
+static void b_type_varint(struct jfr_buf *b)
+{
+	static const uint8_t rec[] = { 6, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+
+	jlc_header(b);
+	jfr_put_bytes(b, rec, sizeof rec);
+}
+
+/* A test.Every up to its s, after the usual checkpoint. */
+static void every_up_to_s(struct jfr_buf *b, struct jfr_buf *body)
+{
+	jlc_header(b);
+	jlc_metadata(b);
+	checkpoint(b);
+	jfr_put_varint(body, JLC_EVERY);
+	jfr_put_varint(body, JLC_TICKS);
+	jfr_put_varint(body, 0);
+	jfr_put_varint(body, 1);
+	jfr_put_varint(body, 9);
+}
+
+/* BODY as a record, and a checkpoint after it. */
+static void end_bad(struct jfr_buf *b, struct jfr_buf *body)
+{
+	jlc_record(b, body);
+	jfr_buf_free(body);
+	checkpoint(b);
+}
+
+static void b_value_cut(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	every_up_to_s(b, &body);
+	jfr_put_u8(&body, JFR_STR_UTF8);
+	jfr_put_varint(&body, 50);           /* 50 bytes said, 2 there */
+	jfr_put_bytes(&body, "ab", 2);
+	end_bad(b, &body);
+}
+
+static void b_encoding(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	every_up_to_s(b, &body);
+	jfr_put_u8(&body, 9);
+	end_bad(b, &body);
+}
+
+static void b_cycle(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jlc_metadata(b);
+	checkpoint(b);
+	cycle(b);
+	checkpoint(b);
+}
+
+static void b_fields(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	every_up_to_s(b, &body);
+	jfr_put_u8(&body, JFR_STR_NULL);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);            /* pair */
+	jfr_put_u8(&body, JFR_STR_NULL);
+	jfr_put_varint(&body, 200);          /* arr: 400 fields */
+	for (int i = 0; i < 200; i++) {
+		jfr_put_varint(&body, 1);
+		jfr_put_u8(&body, JFR_STR_NULL);
+	}
+	end_bad(b, &body);
+}
+
+static void b_pool_type(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	jlc_header(b);
+	jlc_metadata(b);
+	jlc_checkpoint_start(&body, 1);
+	jfr_put_varint(&body, 999);
+	jfr_put_varint(&body, 0);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+static void b_meta_string(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	jlc_header(b);
+	jfr_put_varint(&body, JFR_TYPE_METADATA);
+	jfr_put_varint(&body, 0);
+	jfr_put_varint(&body, 0);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);            /* one string */
+	jlc_utf8(&body, "root");
+	jfr_put_varint(&body, 5);            /* the root element names string 5 */
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+static const struct bad bads[] = {
+	{ "bad magic", b_magic, -EINVAL, 0, 0, "no JFR chunk starts here (its magic is not \"FLR\\0\")" },
+	{ "version 3", b_version, -EINVAL, 0, 4, "JFR chunk version 3.1: only version 2 is read" },
+	{ "no clock", b_freq, -EINVAL, 0, JFR_HDR_FREQ, "the chunk's clock has 0 ticks per second" },
+	{ "cut header", b_short_header, 0, -EINVAL, 0, "the stream ended 30 bytes into a chunk header of 68" },
+	{ "cut record", b_cut_record, 0, -EINVAL, 0, NULL },   /* offset: set by the test */
+	{ "size 0", b_size_zero, -EINVAL, 0, 68, "a record of 0 bytes" },
+	{ "size past the bound", b_size_huge, -EINVAL, 0, 68, "a record of 67108865 bytes" },
+	{ "bad varint", b_type_varint, -EINVAL, 0, 68, "a record of 6 bytes ends inside its type" },
+	{ "value cut", b_value_cut, -EINVAL, 0, 0, "a string runs past the end of its record" },
+	{ "string encoding", b_encoding, -EINVAL, 0, 0, "unknown string encoding 9" },
+	{ "pool cycle", b_cycle, -E2BIG, 0, 0, NULL },
+	{ "too many fields", b_fields, -E2BIG, 0, 0, "an event of more than 256 fields (the next: arr[124].a)" },
+	{ "pool of no type", b_pool_type, -EINVAL, 0, 0, "a constant pool of type 999, which the metadata does not define" },
+	{ "metadata string", b_meta_string, -EINVAL, 0, 0, "string 5 of a metadata table of 1" },
+};
+
+static void malformed_input_refused(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+		const struct bad *t = &bads[i];
+		struct jfr_buf b = { 0 };
+		struct parser p;
+		int rc, end;
+
+		t->build(&b);
+		start(&p);
+		for (size_t piece = 1; piece <= b.len; piece = piece == 1 ? b.len : b.len + 1) {
+			struct record_error first;
+
+			jfr_live_chunk_begin(p.s);
+			memset(&p.err, 0, sizeof p.err);
+			rc = feed(&p, &b, 0, b.len, piece);
+			first = p.err;
+			end = jfr_live_end(p.s, NULL, &p.err);
+			if (rc != t->rc || (rc == 0 && end != t->end_rc))
+				fail_msg("%s (pieces of %zu): %d, then %d: %s", t->name, piece, rc, end, p.err.text);
+			if (rc)
+				p.err = first;
+			if (t->text)
+				assert_string_equal(p.err.text, t->text);
+			if (t->offset)
+				assert_int_equal(p.err.offset, t->offset);
+			assert_true(p.err.offset < b.len);
+			assert_int_equal(p.seen.n, 0);
+		}
+		jfr_live_free(p.s);
+		jfr_buf_free(&b);
+	}
+}
+
+static void the_messages_name_the_offset(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	size_t at;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	at = b.len;
+	every(&b, 1);
+	b.len -= 5;
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), -EINVAL);
+	assert_int_equal(p.err.offset, at);
+	assert_non_null(strstr(p.err.text, "the stream ended inside a record: "));
+	done(&p, &b);
+
+	memset(&b, 0, sizeof b);
+	b_cycle(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), -E2BIG);
+	assert_string_equal(p.err.text, "values nested deeper than 16 (a constant pool cycle?) at "
+			    "node.next.next.next.next.next.next.next.next.next.next.next.next.next.next.next");
+	done(&p, &b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_value_resolved_at_the_next_checkpoint),
+		cmocka_unit_test(pieces_of_one_byte),
+		cmocka_unit_test(metadata_after_the_events),
+		cmocka_unit_test(the_end_counts_what_never_got_its_constants),
+		cmocka_unit_test(an_absent_constant_is_null),
+		cmocka_unit_test(only_the_wanted_types),
+		cmocka_unit_test(the_types_and_their_paths),
+		cmocka_unit_test(a_new_chunk_after_a_bad_one),
+		cmocka_unit_test(the_callback_stops_the_feed),
+		cmocka_unit_test(malformed_input_refused),
+		cmocka_unit_test(the_messages_name_the_offset),
+	};
+
+	return cmocka_run_group_tests_name("jfr_live", tests, NULL, NULL);
+}
