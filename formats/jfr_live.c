@@ -4,7 +4,11 @@
  * checkpoints); records are framed as they complete; checkpoints are indexed
  * once there is metadata (all of them again after a new metadata event:
  * the class indexes change); an event is resolved once a checkpoint
- * follows it, by jfr_live_event.c. */
+ * follows it, by jfr_live_event.c. A JVM's flush writes several checkpoints
+ * one after the other, and an event may refer to a constant of the last of
+ * them: events wait for the checkpoint that ends a flush (or a chunk), the
+ * one with JFR_CHECKPOINT_FLUSH or _HEADER set, as the JDK's streaming
+ * reader waits for the header that says where the flush's ends. */
 #include "jfr_live.h"
 #include "jfr_live_event.h"
 #include "rec_jfr_meta.h"
@@ -26,7 +30,7 @@ struct jfr_live {
 	size_t scan;              /* the next record to frame */
 	size_t *ckpts;            /* the checkpoints framed, and how many are indexed */
 	size_t nckpts, capckpts, indexed;
-	size_t ready;             /* events before this offset have their checkpoint */
+	size_t ready;             /* events before this offset have their constants */
 	size_t *events;           /* events held, in order: [head, nevents) */
 	size_t head, nevents, capevents;
 	bool *wanted;             /* per class of the metadata */
@@ -93,12 +97,6 @@ static void forget_chunk(struct jfr_live *s)
 	s->in_chunk = s->failed = s->header_read = false;
 }
 
-int jfr_live_chunk_begin(struct jfr_live *s)
-{
-	forget_chunk(s);
-	s->in_chunk = true;
-	return 0;
-}
 
 /* ---- the header */
 static int read_header(struct jfr_live *s, struct record_error *err)
@@ -127,11 +125,13 @@ static int index_checkpoints(struct jfr_live *s, struct record_error *err)
 {
 	for (; s->indexed < s->nckpts; s->indexed++) {
 		int64_t delta;
-		int rc = jfr_index_checkpoint(&s->ch, s->ckpts[s->indexed], &delta, err);
+		uint8_t kind;
+		int rc = jfr_index_checkpoint(&s->ch, s->ckpts[s->indexed], &delta, &kind, err);
 
 		if (rc < 0)
 			return rc;
-		s->ready = s->ckpts[s->indexed];
+		if (kind & (JFR_CHECKPOINT_FLUSH | JFR_CHECKPOINT_HEADER))
+			s->ready = s->ckpts[s->indexed];
 	}
 	return 0;
 }
@@ -282,7 +282,9 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 	return 0;
 }
 
-int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *err)
+/* The chunk ends: its held events are delivered when every constant they
+ * refer to is there, counted otherwise. */
+static int end_chunk(struct jfr_live *s, struct record_error *err)
 {
 	int rc = 0;
 
@@ -297,6 +299,23 @@ int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *
 			s->failed = true;
 	}
 	forget_chunk(s);
+	return rc;
+}
+
+int jfr_live_chunk_begin(struct jfr_live *s)
+{
+	struct record_error unsaid;
+	int rc = s->in_chunk && s->buf.len > 0 ? end_chunk(s, &unsaid) : 0;
+
+	forget_chunk(s);
+	s->in_chunk = true;
+	return rc == -EINVAL || rc == -E2BIG ? 0 : rc;
+}
+
+int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *err)
+{
+	int rc = end_chunk(s, err);
+
 	if (unresolved)
 		*unresolved = s->unresolved;
 	s->unresolved = 0;

@@ -11,7 +11,11 @@
  * stack trace, class, string ...) that only a later checkpoint of the same
  * chunk carries: events are held, raw, until the checkpoint that follows
  * them, then resolved and delivered in the order they were written, each
- * once. Only the types the WANT predicate accepts are resolved (it is asked
+ * once. (A JVM's flush writes several checkpoints, the last marked as the
+ * flush's end, JFR_CHECKPOINT_FLUSH: events wait for that one. A constant
+ * the JVM writes only when the chunk ends -- the class loader of some
+ * jdk.ClassLoaderStatistics -- is null for an event delivered before then,
+ * as for the JDK's own streaming reader.) Only the types the WANT predicate accepts are resolved (it is asked
  * once per type per metadata event). Every field is given by its path, nested
  * fields joined by '.' ("eventThread.javaName"), constants resolved, as the
  * JDK's reader shows them (`jfr print --json`): a class the metadata marks
@@ -103,6 +107,9 @@ struct jfr_live;
 int jfr_live_new(struct jfr_live **out, jfr_live_want_fn want, jfr_live_event_fn fn, void *ctx);
 void jfr_live_free(struct jfr_live *s);
 
+/* A chunk begins; the one before ends as at jfr_live_end (what can be
+ * resolved is delivered, the rest counted), its errors unsaid but for the
+ * callback's. */
 int jfr_live_chunk_begin(struct jfr_live *s);
 int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err);
 /* The stream ended: what can still be resolved is delivered; events held

@@ -152,6 +152,16 @@ static int64_t in_ns(const struct jfr_chunk *ch, const struct jfr_live_flat *fl,
 	}
 }
 
+/* N bytes big-endian: a float's or a double's bits. */
+static uint64_t get_be(struct jfr_cursor *c, unsigned n)
+{
+	uint64_t bits = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		bits = bits << 8 | jfr_get_u8(c);
+	return bits;
+}
+
 /* A primitive of class K (F: the field, for its annotations; NULL: none). */
 static int primitive(struct jfr_live_walk *w, struct jfr_cursor *c, uint8_t prim, const struct jfr_pfield *f)
 {
@@ -185,21 +195,17 @@ static int primitive(struct jfr_live_walk *w, struct jfr_cursor *c, uint8_t prim
 		l = (int64_t)jfr_get_varint(c);
 		break;
 	case JFR_P_FLOAT: {
-		uint32_t bits = 0;
+		uint32_t bits = (uint32_t)get_be(c, 4);
 		float fv;
 
-		for (int i = 0; i < 4; i++)
-			bits = bits << 8 | jfr_get_u8(c);
 		memcpy(&fv, &bits, sizeof fv);
 		d = fv;
 		kind = JFR_LIVE_DOUBLE;
 		break;
 	}
 	default: {   /* double */
-		uint64_t bits = 0;
+		uint64_t bits = get_be(c, 8);
 
-		for (int i = 0; i < 8; i++)
-			bits = bits << 8 | jfr_get_u8(c);
 		memcpy(&d, &bits, sizeof d);
 		kind = JFR_LIVE_DOUBLE;
 		break;

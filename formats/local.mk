@@ -30,3 +30,4 @@ formats_libsjformats_la_SOURCES += \
 check_PROGRAMS += testsuite/jfr-live-dump
 testsuite_jfr_live_dump_SOURCES = testsuite/jfr-live-dump.c
 testsuite_jfr_live_dump_LDADD = formats/libsjformats.la runtime/libsjruntime.la
+EXTRA_DIST += testsuite/jfr_live.bats testsuite/jfr_live_compare.py

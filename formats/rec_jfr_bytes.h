@@ -39,6 +39,10 @@
 /* record types that are no event */
 #define JFR_TYPE_METADATA  0u
 #define JFR_TYPE_CPOOL     1u
+/* a checkpoint's kind: a JVM that streams ends each flush with one that has
+ * FLUSH (and HEADER) set, and a chunk with one that has HEADER */
+#define JFR_CHECKPOINT_FLUSH  1u
+#define JFR_CHECKPOINT_HEADER 2u
 
 enum jfr_string_encoding {
 	JFR_STR_NULL = 0, JFR_STR_EMPTY = 1, JFR_STR_POOL = 2,

@@ -262,7 +262,7 @@ int jfr_record_start(struct jfr_cursor *c, uint64_t type, struct record_error *e
 	return 0;
 }
 
-int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, struct record_error *err)
+int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, uint8_t *kind, struct record_error *err)
 {
 	struct jfr_cursor c = { ch->data, at, ch->end, false };
 	uint64_t npools;
@@ -274,7 +274,7 @@ int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, struct
 	jfr_get_varint(&c);                   /* start time */
 	jfr_get_varint(&c);                   /* duration */
 	*delta = (int64_t)jfr_get_varint(&c); /* to the previous one */
-	jfr_get_u8(&c);                       /* its kind */
+	*kind = jfr_get_u8(&c);
 	npools = jfr_get_varint(&c);
 	if (c.bad)
 		return jfr_cut(err, &c, "a constant pool event");
@@ -307,7 +307,8 @@ static int read_pools(struct jfr_chunk *ch, size_t first, struct record_error *e
 {
 	for (size_t at = first;;) {
 		int64_t delta;
-		int rc = jfr_index_checkpoint(ch, at, &delta, err);
+		uint8_t kind;
+		int rc = jfr_index_checkpoint(ch, at, &delta, &kind, err);
 
 		if (rc < 0)
 			return rc;

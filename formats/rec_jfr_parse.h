@@ -110,8 +110,9 @@ int jfr_skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, boo
 struct jfr_pool_slot *jfr_pool_find(const struct jfr_chunk *ch, uint32_t cls, uint64_t key);
 int jfr_pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos);
 /* Index the constants of the checkpoint record at AT (it ends by CH->end);
- * *DELTA: its offset to the chunk's previous one (0: none). */
-int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, struct record_error *err);
+ * *DELTA: its offset to the chunk's previous one (0: none); *KIND its
+ * JFR_CHECKPOINT_* bits. */
+int jfr_index_checkpoint(struct jfr_chunk *ch, size_t at, int64_t *delta, uint8_t *kind, struct record_error *err);
 
 /* Before reading a record of RECORD_BYTES: the value reads it may cost. */
 void jfr_set_budget(struct jfr_chunk *ch, size_t record_bytes);

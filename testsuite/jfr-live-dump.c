@@ -7,7 +7,8 @@
  *
  * --piece N: the bytes are fed N at a time (default: each chunk whole).
  * --types: only these event types are wanted (default: every type).
- * --count: print only the last line, with the number of events.
+ * --count: print only the last line, with the number of events and the
+ * seconds the parsing took (bench/run).
  * A chunk whose header says it is complete is fed as one chunk; the rest
  * of the file (a chunk the JVM is still writing) as the last one.
  *
@@ -16,7 +17,7 @@
  * "fields": [[path, kind, value]...]} with kind "L" (integer), "D"
  * (floating point, printed with %.17g), "S" (string) or "N" (null); then
  * {"end": true, "events": N, "unresolved": N, "error": null or "at OFFSET
- * of chunk K: TEXT"}. Exit status 0, or 1 when an error was reported.
+ * of chunk K: TEXT (RC)"}. Exit status 0, or 1 when an error was reported.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -212,8 +213,10 @@ int main(int argc, char **argv)
 	else
 		jfr_live_end(s, &unresolved, &(struct record_error){ 0, "" });
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", \"seconds\": %.6f, \"error\": ",
-	       d.events, unresolved, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", ", d.events, unresolved);
+	if (d.count_only)
+		printf("\"seconds\": %.6f, ", (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	printf("\"error\": ");
 	if (rc == 0) {
 		printf("null}\n");
 	} else {

@@ -30,13 +30,13 @@ void jlc_record(struct jfr_buf *b, const struct jfr_buf *body)
 	jfr_put_bytes(b, body->data, body->len);
 }
 
-void jlc_checkpoint_start(struct jfr_buf *body, uint64_t npools)
+void jlc_checkpoint_start(struct jfr_buf *body, uint8_t kind, uint64_t npools)
 {
 	jfr_put_varint(body, JFR_TYPE_CPOOL);
 	jfr_put_varint(body, JLC_TICKS);
 	jfr_put_varint(body, 0);
 	jfr_put_varint(body, 0);      /* delta: the live parser reads forward */
-	jfr_put_u8(body, 1);          /* a flush */
+	jfr_put_u8(body, kind);
 	jfr_put_varint(body, npools);
 }
 

@@ -58,9 +58,10 @@ void jlc_header(struct jfr_buf *b);
 void jlc_metadata(struct jfr_buf *b);
 /* BODY (a record's type and the rest) as a record: its size first. */
 void jlc_record(struct jfr_buf *b, const struct jfr_buf *body);
-/* A checkpoint's start: its type, times, delta 0, kind, NPOOLS; then each
- * pool is jfr_put_varint(class id), (count), count x (key, value). */
-void jlc_checkpoint_start(struct jfr_buf *body, uint64_t npools);
+/* A checkpoint's start: its type, times, delta 0, KIND (JFR_CHECKPOINT_*),
+ * NPOOLS; then each pool is jfr_put_varint(class id), (count), count x
+ * (key, value). */
+void jlc_checkpoint_start(struct jfr_buf *body, uint8_t kind, uint64_t npools);
 /* Strings as the JDK writes them. */
 void jlc_utf8(struct jfr_buf *b, const char *s);
 void jlc_latin1(struct jfr_buf *b, const uint8_t *s, size_t n);

@@ -83,14 +83,17 @@ static void put_be32(struct jfr_buf *b, uint32_t v)
 	jfr_put_bytes(b, x, 4);
 }
 
-/* The constants test.Every refers to: strings by every encoding. */
-static void checkpoint(struct jfr_buf *b)
+/* The constants test.Every refers to, strings by every encoding, in two
+ * checkpoints as a JVM's flush writes them: the second ends the flush.
+ * Returns where the second starts. */
+static size_t checkpoint(struct jfr_buf *b)
 {
 	static const uint16_t inlined[] = { 'I', 'n', 'l', 'i', 'n', 'e', 'd' };
 	static const uint8_t cafe[] = { 'c', 'a', 'f', 0xE9 };
 	struct jfr_buf body = { 0 };
+	size_t second;
 
-	jlc_checkpoint_start(&body, 8);
+	jlc_checkpoint_start(&body, 0, 2);
 	jfr_put_varint(&body, JLC_STRING);   /* a pooled string */
 	jfr_put_varint(&body, 1);
 	jfr_put_varint(&body, 7);
@@ -101,6 +104,10 @@ static void checkpoint(struct jfr_buf *b)
 	jlc_utf8(&body, "os-1");
 	jfr_put_varint(&body, 4242);
 	jlc_latin1(&body, cafe, sizeof cafe);
+	jlc_record(b, &body);
+	second = b->len;
+	body.len = 0;
+	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH | JFR_CHECKPOINT_HEADER, 6);
 	jfr_put_varint(&body, JLC_SYMBOL);
 	jfr_put_varint(&body, 3);
 	jfr_put_varint(&body, 10);
@@ -141,6 +148,7 @@ static void checkpoint(struct jfr_buf *b)
 	jfr_put_varint(&body, 200);
 	jlc_record(b, &body);
 	jfr_buf_free(&body);
+	return second;
 }
 
 /* A test.Every; THREAD: its eventThread's key. */
@@ -260,6 +268,54 @@ static void every_value_resolved_at_the_next_checkpoint(void **state)
 	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
 	assert_int_equal(unresolved, 0);
 	assert_int_equal(p.seen.asked, 2);   /* once per event type */
+	done(&p, &b);
+}
+
+/* The first checkpoint of a flush does not end it: the event waits. */
+static void events_wait_for_the_flush_s_last_checkpoint(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	size_t second;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	every(&b, 1);
+	second = checkpoint(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, second, b.len), 0);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(feed(&p, &b, second, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_string_equal(p.seen.text[0], EVERY);
+	done(&p, &b);
+}
+
+/* A chunk that ended with no flush after its last events: the next
+ * chunk's begin delivers them (their constants are all there). */
+static void the_next_chunk_ends_the_last(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	uint64_t unresolved = 9;
+
+	(void)state;
+	usual_chunk(&b);
+	every(&b, 1);
+	every(&b, 2);                        /* thread 2 is in no pool */
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 1);
+	assert_int_equal(jfr_live_chunk_begin(p.s), 0);
+	assert_int_equal(p.seen.n, 2);
+	assert_string_equal(p.seen.text[1], EVERY);
+	b.len = 0;
+	usual_chunk(&b);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 3);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
+	assert_int_equal(unresolved, 1);
 	done(&p, &b);
 }
 
@@ -571,7 +627,7 @@ static void b_pool_type(struct jfr_buf *b)
 
 	jlc_header(b);
 	jlc_metadata(b);
-	jlc_checkpoint_start(&body, 1);
+	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH, 1);
 	jfr_put_varint(&body, 999);
 	jfr_put_varint(&body, 0);
 	jlc_record(b, &body);
@@ -678,6 +734,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_value_resolved_at_the_next_checkpoint),
+		cmocka_unit_test(events_wait_for_the_flush_s_last_checkpoint),
+		cmocka_unit_test(the_next_chunk_ends_the_last),
 		cmocka_unit_test(pieces_of_one_byte),
 		cmocka_unit_test(metadata_after_the_events),
 		cmocka_unit_test(the_end_counts_what_never_got_its_constants),
