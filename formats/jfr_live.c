@@ -244,6 +244,9 @@ static int records(struct jfr_live *s, struct record_error *err)
 		} else if (!s->have_meta || wanted_class(s, at) != JFR_NO_CLASS) {
 			rc = hold(s, at);
 		}
+		/* delivered record by record: the same events, whatever the pieces */
+		if (rc == 0 && type <= JFR_TYPE_CPOOL)
+			rc = deliver(s, false, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -277,7 +280,7 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 		return 0;
 	if (!s->header_read && (rc = read_header(s, err)) < 0)
 		return fail(s, rc);
-	if ((rc = records(s, err)) < 0 || (rc = deliver(s, false, err)) < 0)
+	if ((rc = records(s, err)) < 0)
 		return fail(s, rc);
 	return 0;
 }

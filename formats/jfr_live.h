@@ -4,8 +4,9 @@
  * Contract: one struct jfr_live per JVM. The feeder hands over the bytes of
  * the JVM's chunks in order -- jfr_live_chunk_begin() before the first byte
  * of each chunk (its header), then jfr_live_feed() with the next bytes as
- * the JVM flushes them, in pieces of any size -- and jfr_live_end() when the
- * stream ends. A chunk still being written has a header whose sizes and
+ * the JVM flushes them, in pieces of any size (the events, their values and
+ * any refusal do not depend on where the pieces are cut) -- and
+ * jfr_live_end() when the stream ends. A chunk still being written has a header whose sizes and
  * offsets may be stale: records are read in order from the end of the header
  * and never by those fields. An event record may refer to constants (thread,
  * stack trace, class, string ...) that only a later checkpoint of the same

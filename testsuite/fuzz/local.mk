@@ -561,3 +561,69 @@ testsuite_fuzz_replay_unix_line_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-b
 testsuite_fuzz_replay_unix_line_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_unix_line_LDADD = $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_unix_line
+
+# ---- the live JFR chunk parser (formats/jfr_live*.c): the bridge parses
+# whatever chunk bytes a JVM's agent streams to it (issue 15).
+#
+#   make fuzz-jfr-live [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_jfr_live with
+#                                         $(FUZZ_CC) and run it on a copy of
+#                                         testsuite/fuzz/corpus-jfr-live/ for N seconds
+#   make fuzz-jfr-live-corpus             regenerate that corpus: the unit tests'
+#                                         chunks (make_jfr_live_corpus) and a JDK's
+#                                         recording of JfrWork, whole and cut
+#
+# An input is a piece-size byte, then one chunk's bytes.
+FUZZ_JFR_LIVE_SRC = \
+	$(top_srcdir)/testsuite/fuzz/fuzz_jfr_live.c \
+	$(top_srcdir)/formats/jfr_live.c \
+	$(top_srcdir)/formats/jfr_live_event.c \
+	$(top_srcdir)/formats/jfr_live_stack.c \
+	$(top_srcdir)/formats/rec_jfr_parse.c \
+	$(top_srcdir)/formats/rec_jfr_meta.c \
+	$(top_srcdir)/formats/rec_jfr_bytes.c \
+	$(top_srcdir)/formats/rec_tables.c
+FUZZ_JFR_LIVE_DEPS = \
+	$(top_srcdir)/formats/jfr_live.h $(top_srcdir)/formats/jfr_live_event.h \
+	$(top_srcdir)/formats/rec_jfr_parse.h $(top_srcdir)/formats/rec_jfr_meta.h \
+	$(top_srcdir)/formats/rec_jfr_bytes.h $(top_srcdir)/formats/rec_tables.h $(top_srcdir)/formats/record.h
+
+EXTRA_DIST += testsuite/fuzz/fuzz_jfr_live.c testsuite/fuzz/make_jfr_live_corpus.c testsuite/fuzz/corpus-jfr-live
+CLEANFILES += testsuite/fuzz/fuzz_jfr_live
+
+testsuite/fuzz/fuzz_jfr_live: $(FUZZ_JFR_LIVE_SRC) $(FUZZ_JFR_LIVE_DEPS)
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/formats $(FUZZ_JFR_LIVE_SRC) -o $@
+
+fuzz-jfr-live:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_jfr_live
+	$(call FUZZ_RUN,jfr_live,corpus-jfr-live)
+
+noinst_PROGRAMS += testsuite/fuzz/make_jfr_live_corpus
+testsuite_fuzz_make_jfr_live_corpus_SOURCES = testsuite/fuzz/make_jfr_live_corpus.c $(JFR_LIVE_TEST_HELPERS)
+testsuite_fuzz_make_jfr_live_corpus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/unit
+testsuite_fuzz_make_jfr_live_corpus_LDADD = formats/libsjformats.la runtime/libsjruntime.la
+
+fuzz-jfr-live-corpus: testsuite/fuzz/make_jfr_live_corpus$(EXEEXT) testsuite/java/classes.stamp
+	rm -rf $(top_srcdir)/testsuite/fuzz/corpus-jfr-live testsuite/fuzz/jfr-live-jdk
+	$(MKDIR_P) $(top_srcdir)/testsuite/fuzz/corpus-jfr-live testsuite/fuzz/jfr-live-jdk
+	testsuite/fuzz/make_jfr_live_corpus $(top_srcdir)/testsuite/fuzz/corpus-jfr-live
+	set -e; j=testsuite/fuzz/jfr-live-jdk; c=$(top_srcdir)/testsuite/fuzz/corpus-jfr-live; \
+	$(JAVA) -XX:StartFlightRecording=filename=$$j/work.jfr,settings=default,exceptions=all \
+	  -cp testsuite/java/classes JfrWork $$j/written.bin >/dev/null; \
+	{ printf '\007'; cat $$j/work.jfr; } >"$$c/jdk-default"; \
+	{ printf '\000'; head -c 120000 $$j/work.jfr; } >"$$c/jdk-cut"
+	rm -rf testsuite/fuzz/jfr-live-jdk
+
+.PHONY: fuzz-jfr-live fuzz-jfr-live-corpus
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_jfr_live
+testsuite_fuzz_replay_jfr_live_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_jfr_live.c
+testsuite_fuzz_replay_jfr_live_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-jfr-live"' \
+	-DCORPUS_MIN_FILES=10 -DREPLAY_GROUP='"fuzz_jfr_live_corpus"'
+testsuite_fuzz_replay_jfr_live_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_jfr_live

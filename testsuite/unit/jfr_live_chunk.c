@@ -197,3 +197,144 @@ void jlc_metadata(struct jfr_buf *b)
 	jfr_buf_free(&body);
 	jfr_buf_free(&m.el);
 }
+
+/* ---- the constants and events the tests use */
+static void put_be32(struct jfr_buf *b, uint32_t v)
+{
+	uint8_t x[4];
+
+	jfr_store_be(x, v, 4);
+	jfr_put_bytes(b, x, 4);
+}
+
+size_t jlc_constants(struct jfr_buf *b)
+{
+	static const uint16_t inlined[] = { 'I', 'n', 'l', 'i', 'n', 'e', 'd' };
+	static const uint8_t cafe[] = { 'c', 'a', 'f', 0xE9 };
+	struct jfr_buf body = { 0 };
+	size_t second;
+
+	jlc_checkpoint_start(&body, 0, 2);
+	jfr_put_varint(&body, JLC_STRING);   /* a pooled string */
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 7);
+	jlc_utf8(&body, "pooled");
+	jfr_put_varint(&body, JLC_THREAD);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);
+	jlc_utf8(&body, "os-1");
+	jfr_put_varint(&body, 4242);
+	jlc_latin1(&body, cafe, sizeof cafe);
+	jlc_record(b, &body);
+	second = b->len;
+	body.len = 0;
+	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH | JFR_CHECKPOINT_HEADER, 6);
+	jfr_put_varint(&body, JLC_SYMBOL);
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 10);
+	jlc_utf8(&body, "java/lang/Thread");
+	jfr_put_varint(&body, 11);
+	jlc_utf8(&body, "run");
+	jfr_put_varint(&body, 12);
+	jlc_utf8(&body, "()V");
+	jfr_put_varint(&body, JLC_FRAMETYPE);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 1);
+	jlc_utf16(&body, inlined, 7);
+	jfr_put_varint(&body, JLC_CLASS);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 5);
+	jfr_put_varint(&body, 10);
+	jfr_put_varint(&body, JLC_METHOD);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 5);
+	jfr_put_varint(&body, 11);
+	jfr_put_varint(&body, 12);
+	jfr_put_varint(&body, JLC_STACKTRACE);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 9);
+	jfr_put_u8(&body, 1);                /* truncated */
+	jfr_put_varint(&body, 1);            /* one frame */
+	jfr_put_varint(&body, 3);
+	jfr_put_varint(&body, 77);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, JLC_NODE);     /* a cycle: 1 -> 2 -> 1 */
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 100);
+	jfr_put_varint(&body, 2);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, 200);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+	return second;
+}
+
+void jlc_every(struct jfr_buf *b, uint64_t thread)
+{
+	struct jfr_buf body = { 0 };
+
+	jfr_put_varint(&body, JLC_EVERY);
+	jfr_put_varint(&body, JLC_TICKS + 1000);
+	jfr_put_varint(&body, 250);
+	jfr_put_varint(&body, thread);
+	jfr_put_varint(&body, 9);
+	jfr_put_u8(&body, JFR_STR_POOL);
+	jfr_put_varint(&body, 7);
+	jfr_put_int(&body, -5);
+	jfr_put_int(&body, -5);              /* u: @Unsigned */
+	jfr_put_varint(&body, 3);            /* pair {3, null} */
+	jfr_put_u8(&body, JFR_STR_NULL);
+	jfr_put_varint(&body, 2);            /* arr */
+	jfr_put_varint(&body, 1);
+	jlc_utf8(&body, "x");
+	jfr_put_varint(&body, 2);
+	jfr_put_u8(&body, JFR_STR_EMPTY);
+	jfr_put_varint(&body, 5);            /* cls */
+	put_be32(&body, 0x3FC00000);         /* 1.5f */
+	put_be32(&body, 0xC0020000);         /* -2.25 */
+	put_be32(&body, 0);
+	jfr_put_u8(&body, 0xFF);             /* b: -1 */
+	jfr_put_varint(&body, 0xE9);         /* c */
+	jfr_put_u8(&body, 1);
+	jfr_put_varint(&body, (uint64_t)(int64_t)-2);   /* sh: sign-extended to 64 bits */
+	jfr_put_varint(&body, 3);            /* span: 3 ms */
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+void jlc_cycle(struct jfr_buf *b)
+{
+	struct jfr_buf body = { 0 };
+
+	jfr_put_varint(&body, JLC_CYCLE);
+	jfr_put_varint(&body, JLC_TICKS);
+	jfr_put_varint(&body, 1);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}
+
+void jlc_usual(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jlc_metadata(b);
+	jlc_every(b, 1);
+	jlc_constants(b);
+}
+
+void jlc_thread(struct jfr_buf *b, uint64_t key, const char *name)
+{
+	struct jfr_buf body = { 0 };
+
+	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH, 1);
+	jfr_put_varint(&body, JLC_THREAD);
+	jfr_put_varint(&body, 1);
+	jfr_put_varint(&body, key);
+	jlc_utf8(&body, name);
+	jfr_put_varint(&body, key);
+	jlc_utf8(&body, name);
+	jlc_record(b, &body);
+	jfr_buf_free(&body);
+}

@@ -19,6 +19,7 @@
 #ifndef STAPJAVA_TEST_JFR_LIVE_CHUNK_H
 #define STAPJAVA_TEST_JFR_LIVE_CHUNK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rec_jfr_bytes.h"
@@ -66,5 +67,19 @@ void jlc_checkpoint_start(struct jfr_buf *body, uint8_t kind, uint64_t npools);
 void jlc_utf8(struct jfr_buf *b, const char *s);
 void jlc_latin1(struct jfr_buf *b, const uint8_t *s, size_t n);
 void jlc_utf16(struct jfr_buf *b, const uint16_t *units, size_t n);
+
+/* The constants a test.Every refers to (its thread is key 1, its stack
+ * trace key 9 ...), strings by every encoding, in two checkpoints as a
+ * JVM's flush writes them, the second with the flush's end: where the
+ * second starts. With them, a test.Cycle's node 1 -> 2 -> 1. */
+size_t jlc_constants(struct jfr_buf *b);
+/* A test.Every with a value of every kind; THREAD: its eventThread's key. */
+void jlc_every(struct jfr_buf *b, uint64_t thread);
+/* A test.Cycle whose node is the cycle's. */
+void jlc_cycle(struct jfr_buf *b);
+/* A flush's checkpoint with one thread: KEY, its tid KEY, named NAME. */
+void jlc_thread(struct jfr_buf *b, uint64_t key, const char *name);
+/* The usual chunk: header, metadata, a test.Every, its constants. */
+void jlc_usual(struct jfr_buf *b);
 
 #endif

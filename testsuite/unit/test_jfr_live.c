@@ -74,128 +74,6 @@ static int got(void *ctx, const struct jfr_live_event *ev)
 	return s->fail_with;
 }
 
-/* ---- the chunk's parts */
-static void put_be32(struct jfr_buf *b, uint32_t v)
-{
-	uint8_t x[4];
-
-	jfr_store_be(x, v, 4);
-	jfr_put_bytes(b, x, 4);
-}
-
-/* The constants test.Every refers to, strings by every encoding, in two
- * checkpoints as a JVM's flush writes them: the second ends the flush.
- * Returns where the second starts. */
-static size_t checkpoint(struct jfr_buf *b)
-{
-	static const uint16_t inlined[] = { 'I', 'n', 'l', 'i', 'n', 'e', 'd' };
-	static const uint8_t cafe[] = { 'c', 'a', 'f', 0xE9 };
-	struct jfr_buf body = { 0 };
-	size_t second;
-
-	jlc_checkpoint_start(&body, 0, 2);
-	jfr_put_varint(&body, JLC_STRING);   /* a pooled string */
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 7);
-	jlc_utf8(&body, "pooled");
-	jfr_put_varint(&body, JLC_THREAD);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 1);
-	jlc_utf8(&body, "os-1");
-	jfr_put_varint(&body, 4242);
-	jlc_latin1(&body, cafe, sizeof cafe);
-	jlc_record(b, &body);
-	second = b->len;
-	body.len = 0;
-	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH | JFR_CHECKPOINT_HEADER, 6);
-	jfr_put_varint(&body, JLC_SYMBOL);
-	jfr_put_varint(&body, 3);
-	jfr_put_varint(&body, 10);
-	jlc_utf8(&body, "java/lang/Thread");
-	jfr_put_varint(&body, 11);
-	jlc_utf8(&body, "run");
-	jfr_put_varint(&body, 12);
-	jlc_utf8(&body, "()V");
-	jfr_put_varint(&body, JLC_FRAMETYPE);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 1);
-	jlc_utf16(&body, inlined, 7);
-	jfr_put_varint(&body, JLC_CLASS);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 5);
-	jfr_put_varint(&body, 10);
-	jfr_put_varint(&body, JLC_METHOD);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 3);
-	jfr_put_varint(&body, 5);
-	jfr_put_varint(&body, 11);
-	jfr_put_varint(&body, 12);
-	jfr_put_varint(&body, JLC_STACKTRACE);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 9);
-	jfr_put_u8(&body, 1);                /* truncated */
-	jfr_put_varint(&body, 1);            /* one frame */
-	jfr_put_varint(&body, 3);
-	jfr_put_varint(&body, 77);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, JLC_NODE);     /* a cycle: 1 -> 2 -> 1 */
-	jfr_put_varint(&body, 2);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 2);
-	jfr_put_varint(&body, 100);
-	jfr_put_varint(&body, 2);
-	jfr_put_varint(&body, 1);
-	jfr_put_varint(&body, 200);
-	jlc_record(b, &body);
-	jfr_buf_free(&body);
-	return second;
-}
-
-/* A test.Every; THREAD: its eventThread's key. */
-static void every(struct jfr_buf *b, uint64_t thread)
-{
-	struct jfr_buf body = { 0 };
-
-	jfr_put_varint(&body, JLC_EVERY);
-	jfr_put_varint(&body, JLC_TICKS + 1000);
-	jfr_put_varint(&body, 250);
-	jfr_put_varint(&body, thread);
-	jfr_put_varint(&body, 9);
-	jfr_put_u8(&body, JFR_STR_POOL);
-	jfr_put_varint(&body, 7);
-	jfr_put_int(&body, -5);
-	jfr_put_int(&body, -5);              /* u: @Unsigned */
-	jfr_put_varint(&body, 3);            /* pair {3, null} */
-	jfr_put_u8(&body, JFR_STR_NULL);
-	jfr_put_varint(&body, 2);            /* arr */
-	jfr_put_varint(&body, 1);
-	jlc_utf8(&body, "x");
-	jfr_put_varint(&body, 2);
-	jfr_put_u8(&body, JFR_STR_EMPTY);
-	jfr_put_varint(&body, 5);            /* cls */
-	put_be32(&body, 0x3FC00000);         /* 1.5f */
-	put_be32(&body, 0xC0020000);         /* -2.25 */
-	put_be32(&body, 0);
-	jfr_put_u8(&body, 0xFF);             /* b: -1 */
-	jfr_put_varint(&body, 0xE9);         /* c */
-	jfr_put_u8(&body, 1);
-	jfr_put_varint(&body, (uint64_t)(int64_t)-2);   /* sh: sign-extended to 64 bits */
-	jfr_put_varint(&body, 3);            /* span: 3 ms */
-	jlc_record(b, &body);
-	jfr_buf_free(&body);
-}
-
-static void cycle(struct jfr_buf *b)
-{
-	struct jfr_buf body = { 0 };
-
-	jfr_put_varint(&body, JLC_CYCLE);
-	jfr_put_varint(&body, JLC_TICKS);
-	jfr_put_varint(&body, 1);
-	jlc_record(b, &body);
-	jfr_buf_free(&body);
-}
-
 static const char EVERY[] =
 	"test.Every start=1000 dur=250 tid=4242 thread=caf\xc3\xa9 trunc=1 | java.lang.Thread.run()V:77 Inlined"
 	" eventThread.osName='os-1' eventThread.osThreadId=4242 eventThread.javaName='caf\xc3\xa9' s='pooled'"
@@ -228,15 +106,6 @@ static int feed(struct parser *p, const struct jfr_buf *b, size_t from, size_t t
 	return 0;
 }
 
-/* The usual chunk: a test.Every and the checkpoint after it. */
-static void usual_chunk(struct jfr_buf *b)
-{
-	jlc_header(b);
-	jlc_metadata(b);
-	every(b, 1);
-	checkpoint(b);
-}
-
 static void done(struct parser *p, struct jfr_buf *b)
 {
 	jfr_live_free(p->s);
@@ -254,9 +123,9 @@ static void every_value_resolved_at_the_next_checkpoint(void **state)
 	(void)state;
 	jlc_header(&b);
 	jlc_metadata(&b);
-	every(&b, 1);
+	jlc_every(&b, 1);
 	before = b.len;
-	checkpoint(&b);
+	jlc_constants(&b);
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, before, b.len), 0);
 	assert_int_equal(p.seen.n, 0);       /* its constants are not there yet */
@@ -281,8 +150,8 @@ static void events_wait_for_the_flush_s_last_checkpoint(void **state)
 	(void)state;
 	jlc_header(&b);
 	jlc_metadata(&b);
-	every(&b, 1);
-	second = checkpoint(&b);
+	jlc_every(&b, 1);
+	second = jlc_constants(&b);
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, second, b.len), 0);
 	assert_int_equal(p.seen.n, 0);
@@ -301,9 +170,9 @@ static void the_next_chunk_ends_the_last(void **state)
 	uint64_t unresolved = 9;
 
 	(void)state;
-	usual_chunk(&b);
-	every(&b, 1);
-	every(&b, 2);                        /* thread 2 is in no pool */
+	jlc_usual(&b);
+	jlc_every(&b, 1);
+	jlc_every(&b, 2);                        /* thread 2 is in no pool */
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
 	assert_int_equal(p.seen.n, 1);
@@ -311,12 +180,41 @@ static void the_next_chunk_ends_the_last(void **state)
 	assert_int_equal(p.seen.n, 2);
 	assert_string_equal(p.seen.text[1], EVERY);
 	b.len = 0;
-	usual_chunk(&b);
+	jlc_usual(&b);
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
 	assert_int_equal(p.seen.n, 3);
 	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
 	assert_int_equal(unresolved, 1);
 	done(&p, &b);
+}
+
+/* An event is resolved at the flush after it, whether the bytes come
+ * whole or in pieces: a constant of a later flush stays unknown to it (fed
+ * whole, the parser once resolved events after every record was framed). */
+static void the_pieces_do_not_change_the_events(void **state)
+{
+	struct jfr_buf b = { 0 };
+	char text[2][2048];
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	jlc_every(&b, 2);
+	jlc_constants(&b);
+	jlc_thread(&b, 2, "later");
+	for (size_t piece = 1, i = 0; i < 2; piece = b.len, i++) {
+		struct parser p;
+
+		start(&p);
+		assert_int_equal(feed(&p, &b, 0, b.len, piece), 0);
+		assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
+		assert_int_equal(p.seen.n, 1);
+		strcpy(text[i], p.seen.text[0]);
+		jfr_live_free(p.s);
+	}
+	assert_non_null(strstr(text[0], " eventThread=null "));
+	assert_string_equal(text[0], text[1]);
+	jfr_buf_free(&b);
 }
 
 static void pieces_of_one_byte(void **state)
@@ -327,10 +225,10 @@ static void pieces_of_one_byte(void **state)
 	(void)state;
 	jlc_header(&b);
 	jlc_metadata(&b);
-	every(&b, 1);
-	checkpoint(&b);
-	every(&b, 1);
-	checkpoint(&b);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, 1), 0);
 	assert_int_equal(p.seen.n, 2);
@@ -349,10 +247,10 @@ static void metadata_after_the_events(void **state)
 
 	(void)state;
 	jlc_header(&b);
-	checkpoint(&b);
-	every(&b, 1);
-	checkpoint(&b);
-	every(&b, 1);
+	jlc_constants(&b);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
+	jlc_every(&b, 1);
 	jlc_metadata(&b);
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, 7), 0);
@@ -372,9 +270,9 @@ static void the_end_counts_what_never_got_its_constants(void **state)
 	(void)state;
 	jlc_header(&b);
 	jlc_metadata(&b);
-	checkpoint(&b);
-	every(&b, 1);
-	every(&b, 2);                        /* thread 2 is in no pool */
+	jlc_constants(&b);
+	jlc_every(&b, 1);
+	jlc_every(&b, 2);                        /* thread 2 is in no pool */
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
 	assert_int_equal(p.seen.n, 0);
@@ -394,8 +292,8 @@ static void an_absent_constant_is_null(void **state)
 	(void)state;
 	jlc_header(&b);
 	jlc_metadata(&b);
-	every(&b, 2);
-	checkpoint(&b);
+	jlc_every(&b, 2);
+	jlc_constants(&b);
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
 	assert_int_equal(p.seen.n, 1);
@@ -411,7 +309,7 @@ static void only_the_wanted_types(void **state)
 	struct parser p;
 
 	(void)state;
-	usual_chunk(&b);
+	jlc_usual(&b);
 	start(&p);
 	p.seen.only = "test.Cycle";
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
@@ -463,7 +361,7 @@ static void a_new_chunk_after_a_bad_one(void **state)
 	uint64_t unresolved = 0;
 
 	(void)state;
-	usual_chunk(&b);
+	jlc_usual(&b);
 	start(&p);
 	assert_int_equal(jfr_live_feed(p.s, (const uint8_t *)"FLX\0", 4, &p.err), 0);
 	assert_int_equal(feed(&p, &b, 4, 80, b.len), -EINVAL);
@@ -484,7 +382,7 @@ static void the_callback_stops_the_feed(void **state)
 	struct parser p;
 
 	(void)state;
-	usual_chunk(&b);
+	jlc_usual(&b);
 	start(&p);
 	p.seen.fail_with = -ECANCELED;
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), -ECANCELED);
@@ -529,7 +427,7 @@ static void b_cut_record(struct jfr_buf *b)
 {
 	jlc_header(b);
 	jlc_metadata(b);
-	every(b, 1);
+	jlc_every(b, 1);
 	b->len -= 5;
 }
 
@@ -558,7 +456,7 @@ static void every_up_to_s(struct jfr_buf *b, struct jfr_buf *body)
 {
 	jlc_header(b);
 	jlc_metadata(b);
-	checkpoint(b);
+	jlc_constants(b);
 	jfr_put_varint(body, JLC_EVERY);
 	jfr_put_varint(body, JLC_TICKS);
 	jfr_put_varint(body, 0);
@@ -571,7 +469,7 @@ static void end_bad(struct jfr_buf *b, struct jfr_buf *body)
 {
 	jlc_record(b, body);
 	jfr_buf_free(body);
-	checkpoint(b);
+	jlc_constants(b);
 }
 
 static void b_value_cut(struct jfr_buf *b)
@@ -598,9 +496,9 @@ static void b_cycle(struct jfr_buf *b)
 {
 	jlc_header(b);
 	jlc_metadata(b);
-	checkpoint(b);
-	cycle(b);
-	checkpoint(b);
+	jlc_constants(b);
+	jlc_cycle(b);
+	jlc_constants(b);
 }
 
 static void b_fields(struct jfr_buf *b)
@@ -712,7 +610,7 @@ static void the_messages_name_the_offset(void **state)
 	jlc_header(&b);
 	jlc_metadata(&b);
 	at = b.len;
-	every(&b, 1);
+	jlc_every(&b, 1);
 	b.len -= 5;
 	start(&p);
 	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
@@ -736,6 +634,7 @@ int main(void)
 		cmocka_unit_test(every_value_resolved_at_the_next_checkpoint),
 		cmocka_unit_test(events_wait_for_the_flush_s_last_checkpoint),
 		cmocka_unit_test(the_next_chunk_ends_the_last),
+		cmocka_unit_test(the_pieces_do_not_change_the_events),
 		cmocka_unit_test(pieces_of_one_byte),
 		cmocka_unit_test(metadata_after_the_events),
 		cmocka_unit_test(the_end_counts_what_never_got_its_constants),
