@@ -87,3 +87,13 @@ CLEANFILES += bench/libnullagent.so
 noinst_PROGRAMS += bench/bench-reg-apply
 bench_bench_reg_apply_SOURCES = bench/reg_apply.c
 bench_bench_reg_apply_LDADD = runtime/libsjruntime.la
+
+# bench-jfr-live: the live JFR chunk parser (formats/jfr_live*.c) over a .jfr
+#   file, parsed again and again on one core with every event type wanted
+#   (testsuite/jfr-live-dump.c's --bench, the same program). RESULT
+#   jfr_live_events_per_s (a thread's CPU time), _ns_per_event, _mb_per_s,
+#   _events (a pass), _bytes. Row 9j (bench/run) feeds it a JDK's
+#   default.jfc recording of the Workload.
+noinst_PROGRAMS += bench/bench-jfr-live
+bench_bench_jfr_live_SOURCES = testsuite/jfr-live-dump.c
+bench_bench_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la

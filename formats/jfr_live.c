@@ -34,6 +34,7 @@ struct jfr_live {
 	size_t *events;           /* events held, in order: [head, nevents) */
 	size_t head, nevents, capevents;
 	bool *wanted;             /* per class of the metadata */
+	uint8_t *roles;           /* per field of the metadata */
 	uint64_t unresolved;
 	struct jfr_live_flat flat;
 };
@@ -67,6 +68,9 @@ static void drop_meta(struct jfr_live *s)
 	ch->npool = ch->pool_mask = 0;
 	free(s->wanted);
 	s->wanted = NULL;
+	free(s->roles);
+	s->roles = NULL;
+	s->flat.roles = NULL;
 	s->have_meta = false;
 	s->indexed = 0;
 }
@@ -144,8 +148,9 @@ static int metadata(struct jfr_live *s, size_t at, struct record_error *err)
 	if ((rc = jfr_meta_read(&s->ch, at, NULL, 0, err)) < 0)
 		return rc;
 	s->wanted = calloc(s->ch.nclasses ? s->ch.nclasses : 1, sizeof *s->wanted);
-	if (!s->wanted)
+	if (!s->wanted || jfr_live_roles(&s->ch, &s->roles) < 0)
 		return -ENOMEM;
+	s->flat.roles = s->roles;
 	for (uint32_t i = 0; i < s->ch.nclasses; i++)
 		s->wanted[i] = s->ch.classes[i].event && s->want(s->ctx, s->ch.classes[i].name);
 	s->have_meta = true;

@@ -45,13 +45,15 @@ size_t jfr_live_text_put(struct jfr_live_flat *fl, const char *p, size_t n)
 	return at;
 }
 
-static size_t text_jfr(struct jfr_live_flat *fl, const struct jfr_text *t)
+/* T as UTF-8 into FL's text: its offset (*LEN its bytes), JFR_LIVE_NONE when memory ran out. */
+static size_t text_jfr(struct jfr_live_flat *fl, const struct jfr_text *t, size_t *len)
 {
 	size_t at = fl->text.len;
 
 	if (!jfr_buf_reserve(&fl->text, jfr_text_max(t) + 1))
 		return JFR_LIVE_NONE;
-	fl->text.len += jfr_text_utf8(t, (char *)fl->text.data + at);
+	*len = jfr_text_utf8(t, (char *)fl->text.data + at);
+	fl->text.len += *len;
 	fl->text.data[fl->text.len++] = 0;
 	return at;
 }
@@ -60,22 +62,34 @@ static size_t text_jfr(struct jfr_live_flat *fl, const struct jfr_text *t)
 static int path_push(struct jfr_live_walk *w, size_t at, const char *name, bool index, uint64_t i, size_t *saved)
 {
 	struct jfr_live_flat *fl = w->fl;
-	size_t room = JFR_LIVE_MAX_PATH - fl->plen;
-	int n;
+	char part[24], *p = part + sizeof part;
+	size_t n;
 
 	*saved = fl->plen;
-	if (index)
-		n = snprintf(fl->path + fl->plen, room + 1, "[%" PRIu64 "]", i);
-	else
-		n = snprintf(fl->path + fl->plen, room + 1, "%s%s", fl->plen ? "." : "", name);
-	if (n < 0 || (size_t)n > room) {
-		fl->path[fl->plen] = 0;
+	if (index) {   /* "[i]", without printf: a path is made for every value */
+		*--p = ']';
+		do
+			*--p = (char)('0' + i % 10);
+		while ((i /= 10) != 0);
+		*--p = '[';
+		name = p;
+		n = (size_t)(part + sizeof part - p);
+	} else {
+		n = strlen(name) + (fl->plen > 0);
+	}
+	if (n > JFR_LIVE_MAX_PATH - fl->plen) {
 		w->err->offset = at;
 		snprintf(w->err->text, sizeof w->err->text, "a field path longer than %u bytes (%.60s...)",
 			 JFR_LIVE_MAX_PATH, fl->path);
 		return -E2BIG;
 	}
-	fl->plen += (size_t)n;
+	if (!index && fl->plen > 0) {
+		fl->path[fl->plen++] = '.';
+		n--;
+	}
+	memcpy(fl->path + fl->plen, name, n);
+	fl->plen += n;
+	fl->path[fl->plen] = 0;
 	return 0;
 }
 
@@ -88,6 +102,8 @@ void jfr_live_path_pop(struct jfr_live_flat *fl, size_t saved)
 /* ---- fields */
 int jfr_live_grow_fields(struct jfr_live_flat *fl, size_t need)
 {
+	if (need <= fl->capfields && need <= fl->cappath && need <= fl->capstr)
+		return 0;
 	if (rec_grow((void **)&fl->fields, &fl->capfields, need, sizeof *fl->fields) < 0 ||
 	    rec_grow((void **)&fl->field_path, &fl->cappath, need, sizeof *fl->field_path) < 0 ||
 	    rec_grow((void **)&fl->field_str, &fl->capstr, need, sizeof *fl->field_str) < 0)
@@ -246,11 +262,8 @@ int jfr_live_string(struct jfr_live_walk *w, struct jfr_cursor *c, size_t *out, 
 	}
 	if (!t.ptr)
 		return 0;
-	*out = text_jfr(w->fl, &t);
-	if (*out == JFR_LIVE_NONE)
-		return -ENOMEM;
-	*len = strlen((const char *)w->fl->text.data + *out);
-	return 0;
+	*out = text_jfr(w->fl, &t, len);
+	return *out == JFR_LIVE_NONE ? -ENOMEM : 0;
 }
 
 static int value(struct jfr_live_walk *w, struct jfr_cursor *c, uint32_t cls, const struct jfr_pfield *f, bool pool,
@@ -368,8 +381,9 @@ const char *jfr_live_text_at(const struct jfr_live_flat *fl, size_t at, const ch
 	return at == JFR_LIVE_NONE ? none : (const char *)fl->text.data + at;
 }
 
-/* Offsets become pointers (the text no longer moves), the thread is found. */
-static void finish(struct jfr_live_flat *fl, struct jfr_live_event *ev)
+/* Offsets become pointers (the text no longer moves); the thread is found
+ * among fields [THREAD, END), eventThread's. */
+static void finish(struct jfr_live_flat *fl, struct jfr_live_event *ev, size_t thread, size_t end)
 {
 	const char *os_name = NULL, *java_name = NULL;
 
@@ -378,7 +392,7 @@ static void finish(struct jfr_live_flat *fl, struct jfr_live_event *ev)
 
 		f->path = jfr_live_text_at(fl, fl->field_path[i], "");
 		f->v.s = f->v.kind == JFR_LIVE_STRING ? jfr_live_text_at(fl, fl->field_str[i], "") : NULL;
-		if (strncmp(f->path, "eventThread.", 12) != 0)
+		if (i < thread || i >= end || strncmp(f->path, "eventThread.", 12) != 0)
 			continue;
 		if (strcmp(f->path + 12, "osThreadId") == 0 && f->v.kind == JFR_LIVE_LONG)
 			ev->os_tid = (uint64_t)f->v.l;
@@ -399,30 +413,47 @@ static void finish(struct jfr_live_flat *fl, struct jfr_live_event *ev)
 	ev->nframes = fl->nframes;
 }
 
-/* startTime, duration and stackTrace: into EV's own members. */
-static int event_member(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f, struct jfr_live_event *ev,
-			bool *done)
+int jfr_live_roles(const struct jfr_chunk *ch, uint8_t **out)
 {
-	uint8_t prim = w->ch->classes[f->type].prim;
-	bool integer = !f->array && !f->pool && prim >= JFR_P_CHAR && prim <= JFR_P_LONG;
-	bool start = integer && strcmp(f->name, "startTime") == 0, dur = integer && strcmp(f->name, "duration") == 0;
+	uint8_t *roles = calloc(ch->nfields ? ch->nfields : 1, 1);
 
-	*done = true;
-	if (start || dur) {
-		int64_t v = (int64_t)jfr_get_varint(c);
-		uint8_t unit = f->unit != JFR_U_NONE ? f->unit : start ? JFR_U_STAMP_TICKS : JFR_U_SPAN_TICKS;
+	*out = roles;
+	if (!roles)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < ch->nclasses; k++) {
+		if (!ch->classes[k].event)
+			continue;
+		for (uint32_t i = ch->classes[k].field0; i < ch->classes[k].field0 + ch->classes[k].nfields; i++) {
+			const struct jfr_pfield *f = &ch->fields[i];
+			uint8_t prim = ch->classes[f->type].prim;
+			bool integer = !f->array && !f->pool && prim >= JFR_P_CHAR && prim <= JFR_P_LONG;
 
-		if (c->bad)
-			return jfr_cut(w->err, c, f->name);
-		if (start)
-			ev->start_ns = in_ns(w->ch, w->fl, unit, v);
-		else
-			ev->duration_ns = in_ns(w->ch, w->fl, unit, v);
-		return 0;
+			if (integer && strcmp(f->name, "startTime") == 0)
+				roles[i] = JFR_LIVE_ROLE_START;
+			else if (integer && strcmp(f->name, "duration") == 0)
+				roles[i] = JFR_LIVE_ROLE_DURATION;
+			else if (!f->array && prim == JFR_P_STRUCT && strcmp(f->name, "stackTrace") == 0)
+				roles[i] = JFR_LIVE_ROLE_STACK;
+			else if (!f->array && strcmp(f->name, "eventThread") == 0)
+				roles[i] = JFR_LIVE_ROLE_THREAD;
+		}
 	}
-	if (!f->array && prim == JFR_P_STRUCT && strcmp(f->name, "stackTrace") == 0)
-		return jfr_live_stack(w, c, f, ev);
-	*done = false;
+	return 0;
+}
+
+/* startTime and duration (ticks unless annotated otherwise). */
+static int event_time(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f, bool start,
+		      struct jfr_live_event *ev)
+{
+	int64_t v = (int64_t)jfr_get_varint(c);
+	uint8_t unit = f->unit != JFR_U_NONE ? f->unit : start ? JFR_U_STAMP_TICKS : JFR_U_SPAN_TICKS;
+
+	if (c->bad)
+		return jfr_cut(w->err, c, f->name);
+	if (start)
+		ev->start_ns = in_ns(w->ch, w->fl, unit, v);
+	else
+		ev->duration_ns = in_ns(w->ch, w->fl, unit, v);
 	return 0;
 }
 
@@ -432,6 +463,7 @@ int jfr_live_resolve(struct jfr_live_flat *fl, struct jfr_chunk *ch, size_t at, 
 	struct jfr_live_walk w = { fl, ch, err };
 	struct jfr_cursor c = { ch->data, at, ch->end, false };
 	const struct jfr_pclass *k = &ch->classes[cls];
+	size_t thread = 0, threads = 0;
 	int rc = jfr_record_start(&c, ch->classes[cls].id, err, "an event");
 
 	memset(ev, 0, sizeof *ev);
@@ -446,17 +478,32 @@ int jfr_live_resolve(struct jfr_live_flat *fl, struct jfr_chunk *ch, size_t at, 
 		return rc;
 	ch->budget = 8u * (uint64_t)(c.end - at) + 4096u + EXTRA_BUDGET;
 	ev->type = k->name;
-	for (uint32_t i = 0; i < k->nfields; i++) {
-		const struct jfr_pfield *f = &ch->fields[k->field0 + i];
-		bool done;
+	for (uint32_t i = k->field0; i < k->field0 + k->nfields; i++) {
+		const struct jfr_pfield *f = &ch->fields[i];
 
-		if ((rc = event_member(&w, &c, f, ev, &done)) < 0 || (!done && (rc = member(&w, &c, f, 0)) < 0))
+		switch (fl->roles[i]) {
+		case JFR_LIVE_ROLE_START:
+		case JFR_LIVE_ROLE_DURATION:
+			rc = event_time(&w, &c, f, fl->roles[i] == JFR_LIVE_ROLE_START, ev);
+			break;
+		case JFR_LIVE_ROLE_STACK:
+			rc = jfr_live_stack(&w, &c, f, ev);
+			break;
+		case JFR_LIVE_ROLE_THREAD:
+			thread = fl->nfields;
+			rc = member(&w, &c, f, 0);
+			threads = fl->nfields - thread;
+			break;
+		default:
+			rc = member(&w, &c, f, 0);
+		}
+		if (rc < 0)
 			return rc;
 	}
 	if (fl->text.error)
 		return -ENOMEM;
 	if (strict && fl->unresolved)
 		return 1;
-	finish(fl, ev);
+	finish(fl, ev, thread, thread + threads);
 	return 0;
 }

@@ -26,6 +26,7 @@ struct jfr_live_flat {
 	size_t *frame_text;           /* 3 offsets a frame: method, descriptor, type */
 	char path[JFR_LIVE_MAX_PATH + 1];
 	size_t plen;
+	const uint8_t *roles;         /* per field of the metadata: JFR_LIVE_ROLE_* (jfr_live_roles) */
 	bool strict;                  /* an absent constant makes the event unresolved */
 	bool unresolved;
 	int64_t start_ns;             /* the chunk's start (its header) */
@@ -33,8 +34,13 @@ struct jfr_live_flat {
 
 void jfr_live_flat_free(struct jfr_live_flat *fl);
 
+/* What an event's field is for the struct jfr_live_event, found once per
+ * metadata: *ROLES (malloc'd) has one per field of CH. */
+enum { JFR_LIVE_ROLE_OTHER, JFR_LIVE_ROLE_START, JFR_LIVE_ROLE_DURATION, JFR_LIVE_ROLE_STACK, JFR_LIVE_ROLE_THREAD };
+int jfr_live_roles(const struct jfr_chunk *ch, uint8_t **roles);
+
 /* The event record at AT (its size and type read again) of class CLS into
- * *EV. STRICT: 1 (and nothing in *EV) when a constant it refers to is in
+ * *EV, with FL->roles those of CH's metadata. STRICT: 1 (and nothing in *EV) when a constant it refers to is in
  * no pool of CH yet; otherwise such a constant is a null. */
 int jfr_live_resolve(struct jfr_live_flat *fl, struct jfr_chunk *ch, size_t at, uint32_t cls, bool strict,
 		     struct jfr_live_event *ev, struct record_error *err);

@@ -23,10 +23,21 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The words the reader looks for among the metadata's strings: each string
+ * gets its word once, and elements and attributes are told apart by it. */
+enum word { W_OTHER, W_NAME, W_ID, W_CLASS, W_POOL, W_DIMENSION, W_SUPER, W_SIMPLE, W_VALUE, W_FIELD,
+	    W_ANNOTATION, W_COUNT };
+static const char *const words[W_COUNT] = {
+	[W_NAME] = "name", [W_ID] = "id", [W_CLASS] = "class", [W_POOL] = "constantPool",
+	[W_DIMENSION] = "dimension", [W_SUPER] = "superType", [W_SIMPLE] = "simpleType", [W_VALUE] = "value",
+	[W_FIELD] = "field", [W_ANNOTATION] = "annotation",
+};
+
 struct meta_parse {
 	struct jfr_chunk *ch;
 	struct jfr_buf text;      /* the strings, each NUL-terminated */
 	size_t *at;               /* string i starts at text.data + at[i] */
+	uint8_t *word;            /* string i is enum word word[i] */
 	uint64_t nstrings;
 	size_t capclasses, capfields;
 	struct record_error *err;
@@ -51,6 +62,10 @@ static int meta_string(struct meta_parse *mp, struct jfr_cursor *c, size_t i)
 		return mp->text.error;
 	mp->text.len += jfr_text_utf8(&t, (char *)mp->text.data + mp->text.len);
 	jfr_put_u8(&mp->text, 0);
+	mp->word[i] = W_OTHER;
+	for (uint8_t w = W_NAME; w < W_COUNT && !mp->text.error && t.len <= 12; w++)   /* the words are short */
+		if (strcmp((const char *)mp->text.data + mp->at[i], words[w]) == 0)
+			mp->word[i] = w;
 	return mp->text.error;
 }
 
@@ -106,8 +121,7 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 	struct jfr_chunk *ch = mp->ch;
 	size_t at = c->pos;
 	uint64_t name, nattrs, nchildren, v;
-	const char *id = NULL, *fname = NULL, *type = NULL, *pool = NULL, *dim = NULL;
-	const char *super = NULL, *simple = NULL, *value = NULL;
+	const char *attr[W_COUNT] = { NULL };
 	enum element_kind kind = EL_OTHER;
 	int rc;
 
@@ -123,29 +137,14 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 
 		if ((rc = string_ref(mp, c, &k)) < 0 || (rc = string_ref(mp, c, &v)) < 0)
 			return rc;
-		if (strcmp(str(mp, k), "name") == 0)
-			fname = str(mp, v);
-		else if (strcmp(str(mp, k), "id") == 0)
-			id = str(mp, v);
-		else if (strcmp(str(mp, k), "class") == 0)
-			type = str(mp, v);
-		else if (strcmp(str(mp, k), "constantPool") == 0)
-			pool = str(mp, v);
-		else if (strcmp(str(mp, k), "dimension") == 0)
-			dim = str(mp, v);
-		else if (strcmp(str(mp, k), "superType") == 0)
-			super = str(mp, v);
-		else if (strcmp(str(mp, k), "simpleType") == 0)
-			simple = str(mp, v);
-		else if (strcmp(str(mp, k), "value") == 0)
-			value = str(mp, v);
+		attr[mp->word[k]] = str(mp, v);
 	}
 	/* a class is any "class" element but one inside a class; a field,
 	 * a "field" right inside a class */
-	if (strcmp(str(mp, name), "class") == 0 && parent != EL_CLASS && parent != EL_FIELD) {
+	if (mp->word[name] == W_CLASS && parent != EL_CLASS && parent != EL_FIELD) {
 		struct jfr_pclass *k;
 
-		if (!fname || !id || !parse_u64(id, &v))
+		if (!attr[W_NAME] || !attr[W_ID] || !parse_u64(attr[W_ID], &v))
 			return jfr_fail(mp->err, at, "a metadata class without a name or a numeric id");
 		if (ch->nclasses == UINT32_MAX ||
 		    rec_grow((void **)&ch->classes, &mp->capclasses, (size_t)ch->nclasses + 1, sizeof *ch->classes) < 0)
@@ -153,35 +152,40 @@ static int element(struct meta_parse *mp, struct jfr_cursor *c, unsigned depth, 
 		k = &ch->classes[ch->nclasses++];
 		memset(k, 0, sizeof *k);
 		k->id = v;
-		k->name = fname;
+		k->name = attr[W_NAME];
 		k->field0 = ch->nfields;
-		k->event = super && strcmp(super, "jdk.jfr.Event") == 0;
-		k->simple = simple && strcmp(simple, "true") == 0;
+		k->event = attr[W_SUPER] && strcmp(attr[W_SUPER], "jdk.jfr.Event") == 0;
+		k->simple = attr[W_SIMPLE] && strcmp(attr[W_SIMPLE], "true") == 0;
 		kind = EL_CLASS;
-	} else if (strcmp(str(mp, name), "field") == 0 && parent == EL_CLASS) {
+	} else if (mp->word[name] == W_FIELD && parent == EL_CLASS) {
 		struct jfr_pfield *f;
 
-		if (!fname || !type || !parse_u64(type, &v))
+		if (!attr[W_NAME] || !attr[W_CLASS] || !parse_u64(attr[W_CLASS], &v))
 			return jfr_fail(mp->err, at, "a metadata field without a name or a numeric class");
-		if (dim && strcmp(dim, "1") != 0 && strcmp(dim, "0") != 0)
-			return jfr_fail(mp->err, at, "field %s has dimension %s: only 1 is read", fname, dim);
+		if (attr[W_DIMENSION] && strcmp(attr[W_DIMENSION], "1") != 0 && strcmp(attr[W_DIMENSION], "0") != 0)
+			return jfr_fail(mp->err, at, "field %s has dimension %s: only 1 is read", attr[W_NAME],
+					attr[W_DIMENSION]);
 		if (ch->nfields == UINT32_MAX ||
 		    rec_grow((void **)&ch->fields, &mp->capfields, (size_t)ch->nfields + 1, sizeof *ch->fields) < 0)
 			return -ENOMEM;
 		f = &ch->fields[ch->nfields++];
 		memset(f, 0, sizeof *f);
-		f->name = fname;
+		f->name = attr[W_NAME];
 		f->type_id = v;
-		f->pool = pool && strcmp(pool, "true") == 0;
-		f->array = dim && strcmp(dim, "1") == 0;
+		f->pool = attr[W_POOL] && strcmp(attr[W_POOL], "true") == 0;
+		f->array = attr[W_DIMENSION] && strcmp(attr[W_DIMENSION], "1") == 0;
 		ch->classes[ch->nclasses - 1].nfields++;
 		kind = EL_FIELD;
-	} else if (strcmp(str(mp, name), "annotation") == 0 && parent == EL_FIELD) {
+	} else if (mp->word[name] == W_ANNOTATION && parent == EL_FIELD) {
 		struct jfr_pfield *f = &ch->fields[ch->nfields - 1];
 
-		if (type && parse_u64(type, &v) && f->nann < JFR_MAX_ANN) {
+		uint8_t unit = attr[W_VALUE] ? unit_named(attr[W_VALUE]) : JFR_U_NONE;
+
+		/* only those that may be @Unsigned (no value), @Timespan or @Timestamp */
+		if (attr[W_CLASS] && parse_u64(attr[W_CLASS], &v) && f->nann < JFR_MAX_ANN &&
+		    (!attr[W_VALUE] || unit != JFR_U_NONE)) {
 			f->ann_class[f->nann] = v;
-			f->ann_unit[f->nann++] = value ? unit_named(value) : JFR_U_NONE;
+			f->ann_unit[f->nann++] = unit;
 		}
 	}
 	nchildren = jfr_get_varint(c);
@@ -279,8 +283,12 @@ int jfr_meta_read(struct jfr_chunk *ch, size_t at, const struct jfr_role *roles,
 	if (c.bad || mp.nstrings > c.end - c.pos)
 		return jfr_fail(err, at, "a metadata table of more strings than bytes");
 	mp.at = malloc((size_t)(mp.nstrings ? mp.nstrings : 1) * sizeof *mp.at);
-	if (!mp.at)
+	mp.word = malloc((size_t)(mp.nstrings ? mp.nstrings : 1));
+	if (!mp.at || !mp.word) {
+		free(mp.at);
+		free(mp.word);
 		return -ENOMEM;
+	}
 	for (uint64_t i = 0; i < mp.nstrings && rc == 0; i++)
 		rc = meta_string(&mp, &c, (size_t)i);
 	if (rc == 0)
@@ -288,6 +296,7 @@ int jfr_meta_read(struct jfr_chunk *ch, size_t at, const struct jfr_role *roles,
 	if (rc == 0)
 		rc = finish_classes(&mp, at, roles, nroles);
 	free(mp.at);
+	free(mp.word);
 	jfr_buf_free(&mp.text);
 	return rc;
 }

@@ -8,7 +8,10 @@
  * --piece N: the bytes are fed N at a time (default: each chunk whole).
  * --types: only these event types are wanted (default: every type).
  * --count: print only the last line, with the number of events and the
- * seconds the parsing took (bench/run).
+ * CPU seconds the parsing took.
+ * --bench SECONDS: parse the file again and again for that much CPU time (3
+ * times at least) and print RESULT lines (bench/run's row 9j, as bench/bench-jfr-live):
+ * jfr_live_events_per_s, _ns_per_event, _mb_per_s, _events (a pass), _bytes.
  * A chunk whose header says it is complete is fed as one chunk; the rest
  * of the file (a chunk the JVM is still writing) as the last one.
  *
@@ -161,16 +164,83 @@ static size_t chunk_end(const uint8_t *data, size_t len, size_t at)
 	return size >= JFR_HEADER_SIZE && size <= len - at ? at + (size_t)size : len;
 }
 
+struct parse {
+	uint64_t unresolved;
+	struct record_error err;
+	size_t chunk;        /* the chunk the error is in */
+};
+
+/* DATA through S, chunk by chunk, in pieces of PIECE (0: whole). */
+static int parse(struct jfr_live *s, const uint8_t *data, size_t len, size_t piece, struct parse *r)
+{
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	for (size_t at = 0; at < len && rc == 0; r->chunk++) {
+		size_t end = chunk_end(data, len, at);
+
+		jfr_live_chunk_begin(s);
+		for (size_t p = at; p < end && rc == 0;) {
+			size_t n = piece && piece < end - p ? piece : end - p;
+
+			rc = jfr_live_feed(s, data + p, n, &r->err);
+			p += n;
+		}
+		if (rc == 0)
+			at = end;
+	}
+	r->chunk -= r->chunk > 0;
+	if (rc == 0)
+		return jfr_live_end(s, &r->unresolved, &r->err);
+	jfr_live_end(s, &r->unresolved, &(struct record_error){ 0, "" });
+	return rc;
+}
+
+/* CPU seconds of this thread: on a shared machine, what the parsing costs
+ * one core, not what others take of it. */
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* --bench: whole passes over the file for SECS seconds (3 at least). */
+static int bench(struct jfr_live *s, struct dump *d, const uint8_t *data, size_t len, size_t piece, double secs)
+{
+	struct parse r;
+	uint64_t passes = 0;
+	double t0 = seconds(), t;
+	int rc;
+
+	d->count_only = true;
+	do {
+		rc = parse(s, data, len, piece, &r);
+		passes++;
+		t = seconds() - t0;
+	} while (rc == 0 && (t < secs || passes < 3));
+	if (rc != 0 || d->events == 0) {
+		fprintf(stderr, "jfr-live-dump: %s (%d), %" PRIu64 " events\n", r.err.text, rc, d->events);
+		return 1;
+	}
+	printf("RESULT jfr_live_events_per_s %.0f events/s\n", (double)d->events / t);
+	printf("RESULT jfr_live_ns_per_event %.1f ns\n", t * 1e9 / (double)d->events);
+	printf("RESULT jfr_live_mb_per_s %.1f MB/s\n", (double)len * (double)passes / t / 1e6);
+	printf("RESULT jfr_live_events %" PRIu64 " events\n", d->events / passes);
+	printf("RESULT jfr_live_bytes %zu bytes\n", len);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump d = { NULL, false, 0 };
-	struct record_error err = { 0, "" };
 	struct jfr_live *s;
-	size_t piece = 0, len, chunk = 0;
+	struct parse r;
+	size_t piece = 0, len;
 	const char *file = NULL;
 	uint8_t *data;
-	uint64_t unresolved = 0;
-	struct timespec t0, t1;
+	double t0, bench_secs = 0;
 	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -180,11 +250,13 @@ int main(int argc, char **argv)
 			d.types = argv[++i];
 		else if (strcmp(argv[i], "--count") == 0)
 			d.count_only = true;
+		else if (strcmp(argv[i], "--bench") == 0 && i + 1 < argc)
+			bench_secs = strtod(argv[++i], NULL);
 		else
 			file = argv[i];
 	}
 	if (!file) {
-		fprintf(stderr, "usage: jfr-live-dump [--piece N] [--types T,T...] [--count] FILE\n");
+		fprintf(stderr, "usage: jfr-live-dump [--piece N] [--types T,T...] [--count | --bench SECONDS] FILE\n");
 		return 2;
 	}
 	data = slurp(file, &len);
@@ -194,36 +266,24 @@ int main(int argc, char **argv)
 	}
 	if (jfr_live_new(&s, want, print_event, &d) < 0)
 		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (size_t at = 0; at < len && rc == 0; chunk++) {
-		size_t end = chunk_end(data, len, at);
-
-		jfr_live_chunk_begin(s);
-		for (size_t p = at; p < end && rc == 0;) {
-			size_t n = piece && piece < end - p ? piece : end - p;
-
-			rc = jfr_live_feed(s, data + p, n, &err);
-			p += n;
-		}
-		if (rc == 0)
-			at = end;
+	if (bench_secs > 0) {
+		rc = bench(s, &d, data, len, piece, bench_secs);
+		jfr_live_free(s);
+		free(data);
+		return rc;
 	}
-	if (rc == 0)
-		rc = jfr_live_end(s, &unresolved, &err);
-	else
-		jfr_live_end(s, &unresolved, &(struct record_error){ 0, "" });
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", ", d.events, unresolved);
+	t0 = seconds();
+	rc = parse(s, data, len, piece, &r);
+	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", ", d.events, r.unresolved);
 	if (d.count_only)
-		printf("\"seconds\": %.6f, ", (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		printf("\"seconds\": %.6f, ", seconds() - t0);
 	printf("\"error\": ");
 	if (rc == 0) {
 		printf("null}\n");
 	} else {
 		char text[300];
 
-		snprintf(text, sizeof text, "at %" PRIu64 " of chunk %zu: %s (%d)", err.offset, chunk - (chunk > 0),
-			 err.text, rc);
+		snprintf(text, sizeof text, "at %" PRIu64 " of chunk %zu: %s (%d)", r.err.offset, r.chunk, r.err.text, rc);
 		json_string(text);
 		printf("}\n");
 	}
