@@ -9,6 +9,8 @@
  * --types: only these event types are wanted (default: every type).
  * --count: print only the last line, with the number of events and the
  * CPU seconds the parsing took.
+ * --list: after the first chunk, its event types instead of events, one a
+ * line: the type, then its field paths as jfr_live_types gives them.
  * --bench SECONDS: parse the file again and again for that much CPU time (3
  * times at least) and print RESULT lines (bench/run's row 9j, as bench/bench-jfr-live):
  * jfr_live_events_per_s, _ns_per_event, _mb_per_s, _events (a pass), _bytes.
@@ -34,7 +36,7 @@
 
 struct dump {
 	const char *types;   /* "T,T": NULL for all */
-	bool count_only;
+	bool count_only, list;
 	uint64_t events;
 };
 
@@ -75,7 +77,7 @@ static int print_event(void *ctx, const struct jfr_live_event *ev)
 	struct dump *d = ctx;
 
 	d->events++;
-	if (d->count_only)
+	if (d->count_only || d->list)
 		return 0;
 	printf("{\"type\": ");
 	json_string(ev->type);
@@ -164,14 +166,25 @@ static size_t chunk_end(const uint8_t *data, size_t len, size_t at)
 	return size >= JFR_HEADER_SIZE && size <= len - at ? at + (size_t)size : len;
 }
 
+static int print_type(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	(void)ctx;
+	printf("%s:", type);
+	for (size_t i = 0; i < npaths; i++)
+		printf(" %s", paths[i]);
+	printf("\n");
+	return 0;
+}
+
 struct parse {
 	uint64_t unresolved;
 	struct record_error err;
 	size_t chunk;        /* the chunk the error is in */
 };
 
-/* DATA through S, chunk by chunk, in pieces of PIECE (0: whole). */
-static int parse(struct jfr_live *s, const uint8_t *data, size_t len, size_t piece, struct parse *r)
+/* DATA through S, chunk by chunk, in pieces of PIECE (0: whole); LIST: the
+ * first chunk's types listed once it is fed. */
+static int parse(struct jfr_live *s, const uint8_t *data, size_t len, size_t piece, bool list, struct parse *r)
 {
 	int rc = 0;
 
@@ -188,6 +201,10 @@ static int parse(struct jfr_live *s, const uint8_t *data, size_t len, size_t pie
 		}
 		if (rc == 0)
 			at = end;
+		if (rc == 0 && list) {
+			list = false;
+			rc = jfr_live_types(s, print_type, NULL);
+		}
 	}
 	r->chunk -= r->chunk > 0;
 	if (rc == 0)
@@ -216,7 +233,7 @@ static int bench(struct jfr_live *s, struct dump *d, const uint8_t *data, size_t
 
 	d->count_only = true;
 	do {
-		rc = parse(s, data, len, piece, &r);
+		rc = parse(s, data, len, piece, false, &r);
 		passes++;
 		t = seconds() - t0;
 	} while (rc == 0 && (t < secs || passes < 3));
@@ -234,7 +251,7 @@ static int bench(struct jfr_live *s, struct dump *d, const uint8_t *data, size_t
 
 int main(int argc, char **argv)
 {
-	struct dump d = { NULL, false, 0 };
+	struct dump d = { .types = NULL };
 	struct jfr_live *s;
 	struct parse r;
 	size_t piece = 0, len;
@@ -250,13 +267,15 @@ int main(int argc, char **argv)
 			d.types = argv[++i];
 		else if (strcmp(argv[i], "--count") == 0)
 			d.count_only = true;
+		else if (strcmp(argv[i], "--list") == 0)
+			d.list = true;
 		else if (strcmp(argv[i], "--bench") == 0 && i + 1 < argc)
 			bench_secs = strtod(argv[++i], NULL);
 		else
 			file = argv[i];
 	}
 	if (!file) {
-		fprintf(stderr, "usage: jfr-live-dump [--piece N] [--types T,T...] [--count | --bench SECONDS] FILE\n");
+		fprintf(stderr, "usage: jfr-live-dump [--piece N] [--types T,T...] [--count | --list | --bench SECONDS] FILE\n");
 		return 2;
 	}
 	data = slurp(file, &len);
@@ -273,7 +292,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	t0 = seconds();
-	rc = parse(s, data, len, piece, &r);
+	rc = parse(s, data, len, piece, d.list, &r);
 	printf("{\"end\": true, \"events\": %" PRIu64 ", \"unresolved\": %" PRIu64 ", ", d.events, r.unresolved);
 	if (d.count_only)
 		printf("\"seconds\": %.6f, ", seconds() - t0);

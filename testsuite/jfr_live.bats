@@ -144,3 +144,21 @@ check_jdk() {
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" == *'"error": "at 0 of chunk 0: no JFR chunk starts here (its magic is not \"FLR\\0\") (-22)"}' ]]
 }
+
+@test "the event types and their field paths, from the JVM's own metadata (jfr_live_types)" {
+	[ -f "$D/j17.jfr" ] || record "$JDK17" j17
+	[ -f "$D/j25.jfr" ] || record "$JDK25" j25
+	run "$DUMP" --list "$D/j17.jfr"
+	[ "$status" -eq 0 ]
+	local thread='eventThread.osName eventThread.osThreadId eventThread.javaName eventThread.javaThreadId eventThread.group.parent eventThread.group.name'
+	[ "$(grep '^jdk.GarbageCollection:' <<<"$output")" = 'jdk.GarbageCollection: gcId name cause sumOfPauses longestPause' ]
+	[ "$(grep '^jdk.FileWrite:' <<<"$output")" = "jdk.FileWrite: $thread path bytesWritten" ]
+	# every type the JDK's metadata lists, ours lists: `jfr metadata` (JDK 17 has it)
+	"${JDK17%/java}/jfr" metadata "$D/j17.jfr" | sed -n 's/^@Name("\(jdk\.[A-Za-z0-9]*\)")$/\1/p' | sort -u >"$D/jdk-types"
+	grep -o '^jdk\.[A-Za-z0-9]*' <<<"$output" | sort -u >"$D/our-types"
+	comm -23 "$D/jdk-types" "$D/our-types" >"$D/missing"
+	[ ! -s "$D/missing" ] || { cat "$D/missing"; false; }
+	run "$DUMP" --list "$D/j25.jfr"
+	[ "$status" -eq 0 ]
+	[ "$(grep '^jdk.GarbageCollection:' <<<"$output")" = "jdk.GarbageCollection: $thread eventThread.virtual gcId name cause sumOfPauses longestPause" ]
+}
