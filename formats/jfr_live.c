@@ -267,7 +267,12 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 {
 	int rc;
 
-	if (!s->in_chunk || s->failed || len == 0)
+	if (!s->in_chunk && len > 0) {   /* the feeder's mistake: said, not hidden */
+		err->offset = 0;
+		snprintf(err->text, sizeof err->text, "%zu bytes fed with no chunk begun", len);
+		return -EINVAL;
+	}
+	if (s->failed || len == 0)
 		return 0;
 	if (len > JFR_LIVE_MAX_CHUNK - s->buf.len) {
 		err->offset = s->buf.len;

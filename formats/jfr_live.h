@@ -41,7 +41,8 @@
  * what was wrong and the offset in the chunk where, and the stream then
  * skips to the next jfr_live_chunk_begin(). Times are nanoseconds since the
  * epoch (the chunk header's start and its ticks per second). Strings are
- * UTF-8 (JFR's Latin-1 and UTF-16 converted) and valid until the callback
+ * UTF-8 (JFR's Latin-1 and UTF-16 converted; a lone UTF-16 surrogate is
+ * kept as its own 3 bytes, which are not UTF-8) and valid until the callback
  * returns.
  */
 #ifndef STAPJAVA_JFR_LIVE_H
@@ -112,6 +113,8 @@ void jfr_live_free(struct jfr_live *s);
  * resolved is delivered, the rest counted), its errors unsaid but for the
  * callback's. */
 int jfr_live_chunk_begin(struct jfr_live *s);
+/* -EINVAL for bytes fed before any jfr_live_chunk_begin() (or after
+ * jfr_live_end()); 0 for those of a chunk already refused (skipped). */
 int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err);
 /* The stream ended: what can still be resolved is delivered; events held
  * for a checkpoint that never came are counted in *UNRESOLVED (may be NULL),

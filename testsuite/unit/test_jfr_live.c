@@ -376,6 +376,40 @@ static void a_new_chunk_after_a_bad_one(void **state)
 	done(&p, &b);
 }
 
+/* The JVM may register event types after its first flush: a new metadata
+ * event in the chunk; the constants are indexed again by its classes. */
+static void a_second_metadata_event(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	jlc_usual(&b);
+	jlc_metadata(&b);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, 5), 0);
+	assert_int_equal(p.seen.n, 2);
+	assert_string_equal(p.seen.text[0], EVERY);
+	assert_string_equal(p.seen.text[1], EVERY);
+	assert_int_equal(p.seen.asked, 4);   /* once per type per metadata event */
+	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
+	done(&p, &b);
+}
+
+static void bytes_before_a_chunk_are_refused(void **state)
+{
+	struct parser p;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	assert_int_equal(jfr_live_new(&p.s, want, got, &p.seen), 0);
+	assert_int_equal(jfr_live_feed(p.s, (const uint8_t *)"FLR", 3, &p.err), -EINVAL);
+	assert_string_equal(p.err.text, "3 bytes fed with no chunk begun");
+	jfr_live_free(p.s);
+}
+
 static void the_callback_stops_the_feed(void **state)
 {
 	struct jfr_buf b = { 0 };
@@ -642,6 +676,8 @@ int main(void)
 		cmocka_unit_test(only_the_wanted_types),
 		cmocka_unit_test(the_types_and_their_paths),
 		cmocka_unit_test(a_new_chunk_after_a_bad_one),
+		cmocka_unit_test(a_second_metadata_event),
+		cmocka_unit_test(bytes_before_a_chunk_are_refused),
 		cmocka_unit_test(the_callback_stops_the_feed),
 		cmocka_unit_test(malformed_input_refused),
 		cmocka_unit_test(the_messages_name_the_offset),
