@@ -8,7 +8,7 @@
  * one after the other, and an event may refer to a constant of the last of
  * them: events wait for the checkpoint that ends a flush (or a chunk), the
  * one with JFR_CHECKPOINT_FLUSH or _HEADER set, as the JDK's streaming
- * reader waits for the header that says where the flush's ends. */
+ * reader waits for the header that says where the flush ends. */
 #include "jfr_live.h"
 #include "jfr_live_event.h"
 #include "rec_jfr_meta.h"
@@ -100,7 +100,6 @@ static void forget_chunk(struct jfr_live *s)
 	s->ready = 0;
 	s->in_chunk = s->failed = s->header_read = false;
 }
-
 
 /* ---- the header */
 static int read_header(struct jfr_live *s, struct record_error *err)

@@ -139,11 +139,14 @@ static int field_add(struct jfr_live_walk *w, size_t at, enum jfr_live_kind kind
 }
 
 /* ---- values */
+static int64_t clamp(__int128 r)
+{
+	return r > INT64_MAX ? INT64_MAX : r < INT64_MIN ? INT64_MIN : (int64_t)r;
+}
+
 static int64_t mul_div(int64_t v, uint64_t mul, uint64_t div)
 {
-	__int128 r = (__int128)v * mul / (__int128)div;
-
-	return r > INT64_MAX ? INT64_MAX : r < INT64_MIN ? INT64_MIN : (int64_t)r;
+	return clamp((__int128)v * mul / (__int128)div);
 }
 
 /* A time field in nanoseconds (a duration, or since the epoch). */
@@ -162,7 +165,8 @@ static int64_t in_ns(const struct jfr_chunk *ch, const struct jfr_live_flat *fl,
 	case JFR_U_SPAN_S:
 		return mul_div(v, 1000000000u, 1);
 	case JFR_U_STAMP_TICKS:
-		return fl->start_ns + mul_div((int64_t)((uint64_t)v - ch->ticks), 1000000000u, ch->freq);
+		/* a file's ticks may be anything: no overflow, the extremes at worst */
+		return clamp((__int128)fl->start_ns + (__int128)(v - (__int128)ch->ticks) * 1000000000 / ch->freq);
 	default:
 		return v;
 	}

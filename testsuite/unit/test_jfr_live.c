@@ -398,6 +398,32 @@ static void a_second_metadata_event(void **state)
 	done(&p, &b);
 }
 
+/* A time stamp as far from the chunk's start as a long goes: the extreme,
+ * no overflow (UBSan would say). */
+static void a_time_stamp_out_of_range(void **state)
+{
+	struct jfr_buf b = { 0 }, body = { 0 };
+	struct parser p;
+	char want[128];
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	jfr_put_varint(&body, JLC_CYCLE);
+	jfr_put_varint(&body, (uint64_t)INT64_MAX - 1);
+	jfr_put_varint(&body, 99);           /* a node in no pool */
+	jlc_record(&b, &body);
+	jfr_buf_free(&body);
+	jlc_constants(&b);
+	start(&p);
+	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	assert_int_equal(p.seen.n, 1);
+	snprintf(want, sizeof want, "test.Cycle start=%" PRId64 " dur=0 tid=0 thread= trunc=0 node=null",
+		 INT64_MAX - (int64_t)JLC_START_NS);
+	assert_string_equal(p.seen.text[0], want);
+	done(&p, &b);
+}
+
 static void bytes_before_a_chunk_are_refused(void **state)
 {
 	struct parser p;
@@ -677,6 +703,7 @@ int main(void)
 		cmocka_unit_test(the_types_and_their_paths),
 		cmocka_unit_test(a_new_chunk_after_a_bad_one),
 		cmocka_unit_test(a_second_metadata_event),
+		cmocka_unit_test(a_time_stamp_out_of_range),
 		cmocka_unit_test(bytes_before_a_chunk_are_refused),
 		cmocka_unit_test(the_callback_stops_the_feed),
 		cmocka_unit_test(malformed_input_refused),
