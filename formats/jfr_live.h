@@ -6,44 +6,48 @@
  * of each chunk (its header), then jfr_live_feed() with the next bytes as
  * the JVM flushes them, in pieces of any size (the events, their values and
  * any refusal do not depend on where the pieces are cut) -- and
- * jfr_live_end() when the stream ends. A chunk still being written has a header whose sizes and
- * offsets may be stale: records are read in order from the end of the header
- * and never by those fields. An event record may refer to constants (thread,
- * stack trace, class, string ...) that only a later checkpoint of the same
- * chunk carries: events are held, raw, until the checkpoint that follows
- * them, then resolved and delivered in the order they were written, each
- * once. (A JVM's flush writes several checkpoints, the last marked as the
- * flush's end, JFR_CHECKPOINT_FLUSH: events wait for that one. A constant
- * the JVM writes only when the chunk ends -- the class loader of some
- * jdk.ClassLoaderStatistics -- is null for an event delivered before then,
- * as for the JDK's own streaming reader.) Only the types the WANT predicate accepts are resolved (it is asked
- * once per type per metadata event). Every field is given by its path, nested
- * fields joined by '.' ("eventThread.javaName"), constants resolved, as the
- * JDK's reader shows them (`jfr print --json`): a class the metadata marks
- * simpleType is its one field (a Symbol, a FrameType is its string), an
- * array element has its index ("frames[2].lineNumber"), a null or a
- * constant no pool holds is one JFR_LIVE_NULL field at the path where the
- * value would have started. The event's startTime, duration and stackTrace
- * are in the struct, not among the fields; eventThread is in both.
- * Integers as the JDK gives them: @Unsigned ones unsigned, the rest sign-
- * extended from their width; time fields in nanoseconds: @Timespan ones a
- * duration (ticks converted exactly with the chunk's ticks per second),
- * @Timestamp ones since the epoch (INT64_MIN and INT64_MAX, JFR's "none"
- * and "forever", are left as they are). A record of a type the metadata
- * does not define as an event is skipped, as the JDK does.
+ * jfr_live_end() when the stream ends. A chunk still being written has a
+ * header whose sizes and offsets may be stale: records are read in order
+ * from the end of the header and never by those fields. An event record may
+ * refer to constants (thread, stack trace, class, string ...) that only a
+ * later checkpoint of the same chunk carries: events are held, raw, until
+ * the checkpoint that follows them, then resolved and delivered in the
+ * order they were written, each once. (A JVM's flush writes several
+ * checkpoints, the last marked as the flush's end, JFR_CHECKPOINT_FLUSH:
+ * events wait for that one. A constant the JVM writes only when the chunk
+ * ends -- the class loader of some jdk.ClassLoaderStatistics -- is null for
+ * an event delivered before then, as for the JDK's own streaming reader.)
+ * Only the types the WANT predicate accepts are resolved (it is asked once
+ * per type per metadata event).
  *
- * Nothing is trusted: every read is bounded by the bytes held; the bytes held
- * for one chunk (JFR_LIVE_MAX_CHUNK), the fields of one event
+ * Every field is given by its path, nested fields joined by '.'
+ * ("eventThread.javaName"), constants resolved, as the JDK's reader shows
+ * them (`jfr print --json`): a class the metadata marks simpleType is its
+ * one field (a Symbol, a FrameType is its string), an array element has its
+ * index ("arr[2].x"), a null or a constant no pool holds is one
+ * JFR_LIVE_NULL field at the path where the value would have started. The
+ * event's startTime, duration and stackTrace are in the struct, not among
+ * the fields; eventThread is in both. A frame's method is its class's name
+ * with '.' for '/', a '.' and its name. Integers as the JDK gives them:
+ * @Unsigned ones unsigned, the rest sign-extended from their width; time
+ * fields in nanoseconds: @Timespan ones a duration, @Timestamp ones since
+ * the epoch (ticks converted exactly with the chunk header's start and
+ * ticks per second; INT64_MIN and INT64_MAX, JFR's "none" and "forever",
+ * left as they are). Strings are UTF-8 (JFR's Latin-1 and UTF-16
+ * converted; a lone UTF-16 surrogate is kept as its own 3 bytes, which are
+ * not UTF-8) and valid until the callback returns. A record of a type the
+ * metadata does not define as an event is skipped, as the JDK does.
+ *
+ * Nothing is trusted: every read is bounded by the bytes held; the bytes
+ * held for one chunk (JFR_LIVE_MAX_CHUNK: a JVM's chunk grows to 12 MB
+ * before it starts another, unless its maxchunksize says more, which a
+ * recording made for this parser must not), the fields of one event
  * (JFR_LIVE_MAX_FIELDS), nesting (JFR_LIVE_MAX_DEPTH: the parts of a path;
  * a constant pool cycle ends there), a path's length (JFR_LIVE_MAX_PATH)
- * and the values one record may expand to are bounded; a
- * failure returns -EINVAL (or -E2BIG for a bound, -ENOMEM) with ERR naming
- * what was wrong and the offset in the chunk where, and the stream then
- * skips to the next jfr_live_chunk_begin(). Times are nanoseconds since the
- * epoch (the chunk header's start and its ticks per second). Strings are
- * UTF-8 (JFR's Latin-1 and UTF-16 converted; a lone UTF-16 surrogate is
- * kept as its own 3 bytes, which are not UTF-8) and valid until the callback
- * returns.
+ * and the values one record may expand to are bounded. A failure returns
+ * -EINVAL (or -E2BIG for a bound, -ENOMEM) with ERR naming what was wrong
+ * and the offset in the chunk where, and the stream then skips to the next
+ * jfr_live_chunk_begin().
  */
 #ifndef STAPJAVA_JFR_LIVE_H
 #define STAPJAVA_JFR_LIVE_H
