@@ -264,6 +264,7 @@ static int fail(struct jfr_live *s, int rc)
 
 int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err)
 {
+	bool over;
 	int rc;
 
 	if (!s->in_chunk && len > 0) {   /* the feeder's mistake: said, not hidden */
@@ -273,11 +274,10 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 	}
 	if (s->failed || len == 0)
 		return 0;
-	if (len > JFR_LIVE_MAX_CHUNK - s->buf.len) {
-		err->offset = s->buf.len;
-		snprintf(err->text, sizeof err->text, "a chunk of more than %u bytes", JFR_LIVE_MAX_CHUNK);
-		return fail(s, -E2BIG);
-	}
+	/* what fits is taken first: the refusal does not depend on the pieces */
+	over = len > JFR_LIVE_MAX_CHUNK - s->buf.len;
+	if (over)
+		len = JFR_LIVE_MAX_CHUNK - s->buf.len;
 	if (!jfr_buf_reserve(&s->buf, len))
 		return fail(s, -ENOMEM);
 	memcpy(s->buf.data + s->buf.len, bytes, len);
@@ -285,12 +285,17 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 	s->ch.data = s->buf.data;
 	s->ch.start = 0;
 	s->ch.end = s->buf.len;
-	if (s->buf.len < JFR_HEADER_SIZE)
-		return 0;
-	if (!s->header_read && (rc = read_header(s, err)) < 0)
-		return fail(s, rc);
-	if ((rc = records(s, err)) < 0)
-		return fail(s, rc);
+	if (s->buf.len >= JFR_HEADER_SIZE) {
+		if (!s->header_read && (rc = read_header(s, err)) < 0)
+			return fail(s, rc);
+		if ((rc = records(s, err)) < 0)
+			return fail(s, rc);
+	}
+	if (over) {
+		err->offset = JFR_LIVE_MAX_CHUNK;
+		snprintf(err->text, sizeof err->text, "a chunk of more than %u bytes", JFR_LIVE_MAX_CHUNK);
+		return fail(s, -E2BIG);
+	}
 	return 0;
 }
 

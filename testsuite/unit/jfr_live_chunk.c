@@ -168,6 +168,11 @@ static const struct class_def classes[] = {
 
 void jlc_metadata(struct jfr_buf *b)
 {
+	jlc_metadata_renamed(b, NULL);
+}
+
+void jlc_metadata_renamed(struct jfr_buf *b, const char *pair)
+{
 	const size_t nclasses = sizeof classes / sizeof classes[0];
 	struct meta m = { .n = 0 };
 	struct jfr_buf body = { 0 };
@@ -180,9 +185,13 @@ void jlc_metadata(struct jfr_buf *b)
 		while (n < 17 && c->fields[n].name)
 			n++;
 		class_el(&m, c->id, c->name, c->super, c->simple, n);
-		for (size_t f = 0; f < n; f++)
-			field_el(&m, c->fields[f].name, c->fields[f].cls, c->fields[f].flags, c->fields[f].ann,
-				 c->fields[f].value);
+		for (size_t f = 0; f < n; f++) {
+			const char *name = c->fields[f].name;
+
+			if (pair && strcmp(name, "pair") == 0)
+				name = pair;
+			field_el(&m, name, c->fields[f].cls, c->fields[f].flags, c->fields[f].ann, c->fields[f].value);
+		}
 	}
 
 	jfr_put_varint(&body, JFR_TYPE_METADATA);

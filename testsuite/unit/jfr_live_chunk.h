@@ -55,8 +55,9 @@
 
 /* The 68-byte header of a chunk in progress (its sizes 0, as a JVM's). */
 void jlc_header(struct jfr_buf *b);
-/* The metadata event above. */
+/* The metadata event above; renamed: with test.Every's field "pair" named PAIR. */
 void jlc_metadata(struct jfr_buf *b);
+void jlc_metadata_renamed(struct jfr_buf *b, const char *pair);
 /* BODY (a record's type and the rest) as a record: its size first. */
 void jlc_record(struct jfr_buf *b, const struct jfr_buf *body);
 /* A checkpoint's start: its type, times, delta 0, KIND (JFR_CHECKPOINT_*),

@@ -608,6 +608,27 @@ static void b_meta_string(struct jfr_buf *b)
 	jfr_buf_free(&body);
 }
 
+static void b_path(struct jfr_buf *b)
+{
+	static char name[JFR_LIVE_MAX_PATH];
+
+	memset(name, 'p', sizeof name - 1);
+	jlc_header(b);
+	jlc_metadata_renamed(b, name);    /* "ppp...p.a": one byte too many */
+	jlc_every(b, 1);
+	jlc_constants(b);
+}
+
+/* A record as long as the bound, fed until the chunk passes it. */
+static void b_chunk(struct jfr_buf *b)
+{
+	jlc_header(b);
+	jfr_put_varint(b, JFR_LIVE_MAX_CHUNK);   /* it cannot end within the bound */
+	assert_true(jfr_buf_reserve(b, JFR_LIVE_MAX_CHUNK + 1 - b->len));
+	memset(b->data + b->len, 0, JFR_LIVE_MAX_CHUNK + 1 - b->len);
+	b->len = JFR_LIVE_MAX_CHUNK + 1;
+}
+
 static const struct bad bads[] = {
 	{ "bad magic", b_magic, -EINVAL, 0, 0, "no JFR chunk starts here (its magic is not \"FLR\\0\")" },
 	{ "version 3", b_version, -EINVAL, 0, 4, "JFR chunk version 3.1: only version 2 is read" },
@@ -623,6 +644,9 @@ static const struct bad bads[] = {
 	{ "too many fields", b_fields, -E2BIG, 0, 0, "an event of more than 256 fields (the next: arr[124].a)" },
 	{ "pool of no type", b_pool_type, -EINVAL, 0, 0, "a constant pool of type 999, which the metadata does not define" },
 	{ "metadata string", b_meta_string, -EINVAL, 0, 0, "string 5 of a metadata table of 1" },
+	{ "path past the bound", b_path, -E2BIG, 0, 0,
+	  "a field path longer than 512 bytes (pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp...)" },
+	{ "chunk past the bound", b_chunk, -E2BIG, 0, JFR_LIVE_MAX_CHUNK, "a chunk of more than 67108864 bytes" },
 };
 
 static void malformed_input_refused(void **state)
@@ -636,7 +660,10 @@ static void malformed_input_refused(void **state)
 
 		t->build(&b);
 		start(&p);
-		for (size_t piece = 1; piece <= b.len; piece = piece == 1 ? b.len : b.len + 1) {
+		/* pieces of 1 byte, of 64 KiB for the chunk past its bound, and whole */
+		size_t small = b.len > 1000000 ? 65536 : 1;
+
+		for (size_t piece = small; piece <= b.len; piece = piece == small ? b.len : b.len + 1) {
 			struct record_error first;
 
 			jfr_live_chunk_begin(p.s);
