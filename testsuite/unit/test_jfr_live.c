@@ -106,6 +106,21 @@ static int feed(struct parser *p, const struct jfr_buf *b, size_t from, size_t t
 	return 0;
 }
 
+/* A parser fed all of B in pieces of PIECE, which it takes. */
+static void run(struct parser *p, const struct jfr_buf *b, size_t piece)
+{
+	start(p);
+	assert_int_equal(feed(p, b, 0, b->len, piece), 0);
+}
+
+/* N events so far, each the usual test.Every. */
+static void assert_every(const struct parser *p, size_t n)
+{
+	assert_int_equal(p->seen.n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(p->seen.text[i], EVERY);
+}
+
 static void done(struct parser *p, struct jfr_buf *b)
 {
 	jfr_live_free(p->s);
@@ -132,8 +147,7 @@ static void every_value_resolved_at_the_next_checkpoint(void **state)
 	assert_int_equal(feed(&p, &b, before, b.len - 1, b.len), 0);
 	assert_int_equal(p.seen.n, 0);
 	assert_int_equal(feed(&p, &b, b.len - 1, b.len, b.len), 0);
-	assert_int_equal(p.seen.n, 1);
-	assert_string_equal(p.seen.text[0], EVERY);
+	assert_every(&p, 1);
 	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
 	assert_int_equal(unresolved, 0);
 	assert_int_equal(p.seen.asked, 2);   /* once per event type */
@@ -156,8 +170,7 @@ static void events_wait_for_the_flush_s_last_checkpoint(void **state)
 	assert_int_equal(feed(&p, &b, 0, second, b.len), 0);
 	assert_int_equal(p.seen.n, 0);
 	assert_int_equal(feed(&p, &b, second, b.len, b.len), 0);
-	assert_int_equal(p.seen.n, 1);
-	assert_string_equal(p.seen.text[0], EVERY);
+	assert_every(&p, 1);
 	done(&p, &b);
 }
 
@@ -173,8 +186,7 @@ static void the_next_chunk_ends_the_last(void **state)
 	jlc_usual(&b);
 	jlc_every(&b, 1);
 	jlc_every(&b, 2);                        /* thread 2 is in no pool */
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	run(&p, &b, b.len);
 	assert_int_equal(p.seen.n, 1);
 	assert_int_equal(jfr_live_chunk_begin(p.s), 0);
 	assert_int_equal(p.seen.n, 2);
@@ -229,11 +241,8 @@ static void pieces_of_one_byte(void **state)
 	jlc_constants(&b);
 	jlc_every(&b, 1);
 	jlc_constants(&b);
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, 1), 0);
-	assert_int_equal(p.seen.n, 2);
-	assert_string_equal(p.seen.text[0], EVERY);
-	assert_string_equal(p.seen.text[1], EVERY);
+	run(&p, &b, 1);
+	assert_every(&p, 2);
 	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
 	done(&p, &b);
 }
@@ -252,12 +261,10 @@ static void metadata_after_the_events(void **state)
 	jlc_constants(&b);
 	jlc_every(&b, 1);
 	jlc_metadata(&b);
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, 7), 0);
-	assert_int_equal(p.seen.n, 1);       /* the second waits for a checkpoint */
-	assert_string_equal(p.seen.text[0], EVERY);
+	run(&p, &b, 7);
+	assert_every(&p, 1);                 /* the second waits for a checkpoint */
 	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
-	assert_int_equal(p.seen.n, 2);       /* at the end: its constants are all there */
+	assert_every(&p, 2);                 /* at the end: its constants are all there */
 	done(&p, &b);
 }
 
@@ -273,12 +280,10 @@ static void the_end_counts_what_never_got_its_constants(void **state)
 	jlc_constants(&b);
 	jlc_every(&b, 1);
 	jlc_every(&b, 2);                        /* thread 2 is in no pool */
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	run(&p, &b, b.len);
 	assert_int_equal(p.seen.n, 0);
 	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
-	assert_int_equal(p.seen.n, 1);
-	assert_string_equal(p.seen.text[0], EVERY);
+	assert_every(&p, 1);
 	assert_int_equal(unresolved, 1);
 	done(&p, &b);
 }
@@ -294,8 +299,7 @@ static void an_absent_constant_is_null(void **state)
 	jlc_metadata(&b);
 	jlc_every(&b, 2);
 	jlc_constants(&b);
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	run(&p, &b, b.len);
 	assert_int_equal(p.seen.n, 1);
 	assert_non_null(strstr(p.seen.text[0], "tid=0 thread= trunc=1"));
 	assert_non_null(strstr(p.seen.text[0], " eventThread=null s='pooled'"));
@@ -388,11 +392,8 @@ static void a_second_metadata_event(void **state)
 	jlc_metadata(&b);
 	jlc_every(&b, 1);
 	jlc_constants(&b);
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, 5), 0);
-	assert_int_equal(p.seen.n, 2);
-	assert_string_equal(p.seen.text[0], EVERY);
-	assert_string_equal(p.seen.text[1], EVERY);
+	run(&p, &b, 5);
+	assert_every(&p, 2);
 	assert_int_equal(p.seen.asked, 4);   /* once per type per metadata event */
 	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
 	done(&p, &b);
@@ -415,8 +416,7 @@ static void a_time_stamp_out_of_range(void **state)
 	jlc_record(&b, &body);
 	jfr_buf_free(&body);
 	jlc_constants(&b);
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	run(&p, &b, b.len);
 	assert_int_equal(p.seen.n, 1);
 	snprintf(want, sizeof want, "test.Cycle start=%" PRId64 " dur=0 tid=0 thread= trunc=0 node=null",
 		 INT64_MAX - (int64_t)JLC_START_NS);
@@ -699,8 +699,7 @@ static void the_messages_name_the_offset(void **state)
 	at = b.len;
 	jlc_every(&b, 1);
 	b.len -= 5;
-	start(&p);
-	assert_int_equal(feed(&p, &b, 0, b.len, b.len), 0);
+	run(&p, &b, b.len);
 	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), -EINVAL);
 	assert_int_equal(p.err.offset, at);
 	assert_non_null(strstr(p.err.text, "the stream ended inside a record: "));
