@@ -6,9 +6,11 @@
 # pieces of 7 bytes and of 1 byte, equals what `jfr print --json` gives
 # (testsuite/jfr_live_compare.py says which conversions); the workload's own
 # events carry the values it made. A chunk copied from the repository while
-# the JVM still writes it gives what is complete (each event one of the
-# finished recording's), and cut inside a record says where; a corrupted
-# one is refused with the offset.
+# the JVM still writes it (up to the size its header gives, as the agent
+# streams it), on JDK 17 and 25, gives what is complete (each event one of
+# the finished recording's), and cut inside a record says where; a
+# corrupted one is refused with the offset; the types and their paths
+# are listed from the JVM's metadata.
 
 bats_require_minimum_version 1.5.0
 
@@ -90,46 +92,65 @@ check_jdk() {
 	check_jdk "$JDK25" j25
 }
 
-@test "a chunk the JVM is still writing: what is complete is delivered, a record cut short is reported" {
-	mkdir "$D/repo"
-	"$JDK17" -XX:StartFlightRecording=filename="$D/live.jfr",$JFR_SETTINGS \
-		-XX:FlightRecorderOptions:repository="$D/repo" -cp "$CLASSES" JfrWork "$D/live.bin" "$D/go" \
-		>"$D/live.out" 2>&1 &
-	local jvm=$! chunk= i
-	# copy the chunk until a flush has put the workload's exception in it (bounded: 60 s)
-	for ((i = 0; i < 600; i++)); do
-		chunk=$(find "$D/repo" -name '*.jfr' 2>/dev/null | head -1)
-		if [ -n "$chunk" ]; then
-			cp "$chunk" "$D/copy.jfr"
-			"$DUMP" --types jdk.JavaExceptionThrow "$D/copy.jfr" | grep -q '"jfr-work"' && break
+# live_chunk JAVA NAME: JfrWork recorded with a repository in $D/NAME-repo;
+# its chunk copied while the JVM writes it, up to the size its header gives
+# (what the agent streams: JDK 25 has zeros past it mid-write), until a flush
+# has put the workload's exception in it; then the JVM ends. $D/NAME-copy.jfr
+# and the finished recording's JSON, $D/NAME-live.json.
+live_chunk() {
+	local jvm chunk i size
+	mkdir "$D/$2-repo"
+	"$1" -XX:StartFlightRecording=filename="$D/$2-live.jfr",$JFR_SETTINGS \
+		-XX:FlightRecorderOptions:repository="$D/$2-repo" -cp "$CLASSES" JfrWork "$D/$2.bin" "$D/$2-go" \
+		>"$D/$2-live.out" 2>&1 &
+	jvm=$!
+	for ((i = 0; i < 600; i++)); do   # bounded: 60 s
+		chunk=$(find "$D/$2-repo" -name '*.jfr' 2>/dev/null | head -1)
+		if [ -n "$chunk" ] && cp "$chunk" "$D/$2-raw.jfr" && [ "$(stat -c %s "$D/$2-raw.jfr")" -ge 68 ]; then
+			size=$(od -An -tu8 --endian=big -j8 -N8 "$D/$2-raw.jfr" | tr -d ' ')
+			head -c "$size" "$D/$2-raw.jfr" >"$D/$2-copy.jfr"
+			"$DUMP" --types jdk.JavaExceptionThrow "$D/$2-copy.jfr" | grep -q '"jfr-work"' && break
 		fi
 		sleep 0.1
 	done
-	touch "$D/go"
+	touch "$D/$2-go"
 	wait $jvm
-	grep -qx DONE "$D/live.out"
+	grep -qx DONE "$D/$2-live.out"
 	[ "$i" -lt 600 ]
 	# the copy's header still says the chunk is being written
-	[ "$(od -An -tu1 -j64 -N1 "$D/copy.jfr" | tr -d ' ')" != 0 ]
-	"${JDK17%/java}/jfr" print --json --stack-depth 2048 "$D/live.jfr" >"$D/live.json"
-	run "$DUMP" --piece 7 "$D/copy.jfr"
-	printf '%s\n' "$output" >"$D/copy.ours"
+	[ "$(od -An -tu1 -j64 -N1 "$D/$2-copy.jfr" | tr -d ' ')" != 0 ]
+	"${1%/java}/jfr" print --json --stack-depth 2048 "$D/$2-live.jfr" >"$D/$2-live.json"
+}
+
+check_live() {
+	live_chunk "$1" "$2"
+	run "$DUMP" --piece 7 "$D/$2-copy.jfr"
+	printf '%s\n' "$output" >"$D/$2-copy.ours"
 	echo "${lines[-1]}"
-	run python3 "$COMPARE" --subset "$D/live.json" "$D/copy.ours"
+	[ "$status" -eq 0 ]
+	run python3 "$COMPARE" --subset "$D/$2-live.json" "$D/$2-copy.ours"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "subset: "* ]]
-	run workload_sorted "$D/copy.ours" "$D/live.bin"
+	run workload_sorted "$D/$2-copy.ours" "$D/$2.bin"
 	echo "$output"
 	[ "${lines[2]}" = "jdk.JavaExceptionThrow java/lang/IllegalStateException main ['JfrWork.throwIt', 'JfrWork.main']" ]
 	# cut one byte short: the last record is reported, with where it starts and how much of it came
-	local size=$(stat -c %s "$D/copy.jfr")
-	head -c $((size - 1)) "$D/copy.jfr" >"$D/cut.jfr"
-	run "$DUMP" "$D/cut.jfr"
+	local size=$(stat -c %s "$D/$2-copy.jfr")
+	head -c $((size - 1)) "$D/$2-copy.jfr" >"$D/$2-cut.jfr"
+	run "$DUMP" "$D/$2-cut.jfr"
 	echo "${lines[-1]}"
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" =~ \"error\":\ \"at\ ([0-9]+)\ of\ chunk\ 0:\ the\ stream\ ended\ inside\ a\ record:\ ([0-9]+)\ bytes\ of\ it\ came\ \(-22\)\" ]]
 	[ $((BASH_REMATCH[1] + BASH_REMATCH[2])) -eq $((size - 1)) ]
+}
+
+@test "JDK 17: a chunk the JVM is still writing: what is complete is delivered, a record cut short is reported" {
+	check_live "$JDK17" l17
+}
+
+@test "JDK 25: a chunk the JVM is still writing: what is complete is delivered, a record cut short is reported" {
+	check_live "$JDK25" l25
 }
 
 @test "a corrupted chunk is refused with the offset" {
