@@ -49,6 +49,9 @@ int jfr_live_new(struct jfr_live **out, jfr_live_want_fn want, jfr_live_event_fn
 	s->want = want;
 	s->fn = fn;
 	s->ctx = ctx;
+	/* a constant given again (a thread renamed) is new for the events after
+	 * it, as for the JDK's streaming reader */
+	s->ch.last_wins = true;
 	return 0;
 }
 

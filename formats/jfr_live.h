@@ -16,7 +16,9 @@
  * checkpoints, the last marked as the flush's end, JFR_CHECKPOINT_FLUSH:
  * events wait for that one. A constant the JVM writes only when the chunk
  * ends -- the class loader of some jdk.ClassLoaderStatistics -- is null for
- * an event delivered before then, as for the JDK's own streaming reader.)
+ * an event delivered before then, and a constant a later flush gives again
+ * -- a thread renamed -- has its new value for the events after it only,
+ * both as for the JDK's own streaming reader.)
  * Only the types the WANT predicate accepts are resolved (it is asked once
  * per type per metadata event).
  *

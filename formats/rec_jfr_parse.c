@@ -239,6 +239,8 @@ int jfr_pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos)
 		s->key = key;
 		s->pos = pos;
 		ch->npool++;
+	} else if (ch->last_wins) {
+		s->pos = pos;
 	}
 	return 0;
 }

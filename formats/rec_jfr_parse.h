@@ -88,6 +88,7 @@ struct jfr_chunk {
 	char *strings;        /* the metadata's strings, NUL-terminated UTF-8 */
 	uint32_t string_class;   /* java.lang.String's index, JFR_NO_CLASS: none */
 	uint64_t budget;      /* value reads left for the record being read */
+	bool last_wins;       /* a key added again takes its new value (read forward) */
 };
 
 /* Parse the chunk at START of DATA[0..LEN): header, metadata, pools. With
@@ -106,7 +107,8 @@ int jfr_skip_value(struct jfr_chunk *ch, struct jfr_cursor *c, uint32_t cls, boo
 
 /* The constant pools: the slot of (CLS, KEY) -- the empty slot where it
  * would go when absent (its cls JFR_NO_CLASS; NULL when there are no pools
- * yet) -- and adding one: the first value given for a key stays. */
+ * yet) -- and adding one: the first value given for a key stays, or with
+ * CH->last_wins the last. */
 struct jfr_pool_slot *jfr_pool_find(const struct jfr_chunk *ch, uint32_t cls, uint64_t key);
 int jfr_pool_add(struct jfr_chunk *ch, uint32_t cls, uint64_t key, size_t pos);
 /* Index the constants of the checkpoint record at AT (it ends by CH->end);

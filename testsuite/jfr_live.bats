@@ -29,10 +29,14 @@ setup_file() {
 # the machine's speed).
 JFR_SETTINGS=settings=default,exceptions=all,jdk.FileWrite#threshold=0ms,jdk.JavaMonitorEnter#threshold=0ms
 
-# record JAVA NAME: $D/NAME.jfr, and the JDK's JSON of it in $D/NAME.json
+# record JAVA NAME: $D/NAME.jfr, and the JDK's JSON of it in $D/NAME.json.
+# No flush before the end (flush-interval): each event is resolved with
+# every constant of the chunk, as the JDK's reader of a whole file does; a
+# flush on the way would leave null, in ours, a constant the JVM writes
+# only at the chunk's end (the class loaders of jdk.ClassLoaderStatistics).
 record() {
-	"$1" -XX:StartFlightRecording=filename="$D/$2.jfr",$JFR_SETTINGS -cp "$CLASSES" JfrWork "$D/$2.bin" \
-		>"$D/$2.out" 2>&1
+	"$1" -XX:StartFlightRecording=filename="$D/$2.jfr",flush-interval=1h,$JFR_SETTINGS -cp "$CLASSES" JfrWork \
+		"$D/$2.bin" >"$D/$2.out" 2>&1
 	grep -qx DONE "$D/$2.out"
 	"${1%/java}/jfr" print --json --stack-depth 2048 "$D/$2.jfr" >"$D/$2.json"
 }

@@ -229,6 +229,31 @@ static void the_pieces_do_not_change_the_events(void **state)
 	jfr_buf_free(&b);
 }
 
+/* A constant a later flush gives again (a thread renamed) is the new value
+ * for the events after it, the old one for those before, as for the JDK's
+ * streaming reader. */
+static void a_constant_given_again(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_metadata(&b);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
+	jlc_every(&b, 7);
+	jlc_thread(&b, 7, "before");
+	jlc_every(&b, 7);
+	jlc_thread(&b, 7, "after");
+	run(&p, &b, 3);
+	assert_int_equal(p.seen.n, 3);
+	assert_non_null(strstr(p.seen.text[1], " thread=before "));
+	assert_non_null(strstr(p.seen.text[2], " thread=after "));
+	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
+	done(&p, &b);
+}
+
 static void pieces_of_one_byte(void **state)
 {
 	struct jfr_buf b = { 0 };
@@ -721,6 +746,7 @@ int main(void)
 		cmocka_unit_test(events_wait_for_the_flush_s_last_checkpoint),
 		cmocka_unit_test(the_next_chunk_ends_the_last),
 		cmocka_unit_test(the_pieces_do_not_change_the_events),
+		cmocka_unit_test(a_constant_given_again),
 		cmocka_unit_test(pieces_of_one_byte),
 		cmocka_unit_test(metadata_after_the_events),
 		cmocka_unit_test(the_end_counts_what_never_got_its_constants),
