@@ -49,15 +49,13 @@ int main(int argc, char **argv)
 	jlc_constants(&b);
 	bad |= save(argv[1], "metadata-late", 12, &b);
 	b.len = 0;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_constants(&b);
 	jlc_cycle(&b);
 	jlc_constants(&b);
 	bad |= save(argv[1], "cycle", 30, &b);
 	b.len = 0;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 2);
 	jlc_constants(&b);
 	jlc_thread(&b, 2, "later");

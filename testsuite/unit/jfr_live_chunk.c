@@ -325,10 +325,15 @@ void jlc_cycle(struct jfr_buf *b)
 	jfr_buf_free(&body);
 }
 
-void jlc_usual(struct jfr_buf *b)
+void jlc_begin(struct jfr_buf *b)
 {
 	jlc_header(b);
 	jlc_metadata(b);
+}
+
+void jlc_usual(struct jfr_buf *b)
+{
+	jlc_begin(b);
 	jlc_every(b, 1);
 	jlc_constants(b);
 }

@@ -80,6 +80,8 @@ void jlc_every(struct jfr_buf *b, uint64_t thread);
 void jlc_cycle(struct jfr_buf *b);
 /* A flush's checkpoint with one thread: KEY, its tid KEY, named NAME. */
 void jlc_thread(struct jfr_buf *b, uint64_t key, const char *name);
+/* A chunk's start: its header and the metadata. */
+void jlc_begin(struct jfr_buf *b);
 /* The usual chunk: header, metadata, a test.Every, its constants. */
 void jlc_usual(struct jfr_buf *b);
 

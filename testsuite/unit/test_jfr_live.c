@@ -127,6 +127,13 @@ static void done(struct parser *p, struct jfr_buf *b)
 	jfr_buf_free(b);
 }
 
+/* The stream ends cleanly, and the test with it. */
+static void end_ok(struct parser *p, struct jfr_buf *b)
+{
+	assert_int_equal(jfr_live_end(p->s, NULL, &p->err), 0);
+	done(p, b);
+}
+
 /* ---- tests */
 static void every_value_resolved_at_the_next_checkpoint(void **state)
 {
@@ -136,8 +143,7 @@ static void every_value_resolved_at_the_next_checkpoint(void **state)
 	uint64_t unresolved = 99;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 1);
 	before = b.len;
 	jlc_constants(&b);
@@ -162,8 +168,7 @@ static void events_wait_for_the_flush_s_last_checkpoint(void **state)
 	size_t second;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 1);
 	second = jlc_constants(&b);
 	start(&p);
@@ -209,8 +214,7 @@ static void the_pieces_do_not_change_the_events(void **state)
 	char text[2][2048];
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 2);
 	jlc_constants(&b);
 	jlc_thread(&b, 2, "later");
@@ -238,8 +242,7 @@ static void a_constant_given_again(void **state)
 	struct parser p;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 1);
 	jlc_constants(&b);
 	jlc_every(&b, 7);
@@ -250,8 +253,7 @@ static void a_constant_given_again(void **state)
 	assert_int_equal(p.seen.n, 3);
 	assert_non_null(strstr(p.seen.text[1], " thread=before "));
 	assert_non_null(strstr(p.seen.text[2], " thread=after "));
-	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
-	done(&p, &b);
+	end_ok(&p, &b);
 }
 
 static void pieces_of_one_byte(void **state)
@@ -260,16 +262,14 @@ static void pieces_of_one_byte(void **state)
 	struct parser p;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 1);
 	jlc_constants(&b);
 	jlc_every(&b, 1);
 	jlc_constants(&b);
 	run(&p, &b, 1);
 	assert_every(&p, 2);
-	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
-	done(&p, &b);
+	end_ok(&p, &b);
 }
 
 /* A streaming JVM writes its metadata at its first flush, after events
@@ -300,8 +300,7 @@ static void the_end_counts_what_never_got_its_constants(void **state)
 	uint64_t unresolved = 0;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_constants(&b);
 	jlc_every(&b, 1);
 	jlc_every(&b, 2);                        /* thread 2 is in no pool */
@@ -320,8 +319,7 @@ static void an_absent_constant_is_null(void **state)
 	struct parser p;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jlc_every(&b, 2);
 	jlc_constants(&b);
 	run(&p, &b, b.len);
@@ -369,8 +367,7 @@ static void the_types_and_their_paths(void **state)
 	char out[2048] = "";
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	start(&p);
 	assert_int_equal(jfr_live_types(p.s, list_type, out), 0);
 	assert_string_equal(out, "");        /* no metadata yet */
@@ -420,8 +417,7 @@ static void a_second_metadata_event(void **state)
 	run(&p, &b, 5);
 	assert_every(&p, 2);
 	assert_int_equal(p.seen.asked, 4);   /* once per type per metadata event */
-	assert_int_equal(jfr_live_end(p.s, NULL, &p.err), 0);
-	done(&p, &b);
+	end_ok(&p, &b);
 }
 
 /* A time stamp as far from the chunk's start as a long goes: the extreme,
@@ -433,8 +429,7 @@ static void a_time_stamp_out_of_range(void **state)
 	char want[128];
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	jfr_put_varint(&body, JLC_CYCLE);
 	jfr_put_varint(&body, (uint64_t)INT64_MAX - 1);
 	jfr_put_varint(&body, 99);           /* a node in no pool */
@@ -510,8 +505,7 @@ static void b_short_header(struct jfr_buf *b)
 
 static void b_cut_record(struct jfr_buf *b)
 {
-	jlc_header(b);
-	jlc_metadata(b);
+	jlc_begin(b);
 	jlc_every(b, 1);
 	b->len -= 5;
 }
@@ -539,8 +533,7 @@ static void b_type_varint(struct jfr_buf *b)
 /* A test.Every up to its s, after the usual checkpoint. */
 static void every_up_to_s(struct jfr_buf *b, struct jfr_buf *body)
 {
-	jlc_header(b);
-	jlc_metadata(b);
+	jlc_begin(b);
 	jlc_constants(b);
 	jfr_put_varint(body, JLC_EVERY);
 	jfr_put_varint(body, JLC_TICKS);
@@ -579,8 +572,7 @@ static void b_encoding(struct jfr_buf *b)
 
 static void b_cycle(struct jfr_buf *b)
 {
-	jlc_header(b);
-	jlc_metadata(b);
+	jlc_begin(b);
 	jlc_constants(b);
 	jlc_cycle(b);
 	jlc_constants(b);
@@ -608,8 +600,7 @@ static void b_pool_type(struct jfr_buf *b)
 {
 	struct jfr_buf body = { 0 };
 
-	jlc_header(b);
-	jlc_metadata(b);
+	jlc_begin(b);
 	jlc_checkpoint_start(&body, JFR_CHECKPOINT_FLUSH, 1);
 	jfr_put_varint(&body, 999);
 	jfr_put_varint(&body, 0);
@@ -719,8 +710,7 @@ static void the_messages_name_the_offset(void **state)
 	size_t at;
 
 	(void)state;
-	jlc_header(&b);
-	jlc_metadata(&b);
+	jlc_begin(&b);
 	at = b.len;
 	jlc_every(&b, 1);
 	b.len -= 5;
