@@ -111,7 +111,8 @@ int jfr_live_grow_fields(struct jfr_live_flat *fl, size_t need)
 	return 0;
 }
 
-static int field_add(struct jfr_live_walk *w, size_t at, enum jfr_live_kind kind, int64_t l, double d, size_t str, size_t slen)
+static int field_add(struct jfr_live_walk *w, size_t at, enum jfr_live_kind kind, int64_t l, double d, size_t str,
+		     size_t slen)
 {
 	struct jfr_live_flat *fl = w->fl;
 	struct jfr_live_field *f;

@@ -75,6 +75,7 @@ int jfr_live_deeper(struct jfr_live_walk *w, const struct jfr_cursor *c, unsigne
 void jfr_live_path_pop(struct jfr_live_flat *fl, size_t saved);
 int jfr_live_grow_fields(struct jfr_live_flat *fl, size_t need);
 /* The stackTrace field F at C into EV's frames and stack_truncated. */
-int jfr_live_stack(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f, struct jfr_live_event *ev);
+int jfr_live_stack(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f,
+		   struct jfr_live_event *ev);
 
 #endif

@@ -175,7 +175,8 @@ static int trace_member(struct jfr_live_walk *w, struct jfr_cursor *c, const str
 	return jfr_skip_value(w->ch, c, f->type, f->pool, f->array, 1, w->err);
 }
 
-int jfr_live_stack(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f, struct jfr_live_event *ev)
+int jfr_live_stack(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jfr_pfield *f,
+		   struct jfr_live_event *ev)
 {
 	return members(w, c, f->type, f->pool, trace_member, ev);
 }
