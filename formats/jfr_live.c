@@ -31,8 +31,7 @@ struct jfr_live {
 	size_t *ckpts;            /* the checkpoints framed, and how many are indexed */
 	size_t nckpts, capckpts, indexed;
 	size_t ready;             /* events before this offset have their constants */
-	size_t *events;           /* events held, in order: [head, nevents) */
-	size_t head, nevents, capevents;
+	size_t next;              /* the first record not yet delivered (or passed) */
 	bool *wanted;             /* per class of the metadata */
 	uint8_t *roles;           /* per field of the metadata */
 	uint64_t unresolved;
@@ -85,23 +84,8 @@ void jfr_live_free(struct jfr_live *s)
 	drop_meta(s);
 	jfr_buf_free(&s->buf);
 	free(s->ckpts);
-	free(s->events);
 	jfr_live_flat_free(&s->flat);
 	free(s);
-}
-
-/* The chunk's events still held never get their checkpoint. */
-static void forget_chunk(struct jfr_live *s)
-{
-	if (!s->failed)
-		s->unresolved += s->nevents - s->head;
-	drop_meta(s);
-	s->buf.len = 0;
-	s->buf.error = 0;
-	s->nckpts = s->head = s->nevents = 0;
-	s->scan = JFR_HEADER_SIZE;
-	s->ready = 0;
-	s->in_chunk = s->failed = s->header_read = false;
 }
 
 /* ---- the header */
@@ -160,17 +144,14 @@ static int metadata(struct jfr_live *s, size_t at, struct record_error *err)
 }
 
 /* ---- events */
-static int hold(struct jfr_live *s, size_t at)
+/* The size and *TYPE of a record framed before (by frame()). */
+static size_t frame_at(const struct jfr_live *s, size_t at, uint64_t *type)
 {
-	if (s->head > 0 && s->nevents == s->capevents) {
-		memmove(s->events, s->events + s->head, (s->nevents - s->head) * sizeof *s->events);
-		s->nevents -= s->head;
-		s->head = 0;
-	}
-	if (rec_grow((void **)&s->events, &s->capevents, s->nevents + 1, sizeof *s->events) < 0)
-		return -ENOMEM;
-	s->events[s->nevents++] = at;
-	return 0;
+	struct jfr_cursor c = { s->buf.data, at, s->buf.len, false };
+	size_t size = (size_t)jfr_get_varint(&c);
+
+	*type = jfr_get_varint(&c);
+	return size;
 }
 
 /* The class of the event record at AT, JFR_NO_CLASS when it is none we want. */
@@ -185,18 +166,24 @@ static uint32_t wanted_class(const struct jfr_live *s, size_t at)
 }
 
 /* Deliver the held events that have a checkpoint after them (STRICT: all,
- * those that refer to a constant no pool has counted, not delivered). */
+ * those that refer to a constant no pool has counted, not delivered). The
+ * records are framed again rather than kept in a list: a chunk of tiny
+ * records would make the list larger than the chunk. */
 static int deliver(struct jfr_live *s, bool strict, struct record_error *err)
 {
+	size_t end = strict ? s->scan : s->ready;
+
 	if (!s->have_meta)
 		return 0;
-	while (s->head < s->nevents && (strict || s->events[s->head] < s->ready)) {
-		size_t at = s->events[s->head++];
-		uint32_t cls = wanted_class(s, at);
+	while (s->next < end) {
+		size_t at = s->next;
+		uint64_t type;
+		uint32_t cls;
 		struct jfr_live_event ev;
 		int rc;
 
-		if (cls == JFR_NO_CLASS)
+		s->next += frame_at(s, at, &type);
+		if (type <= JFR_TYPE_CPOOL || (cls = wanted_class(s, at)) == JFR_NO_CLASS)
 			continue;
 		rc = jfr_live_resolve(&s->flat, &s->ch, at, cls, strict, &ev, err);
 		if (rc == 1)
@@ -248,8 +235,6 @@ static int records(struct jfr_live *s, struct record_error *err)
 				if (s->have_meta)
 					rc = index_checkpoints(s, err);
 			}
-		} else if (!s->have_meta || wanted_class(s, at) != JFR_NO_CLASS) {
-			rc = hold(s, at);
 		}
 		/* delivered record by record: the same events, whatever the pieces */
 		if (rc == 0 && type <= JFR_TYPE_CPOOL)
@@ -300,6 +285,26 @@ int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct r
 		return fail(s, -E2BIG);
 	}
 	return 0;
+}
+
+/* The chunk's events still held never get their checkpoint: counted (all
+ * of them without metadata, which would say which are wanted). */
+static void forget_chunk(struct jfr_live *s)
+{
+	for (size_t at = s->next, size; !s->failed && at < s->scan; at += size) {
+		uint64_t type;
+
+		size = frame_at(s, at, &type);
+		if (type > JFR_TYPE_CPOOL && (!s->have_meta || wanted_class(s, at) != JFR_NO_CLASS))
+			s->unresolved++;
+	}
+	drop_meta(s);
+	s->buf.len = 0;
+	s->buf.error = 0;
+	s->nckpts = 0;
+	s->scan = s->next = JFR_HEADER_SIZE;
+	s->ready = 0;
+	s->in_chunk = s->failed = s->header_read = false;
 }
 
 /* The chunk ends: its held events are delivered when every constant they

@@ -312,6 +312,25 @@ static void the_end_counts_what_never_got_its_constants(void **state)
 	done(&p, &b);
 }
 
+/* No metadata ever came: every event is counted, none delivered. */
+static void no_metadata_counts_every_event(void **state)
+{
+	struct jfr_buf b = { 0 };
+	struct parser p;
+	uint64_t unresolved = 0;
+
+	(void)state;
+	jlc_header(&b);
+	jlc_constants(&b);
+	for (int i = 0; i < 3; i++)
+		jlc_every(&b, 1);
+	run(&p, &b, 11);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), 0);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(unresolved, 3);
+	done(&p, &b);
+}
+
 /* A constant no pool holds, once a checkpoint follows: null, as the JDK's reader says. */
 static void an_absent_constant_is_null(void **state)
 {
@@ -751,6 +770,7 @@ int main(void)
 		cmocka_unit_test(pieces_of_one_byte),
 		cmocka_unit_test(metadata_after_the_events),
 		cmocka_unit_test(the_end_counts_what_never_got_its_constants),
+		cmocka_unit_test(no_metadata_counts_every_event),
 		cmocka_unit_test(an_absent_constant_is_null),
 		cmocka_unit_test(only_the_wanted_types),
 		cmocka_unit_test(the_types_and_their_paths),
