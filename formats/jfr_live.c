@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(JFR_LIVE_MAX_CHUNK <= UINT32_MAX, "a chunk's offsets are kept in 32 bits");
+
 struct jfr_live {
 	jfr_live_want_fn want;
 	jfr_live_event_fn fn;
@@ -28,8 +30,9 @@ struct jfr_live {
 	struct jfr_chunk ch;      /* over buf; classes of the last metadata event */
 	bool in_chunk, failed, header_read, have_meta;
 	size_t scan;              /* the next record to frame */
-	size_t *ckpts;            /* the checkpoints framed, and how many are indexed */
+	uint32_t *ckpts;          /* the checkpoints framed (a chunk's offsets fit), how many indexed */
 	size_t nckpts, capckpts, indexed;
+	unsigned nmeta;           /* metadata events in the chunk */
 	size_t ready;             /* events before this offset have their constants */
 	size_t next;              /* the first record not yet delivered (or passed) */
 	bool *wanted;             /* per class of the metadata */
@@ -130,6 +133,13 @@ static int metadata(struct jfr_live *s, size_t at, struct record_error *err)
 {
 	int rc;
 
+	/* each indexes every checkpoint again: a bound, or a stream of them
+	 * would cost the square of its length */
+	if (++s->nmeta > JFR_LIVE_MAX_METADATA) {
+		err->offset = at;
+		snprintf(err->text, sizeof err->text, "more than %u metadata events in one chunk", JFR_LIVE_MAX_METADATA);
+		return -E2BIG;
+	}
 	drop_meta(s);
 	if ((rc = jfr_meta_read(&s->ch, at, NULL, 0, err)) < 0)
 		return rc;
@@ -231,7 +241,7 @@ static int records(struct jfr_live *s, struct record_error *err)
 		} else if (type == JFR_TYPE_CPOOL) {
 			rc = rec_grow((void **)&s->ckpts, &s->capckpts, s->nckpts + 1, sizeof *s->ckpts);
 			if (rc == 0) {
-				s->ckpts[s->nckpts++] = at;
+				s->ckpts[s->nckpts++] = (uint32_t)at;
 				if (s->have_meta)
 					rc = index_checkpoints(s, err);
 			}
@@ -302,6 +312,7 @@ static void forget_chunk(struct jfr_live *s)
 	s->buf.len = 0;
 	s->buf.error = 0;
 	s->nckpts = 0;
+	s->nmeta = 0;
 	s->scan = s->next = JFR_HEADER_SIZE;
 	s->ready = 0;
 	s->in_chunk = s->failed = s->header_read = false;

@@ -45,8 +45,9 @@
  * before it starts another, unless its maxchunksize says more, which a
  * recording made for this parser must not), the fields of one event
  * (JFR_LIVE_MAX_FIELDS), nesting (JFR_LIVE_MAX_DEPTH: the parts of a path;
- * a constant pool cycle ends there), a path's length (JFR_LIVE_MAX_PATH)
- * and the values one record may expand to are bounded. A failure returns
+ * a constant pool cycle ends there), a path's length (JFR_LIVE_MAX_PATH),
+ * the metadata events of a chunk (JFR_LIVE_MAX_METADATA) and the values
+ * one record may expand to are bounded. A failure returns
  * -EINVAL (or -E2BIG for a bound, -ENOMEM) with ERR naming what was wrong
  * and the offset in the chunk where, and the stream then skips to the next
  * jfr_live_chunk_begin().
@@ -64,6 +65,9 @@
 #define JFR_LIVE_MAX_FIELDS 256u
 #define JFR_LIVE_MAX_DEPTH  16u   /* a class in a module of a class loader of a class ...: 8 is too few */
 #define JFR_LIVE_MAX_PATH   512u
+/* metadata events in one chunk: a JVM writes one, and another when event
+ * types are added */
+#define JFR_LIVE_MAX_METADATA 64u
 
 enum jfr_live_kind {
 	JFR_LIVE_NULL,     /* a null reference or an absent constant */

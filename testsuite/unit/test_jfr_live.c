@@ -674,6 +674,16 @@ static void b_chunk(struct jfr_buf *b)
 	b->len = JFR_LIVE_MAX_CHUNK + 1;
 }
 
+static void b_metadata(struct jfr_buf *b)
+{
+	jlc_begin(b);
+	for (unsigned i = 0; i < JFR_LIVE_MAX_METADATA; i++) {
+		if (i == JFR_LIVE_MAX_METADATA - 1)
+			bad_at = b->len;
+		jlc_metadata(b);
+	}
+}
+
 static const struct bad bads[] = {
 	{ "bad magic", b_magic, -EINVAL, 0, 0, "no JFR chunk starts here (its magic is not \"FLR\\0\")" },
 	{ "version 3", b_version, -EINVAL, 0, 4, "JFR chunk version 3.1: only version 2 is read" },
@@ -692,6 +702,7 @@ static const struct bad bads[] = {
 	{ "metadata string", b_meta_string, -EINVAL, 0, BUILT, "string 5 of a metadata table of 1" },
 	{ "path past the bound", b_path, -E2BIG, 0, 0,
 	  "a field path longer than 512 bytes (pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp...)" },
+	{ "metadata past the bound", b_metadata, -E2BIG, 0, BUILT, "more than 64 metadata events in one chunk" },
 	{ "chunk past the bound", b_chunk, -E2BIG, 0, JFR_LIVE_MAX_CHUNK, "a chunk of more than 67108864 bytes" },
 };
 
