@@ -36,7 +36,15 @@ const struct classfile_probe_method classfile_probe_methods[CF_NPROBE] = {
 struct pick {
 	struct classfile_pick p;
 	uint32_t access, name, desc;
+	struct codeattr_line *lines;   /* the lines with a call, by pc; .site the line's site until the constants are written */
+	uint32_t nlines;
 };
+
+/* Has the method calls of any kind? */
+static bool touched(const struct pick *p)
+{
+	return p->p.site >= 0 || p->nlines;
+}
 
 struct cf {
 	struct cf_rd r;
@@ -44,6 +52,7 @@ struct cf {
 	uint16_t major;
 	struct pick *picks;      /* per method */
 	uint32_t nmethods, npicked;
+	uint32_t nints;          /* Integer constants: the sites */
 	uint32_t smt_name;       /* the pool's "StackMapTable", or 0 */
 	uint32_t next;           /* the next constant's index */
 	struct codeattr_ctx code;
@@ -55,6 +64,84 @@ static int fail(struct cf *c, int err, const char *why)
 	if (!c->why)
 		c->why = why;
 	return err;
+}
+
+static int by_pc(const void *a, const void *b)
+{
+	const struct codeattr_line *x = a, *y = b;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The Code attribute BODY[0..LEN)'s lines (each once, at its lowest pc) to
+ * SELECT_LINES; those given a site into P->lines. */
+static int choose_lines(struct cf *c, const struct classfile_hooks *h, struct pick *p, const uint8_t *body,
+			uint32_t len, const char *ns, size_t nn, const char *ds, size_t dn)
+{
+	struct cf_rd r = { .p = body, .len = len };
+	uint32_t *line = NULL, *pc = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	rd_skip(&r, 4);
+	rd_skip(&r, rd_u4(&r));
+	rd_skip(&r, 8 * (size_t)rd_u2(&r));
+	uint32_t na = rd_u2(&r);
+	for (uint32_t a = 0; a < na && !r.err && rc == 0; a++) {
+		bool lnt = cfpool_utf8_is(&c->cp, rd_u2(&r), "LineNumberTable");
+		struct cf_rd t = { .p = r.p + r.off, .len = rd_u4(&r) };
+		if (!rd_has(&r, t.len))
+			break;
+		t.p = r.p + r.off;
+		rd_skip(&r, t.len);
+		uint32_t ne = lnt ? rd_u2(&t) : 0;
+		for (uint32_t e = 0; e < ne && !t.err; e++) {
+			uint32_t at = rd_u2(&t), ln = rd_u2(&t);
+			size_t k = 0;
+			while (k < n && line[k] != ln)
+				k++;
+			if (k < n) {
+				if (at < pc[k])
+					pc[k] = at;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				uint32_t *nl = realloc(line, cap * sizeof *nl), *np = nl ? realloc(pc, cap * sizeof *np) : NULL;
+				if (nl)
+					line = nl;
+				if (!np) {
+					rc = -ENOMEM;
+					break;
+				}
+				pc = np;
+			}
+			line[n] = ln;
+			pc[n++] = at;
+		}
+	}
+	int32_t *sites = rc == 0 && n ? malloc(n * sizeof *sites) : NULL;
+	if (n && !sites)
+		rc = -ENOMEM;
+	if (rc == 0 && n) {
+		for (size_t k = 0; k < n; k++)
+			sites[k] = -1;
+		h->select_lines(h->ctx, ns, nn, ds, dn, (uint16_t)p->access, line, n, sites);
+		size_t kept = 0;
+		for (size_t k = 0; k < n; k++)
+			kept += sites[k] >= 0;
+		p->lines = kept ? malloc(kept * sizeof *p->lines) : NULL;
+		if (kept && !p->lines)
+			rc = -ENOMEM;
+		for (size_t k = 0; k < n && p->lines; k++)
+			if (sites[k] >= 0)
+				p->lines[p->nlines++] = (struct codeattr_line){ pc[k], (uint32_t)sites[k] };
+		if (p->nlines)
+			qsort(p->lines, p->nlines, sizeof *p->lines, by_pc);
+	}
+	free(sites);
+	free(line);
+	free(pc);
+	return rc;
 }
 
 /* First pass over the methods: ask SELECT about each one with code. */
@@ -75,6 +162,8 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 		uint32_t na = rd_u2(&r);
 		unsigned ncode = 0;
 		bool lone_return = false;
+		const uint8_t *code_body = NULL;
+		uint32_t code_len = 0;
 		for (uint32_t a = 0; a < na && !r.err; a++) {
 			bool code = cfpool_utf8_is(&c->cp, rd_u2(&r), "Code");
 			uint32_t alen = rd_u4(&r);
@@ -82,6 +171,10 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 				struct cf_rd cr = r;
 				rd_skip(&cr, 4);
 				lone_return = rd_u4(&cr) == 1 && rd_u1(&cr) == 0xb1 && !cr.err;
+			}
+			if (code && rd_has(&r, alen)) {
+				code_body = r.p + r.off;
+				code_len = alen;
 			}
 			ncode += code;
 			rd_skip(&r, alen);
@@ -97,16 +190,19 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 		if (ncode == 1) {
 			p->p.lone_return = lone_return;
 			h->select(h->ctx, ns, nn, ds, dn, (uint16_t)p->access, &p->p);
-			if (p->p.site >= 0 && (p->p.enter || p->p.exit))
-				c->npicked++;
-			else
+			if (p->p.site < 0 || !(p->p.enter || p->p.exit))
 				p->p.site = -1;
+			if (h->select_lines && code_body &&
+			    choose_lines(c, h, p, code_body, code_len, ns, nn, ds, dn) < 0)
+				return -ENOMEM;
+			c->npicked += touched(p);
+			c->nints += (p->p.site >= 0) + p->nlines;
 		}
 	}
 	if (r.err)
 		return fail(c, -EINVAL, "methods truncated");
 	c->smt_name = cfpool_find_utf8(&c->cp, "StackMapTable");
-	uint64_t total = (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->npicked;
+	uint64_t total = (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints;
 	if (total > 65535)
 		return fail(c, -ENOTSUP, "constant pool would overflow");
 	return 0;
@@ -129,7 +225,8 @@ static uint32_t append_class(struct cf *c, struct cf_wr *w, const char *name)
 	return c->next - 1;
 }
 
-/* The fixed constants (see FIXED_CONSTANTS), then one Integer per picked method. */
+/* The fixed constants (see FIXED_CONSTANTS), then one Integer per site:
+ * a method's, then its lines' (each line's .site becomes its constant). */
 static void write_constants(struct cf *c, struct cf_wr *w)
 {
 	c->next = c->cp.count;
@@ -149,11 +246,20 @@ static void write_constants(struct cf *c, struct cf_wr *w)
 		write_utf8(w, "StackMapTable");
 		c->code.smt_name = c->next++;
 	}
-	for (uint32_t m = 0; m < c->nmethods; m++)
-		if (c->picks[m].p.site >= 0) {
+	uint32_t next = c->next;
+	for (uint32_t m = 0; m < c->nmethods; m++) {
+		struct pick *p = &c->picks[m];
+		if (p->p.site >= 0) {
 			wr_u1(w, CP_INTEGER);
-			wr_u4(w, (uint32_t)c->picks[m].p.site);
+			wr_u4(w, (uint32_t)p->p.site);
+			next++;
 		}
+		for (uint32_t k = 0; k < p->nlines; k++) {
+			wr_u1(w, CP_INTEGER);
+			wr_u4(w, p->lines[k].site);
+			p->lines[k].site = next++;
+		}
+	}
 }
 
 static void report_refused(struct cf *c, const struct classfile_hooks *h, const struct pick *p,
@@ -180,6 +286,7 @@ static int copy_methods(struct cf *c, const struct classfile_hooks *h, struct cf
 		uint32_t na = rd_u2(r);
 		wr_bytes(w, r->p + start, r->off - start);
 		uint32_t site = p->p.site >= 0 ? next_int++ : 0;
+		next_int += p->nlines;
 		for (uint32_t a = 0; a < na && !r->err; a++) {
 			size_t at = r->off;
 			uint32_t name = rd_u2(r), len = rd_u4(r);
@@ -187,7 +294,7 @@ static int copy_methods(struct cf *c, const struct classfile_hooks *h, struct cf
 				break;
 			const uint8_t *body = r->p + r->off;
 			r->off += len;
-			if (p->p.site < 0 || !cfpool_utf8_is(&c->cp, name, "Code")) {
+			if (!touched(p) || !cfpool_utf8_is(&c->cp, name, "Code")) {
 				wr_bytes(w, r->p + at, r->off - at);
 				continue;
 			}
@@ -198,6 +305,8 @@ static int copy_methods(struct cf *c, const struct classfile_hooks *h, struct cf
 			cc.enter = p->p.enter;
 			cc.exit = p->p.exit;
 			cc.site = site;
+			cc.lines = p->lines;
+			cc.nlines = p->nlines;
 			wr_u2(w, name);
 			size_t len_at = w->len;
 			wr_u4(w, 0);
@@ -242,7 +351,7 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 	if (err == 0 && c.npicked) {
 		size_t methods_at = c.r.off;
 		wr_bytes(&w, in, 8);
-		wr_u2(&w, c.cp.count + FIXED_CONSTANTS + !c.smt_name + c.npicked);
+		wr_u2(&w, c.cp.count + FIXED_CONSTANTS + !c.smt_name + c.nints);
 		wr_bytes(&w, in + c.cp.start, c.cp.end - c.cp.start);
 		write_constants(&c, &w);
 		wr_bytes(&w, in + c.cp.end, methods_at - c.cp.end);
@@ -259,6 +368,8 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 			err = -ENOMEM;
 	}
 	cfpool_free(&c.cp);
+	for (uint32_t m = 0; c.picks && m < c.nmethods; m++)
+		free(c.picks[m].lines);
 	free(c.picks);
 	*why = err == -ENOMEM ? "out of memory" : c.why;
 	if (err < 0 || done == 0) {

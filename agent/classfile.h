@@ -16,6 +16,13 @@
  *    throwable over the whole body (in a constructor only where `this` is
  *    initialized, preinit.h) that calls `Probe.thrown(throwable, site)` and
  *    rethrows it.
+ *  - lines: SELECT_LINES, when given, is asked once per method with code and
+ *    a LineNumberTable about its lines (each distinct line once, in the
+ *    table's order); a line given a site gets `Probe.enter(site)` in front
+ *    of its first instruction (the lowest offset the table gives it), where
+ *    branches to that instruction now land, so it runs each time the line
+ *    is reached there (every turn of a loop that starts at it). The values
+ *    on the operand stack and the locals are left as they were.
  * Everything else is relocated (codeedit.h): branches, switches, the
  * exception table, StackMapTable (stackmap.h, with the frames the new code
  * needs), LineNumberTable, LocalVariable(Type)Table and type annotations in
@@ -63,6 +70,11 @@ struct classfile_hooks {
 		       size_t desc_len, uint16_t access, struct classfile_pick *pick);
 	void (*refused)(void *ctx, const char *name, size_t name_len, const char *desc,
 			size_t desc_len, const char *why);
+	/* Optional. LINES[0..N): the method's lines; the hook sets SITES[k] to
+	 * line k's site, or leaves it -1 (no call). */
+	void (*select_lines)(void *ctx, const char *name, size_t name_len, const char *desc,
+			     size_t desc_len, uint16_t access, const uint32_t *lines, size_t n,
+			     int32_t *sites);
 };
 
 int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks *hooks,

@@ -398,6 +398,7 @@ struct built {
 	uint8_t exits[6][8];
 	size_t exit_len[6];
 	uint8_t handler[8];
+	uint8_t (*line)[6];      /* per line: ldc_w site; invokestatic enter */
 	struct code_insert *ins;
 	size_t nins;
 	int nparams;
@@ -406,16 +407,45 @@ struct built {
 	uint8_t *pre;            /* constructors: per old pc, 1 before `this` is initialized */
 };
 
-/* The inserts: prologue at 0, code before each return, the handler at the end. */
+/* Room for two more inserts. */
+static int ins_room(struct built *b, size_t *cap)
+{
+	if (b->nins + 2 <= *cap)
+		return 0;
+	*cap *= 2;
+	struct code_insert *n = realloc(b->ins, *cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	b->ins = n;
+	return 0;
+}
+
+/* The inserts: prologue at 0, each line's call, code before each return,
+ * the handler at the end. A line's call goes first at its pc, labelled:
+ * a branch there runs it, then what the method's own calls put there. */
 static int plan(struct method *m, struct built *b)
 {
 	const struct codeattr_ctx *c = m->c;
 	struct cf_wr w = { 0 };
-	size_t cap = 16;
+	size_t cap = 16, nl = 0;
 
 	b->ins = malloc(cap * sizeof(*b->ins));
 	if (!b->ins)
 		return -ENOMEM;
+	if (c->nlines) {
+		b->line = malloc(c->nlines * sizeof *b->line);
+		if (!b->line)
+			return -ENOMEM;
+		for (size_t k = 0; k < c->nlines; k++) {
+			uint8_t *l = b->line[k];
+			l[0] = OP_LDC_W;
+			l[1] = (uint8_t)(c->lines[k].site >> 8);
+			l[2] = (uint8_t)c->lines[k].site;
+			l[3] = OP_INVOKESTATIC;
+			l[4] = (uint8_t)(c->probe[CF_ENTER] >> 8);
+			l[5] = (uint8_t)c->probe[CF_ENTER];
+		}
+	}
 	if (c->enter) {
 		int rc = build_prologue(m, &w, &b->nparams);
 		if (rc < 0) {
@@ -426,9 +456,9 @@ static int plan(struct method *m, struct built *b)
 		b->prologue_len = w.len;
 		b->ins[b->nins++] = (struct code_insert){ 0, b->prologue, (uint32_t)w.len, false };
 	}
-	if (!c->exit)
+	if (!c->exit && !c->nlines)
 		return 0;
-	for (uint8_t op = OP_IRETURN; op <= OP_RETURN; op++) {
+	for (uint8_t op = OP_IRETURN; c->exit && op <= OP_RETURN; op++) {
 		struct cf_wr e = { 0 };
 		build_exit(c, op, &e);
 		if (e.err)
@@ -438,7 +468,7 @@ static int plan(struct method *m, struct built *b)
 		free(e.p);
 	}
 	bool post_init = true;
-	if (c->name_len == 6 && memcmp(c->name, "<init>", 6) == 0) {
+	if (c->exit && c->name_len == 6 && memcmp(c->name, "<init>", 6) == 0) {
 		b->pre = malloc(m->code_len);
 		if (!b->pre)
 			return -ENOMEM;
@@ -453,19 +483,25 @@ static int plan(struct method *m, struct built *b)
 			return refuse(m, -EINVAL, "unknown or truncated instruction");
 		if (!b->pre || !b->pre[pc])
 			post_init = true;
-		if (in.kind == BC_RETURN) {
-			if (b->nins + 2 > cap) {
-				cap *= 2;
-				struct code_insert *n = realloc(b->ins, cap * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				b->ins = n;
-			}
+		for (; nl < c->nlines && c->lines[nl].pc == pc; nl++) {
+			if (ins_room(b, &cap) < 0)
+				return -ENOMEM;
+			b->ins[b->nins++] = (struct code_insert){ pc, b->line[nl], 6, true };
+		}
+		if (nl < c->nlines && c->lines[nl].pc < pc)
+			return refuse(m, -EINVAL, "a LineNumberTable entry not at an instruction");
+		if (c->exit && in.kind == BC_RETURN) {
+			if (ins_room(b, &cap) < 0)
+				return -ENOMEM;
 			uint8_t k = in.op - OP_IRETURN;
 			b->ins[b->nins++] = (struct code_insert){ pc, b->exits[k], (uint32_t)b->exit_len[k], true };
 		}
 		pc += in.len;
 	}
+	if (nl < c->nlines)
+		return refuse(m, -EINVAL, "a LineNumberTable entry not at an instruction");
+	if (!c->exit)
+		return 0;
 	if (!post_init)
 		return 0;   /* every path throws before `this` is initialized: nothing to cover */
 	struct cf_wr h = { 0 };
@@ -524,6 +560,8 @@ static uint32_t new_max_stack(const struct method *m, const struct built *b)
 		s = 3;                   /* the throwable, its dup, the site */
 	if (m->c->enter && s < 2)
 		s = 2;                   /* a long argument, or the site and enterArgs's answer */
+	if (m->c->nlines && s < m->max_stack + 1)
+		s = m->max_stack + 1;    /* a line's site, over what the line finds on the stack */
 	return s;
 }
 
@@ -679,6 +717,7 @@ int codeattr_rewrite(const struct codeattr_ctx *c, const uint8_t *body, uint32_t
 	*why = rc == -ENOMEM ? "out of memory" : m.why;
 	free(code);
 	free(b.prologue);
+	free(b.line);
 	free(b.ins);
 	free(b.pre);
 	codeedit_free(m.layout);

@@ -20,6 +20,13 @@
 #include "cfpool.h"
 #include "classfile.h"
 
+/* A line's call: in front of the instruction at PC, Probe.enter with the
+ * Integer constant SITE. */
+struct codeattr_line {
+	uint32_t pc;
+	uint32_t site;
+};
+
 struct codeattr_ctx {
 	const struct cfpool *cp;
 	uint16_t major;              /* class file version: frames from 50 on */
@@ -32,6 +39,8 @@ struct codeattr_ctx {
 	uint32_t probe[CF_NPROBE];   /* Methodrefs */
 	uint32_t throwable;          /* Class java/lang/Throwable */
 	uint32_t smt_name;           /* Utf8 "StackMapTable" */
+	const struct codeattr_line *lines;   /* by increasing pc */
+	size_t nlines;
 };
 
 int codeattr_rewrite(const struct codeattr_ctx *c, const uint8_t *body, uint32_t len,

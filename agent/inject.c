@@ -2,6 +2,7 @@
 #include "inject.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -133,6 +134,43 @@ static void hook_select(void *arg, const char *name, size_t nl, const char *desc
 	free(wire);
 }
 
+/* A line's site is named as the method with ":LINE" (pattern.h): only
+ * line patterns select it. Its call reports a method.enter of that name. */
+static void hook_select_lines(void *arg, const char *name, size_t nl, const char *desc, size_t dl,
+			      uint16_t access, const uint32_t *lines, size_t nlines, int32_t *sites)
+{
+	struct hook_ctx *h = arg;
+	size_t n;
+
+	if (access & 0x0500)
+		return;
+	char *wire = wire_name(h, name, nl, desc, dl, &n);
+	char *named = wire ? malloc(n + 12) : NULL;
+	if (!named) {
+		h->rn.nomem = true;
+		free(wire);
+		return;
+	}
+	memcpy(named, wire, n);
+	for (size_t k = 0; k < nlines; k++) {
+		size_t len = n + (size_t)snprintf(named + n, 12, ":%" PRIu32, lines[k]);
+		if (!(conns_method_events(named, len, NULL, NULL) & WIRE_METHOD_ENTER))
+			continue;
+		const struct mentry *e = mcache_named(named, len);
+		int32_t site = e ? sites_new(e) : -ENOMEM;
+		if (site < 0) {
+			sj_warn("line %s cannot have an injected call (%s)", named,
+				site == -ENOSPC ? "no site ids left" : "out of memory");
+			record_names_add(&h->rn, named, len, REC_REFUSED);
+			continue;
+		}
+		sites[k] = site;
+		record_names_add(&h->rn, named, len, REC_ENTER);
+	}
+	free(named);
+	free(wire);
+}
+
 /* Mark NAME refused in the record being built. */
 static void mark_refused(struct record_names *rn, const char *name)
 {
@@ -199,7 +237,7 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 		free(sig);
 		return;
 	}
-	struct classfile_hooks hooks = { &h, hook_select, hook_refused };
+	struct classfile_hooks hooks = { &h, hook_select, hook_refused, hook_select_lines };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = NULL;
@@ -320,6 +358,33 @@ static void hook_enable(bool on)
 		hook_on = on;
 }
 
+/* Does a wanted line of METHOD (named E) lack its call? */
+static bool lines_need_calls(jmethodID method, const struct mentry *e, const char *sig, uint32_t lh)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jvmtiLineNumberEntry *t = NULL;
+	jint n = 0;
+	bool need = false;
+	char *named = agent.caps.can_get_line_numbers ? malloc(e->name_len + 12) : NULL;
+
+	if (!named || (*jv)->GetLineNumberTable(jv, method, &n, &t) != JVMTI_ERROR_NONE) {
+		free(named);
+		return false;
+	}
+	memcpy(named, e->name, e->name_len);
+	for (jint i = 0; i < n && !need; i++) {
+		size_t len = e->name_len + (size_t)snprintf(named + e->name_len, 12, ":%" PRIu32,
+							    (uint32_t)t[i].line_number);
+		if (!(conns_method_events(named, len, NULL, NULL) & WIRE_METHOD_ENTER))
+			continue;
+		int f = records_flags(sig, lh, named);
+		need = f < 0 || !(f & (REC_ENTER | REC_REFUSED));
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)t);
+	free(named);
+	return need;
+}
+
 /* Does a wanted method of KLASS lack a call it needs? */
 static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh)
 {
@@ -334,6 +399,10 @@ static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh)
 		struct mmatch m;
 		if (mcache_lookup(methods[i], &m) < 0 || m.e->is_abstract || m.e->is_native)
 			continue;
+		if (lines_need_calls(methods[i], m.e, sig, lh)) {
+			need = true;
+			break;
+		}
 		uint8_t events = (m.conns[MC_ENTER] ? WIRE_METHOD_ENTER : 0) |
 				 (m.conns[MC_RETURN] ? WIRE_METHOD_RETURN : 0);
 		if (!events)

@@ -9,6 +9,8 @@
 #include "mutf8.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -203,6 +205,10 @@ bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
 
 	if (!p || p->kind != PATTERN_METHOD || !name)
 		return false;
+	/* a wire name never ends in a digit (a descriptor ends in a type):
+	 * one that does is a line's site, for line patterns only */
+	if ((len && name[len - 1] >= '0' && name[len - 1] <= '9') != (p->line != 0))
+		return false;
 	if (!p->has_descriptor) {
 		const char *paren = memchr(name, '(', len);
 
@@ -392,6 +398,45 @@ static int compile_method(struct pattern *p, const char *text, size_t len,
 	return 0;
 }
 
+/* A trailing ":LINE" off TEXT[0..*LEN) into *LINE. A ':' followed by
+ * anything but a line number is left to the name (a JVM name may hold one). */
+static int split_line(const char *text, size_t *len, uint32_t *line, char *err, size_t errlen)
+{
+	size_t n = *len, d = n;
+
+	while (d && text[d - 1] >= '0' && text[d - 1] <= '9')
+		d--;
+	if (d == n || d == 0 || text[d - 1] != ':')
+		return 0;
+	if (text[d] == '0' || n - d > 9)
+		return errtext_fail(err, errlen, -EINVAL,
+			    "bad line number at offset %zu: a positive decimal number of at most 9 digits", d);
+	if (d == 1)
+		return errtext_fail(err, errlen, -EINVAL, "no method before the line at offset 0");
+	uint32_t v = 0;
+	for (size_t i = d; i < n; i++)
+		v = v * 10 + (uint32_t)(text[i] - '0');
+	*line = v;
+	*len = d - 1;
+	return 0;
+}
+
+/* P, a compiled method pattern, made to select line LINE of what it selects. */
+static int append_line(struct pattern *p, uint32_t line, char *err, size_t errlen)
+{
+	char tail[24];
+	int tn = snprintf(tail, sizeof tail, "%s:%" PRIu32, p->has_descriptor ? "" : "(*)*", line);
+
+	if (p->len + (size_t)tn > PATTERN_MAX_LEN)
+		return errtext_fail(err, errlen, -ENAMETOOLONG,
+			    "pattern with its line is more than the limit of %d bytes", PATTERN_MAX_LEN);
+	memcpy(p->text + p->len, tail, (size_t)tn + 1);
+	p->len += (size_t)tn;
+	p->has_descriptor = true;
+	p->line = line;
+	return 0;
+}
+
 /* "[I" and "[Lcom/acme/Foo;" are written in Java form, which is what class patterns match. */
 static int compile_array_signature(struct pattern *p, const char *text, size_t len,
 				   char *err, size_t errlen)
@@ -470,6 +515,7 @@ static void pattern_reset(struct pattern *p)
 	p->kind = 0;
 	p->has_descriptor = p->has_star = false;
 	p->len = p->prefix_len = p->suffix_len = 0;
+	p->line = 0;
 	p->text[0] = '\0';
 }
 
@@ -489,6 +535,12 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 		return errtext_fail(err, errlen, -ENAMETOOLONG,
 			    "pattern is %zu bytes long, more than the limit of %d",
 			    len, PATTERN_MAX_LEN);
+	uint32_t line = 0;
+	if (kind == PATTERN_METHOD) {
+		rc = split_line(text, &len, &line, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
 	/* no return type: the parameters are Java source (signature.h) */
 	char source[PATTERN_MAX_LEN + 1];
 	const char *open = kind == PATTERN_METHOD ? memchr(text, '(', len) : NULL;
@@ -517,9 +569,21 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 		pattern_reset(p);
 		return rc;
 	}
+	if (line) {
+		rc = append_line(p, line, err, errlen);
+		if (rc < 0) {
+			pattern_reset(p);
+			return rc;
+		}
+	}
 	p->kind = kind;
 	note_stars(p);
 	return 0;
+}
+
+uint32_t pattern_line(const struct pattern *p)
+{
+	return p ? p->line : 0;
 }
 
 /* ---- building names ---------------------------------------------------------------- */

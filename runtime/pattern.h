@@ -14,6 +14,11 @@
  *    For classes, "L...;" is stripped, '/' -> '.', and an array signature ("[I") is
  *    turned into Java form ("int[]"); class patterns match the Java form of the
  *    signature: "java.lang.String", "int[]", "java.lang.String[][]", "Outer$Inner".
+ *  - Lines.  A method pattern may end in ":LINE" (a positive decimal number): it
+ *    selects the line's site, whose wire name is the method's followed by ":LINE"
+ *    (the agent's line probes).  Without a '(' it is given "(*)*" before the line.
+ *    A name with a line is selected only by a pattern with that line, never by a
+ *    pattern without one (so "C.*" does not select the lines of C's methods).
  *  - Compiling validates and may fail; matching never allocates, never fails, and takes
  *    O(pattern * name) time at worst, with no backtracking blow-up.
  *  - Functions return 0, a length, or a negative errno value; they never print or exit.
@@ -24,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Longest pattern accepted, in bytes, before and after normalisation. */
@@ -43,6 +49,7 @@ struct pattern {
 	size_t len;		/* of text, without the NUL */
 	size_t prefix_len;	/* literal bytes before the first '*' */
 	size_t suffix_len;	/* literal bytes after the last '*' */
+	uint32_t line;		/* method pattern ending ":LINE" (0: none) */
 	char text[PATTERN_MAX_LEN + 1];	/* normalised, NUL-terminated */
 };
 
@@ -89,6 +96,9 @@ struct pattern *pattern_dup(const struct pattern *p);
 /* The normalised text of P (NUL-terminated); *LEN gets its length if LEN is not NULL.
  * Compiling it again gives the same pattern, so it is what the bridge sends on. */
 const char *pattern_text(const struct pattern *p, size_t *len);
+
+/* The line a method pattern ends with, 0 for none. */
+uint32_t pattern_line(const struct pattern *p);
 
 /* True when P has no '*': it names exactly one class, or one method (or, without a
  * descriptor, one method name with all its overloads). */

@@ -1680,6 +1680,28 @@ warn: no event of the exception pattern 'java.io.*' (thrown) in this session: no
 	grep -q "info: conn#1: Register method 0x3 \"Demo.add(II)\*\"$" "$T/agent.log"
 }
 
+# A line (:LINE) is probed at its first instruction, once each time it runs:
+# a call's line, a for loop's header (its first instruction runs once), its
+# body (300 turns), and the line after the loop, whose first instruction is
+# the loop's exit, a branch target. No return events: a line has none.
+check_lines() {
+	local src=$SRC/testsuite/java/Families.java l_add l_for
+	l_add=$(grep -n '^        add(2, 3);' "$src" | cut -d: -f1)
+	l_for=$(grep -n '^        for (int i = 0; i < 300; i++)' "$src" | cut -d: -f1)
+	family "$1" methods -m "Demo.run()V:$l_add:enter" -m "Demo.run:$((l_for + 1))" \
+		-m "Demo.run():$l_for" -m "Demo.run()V:$((l_for + 2)):enter" -m 'Demo.add(II)I:enter' --args
+	mask "$T/events" | uniq -c | sed -E 's/^ +//' >"$T/got"
+	printf '%s\n' "1 method.enter pid=P tid=T ts=X method=Demo.run()V:$l_add args=" \
+		'1 method.enter pid=P tid=T ts=X method=Demo.add(II)I args=2,3' \
+		"1 method.enter pid=P tid=T ts=X method=Demo.run()V:$l_for args=" \
+		"300 method.enter pid=P tid=T ts=X method=Demo.run()V:$((l_for + 1)) args=" \
+		"1 method.enter pid=P tid=T ts=X method=Demo.run()V:$((l_for + 2)) args=" >"$T/want"
+	diff -u "$T/want" "$T/got"
+}
+
+@test "lines: C.m(...):LINE probes the first instruction of a line, each time it runs (JDK 17)" { check_lines "$JDK17"; }
+@test "lines: C.m(...):LINE probes the first instruction of a line, each time it runs (JDK 25)" { check_lines "$JDK25"; }
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 

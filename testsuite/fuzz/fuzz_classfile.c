@@ -117,7 +117,7 @@ static void on_refused(void *ctx, const char *name, size_t nl, const char *desc,
 static int rewrite(const uint8_t *in, size_t len, enum mode mode, struct run *r, uint8_t **out,
 		   size_t *out_len)
 {
-	struct classfile_hooks h = { r, on_select, on_refused };
+	struct classfile_hooks h = { r, on_select, on_refused, NULL };
 	uint8_t sentinel;
 	const char *why = "unset";
 

@@ -488,7 +488,7 @@ static void refused_rec(void *ctx, const char *name, size_t name_len, const char
 static int inject(const uint8_t *in, size_t len, struct sel *s, uint8_t **out, size_t *out_len,
 		  const char **why)
 {
-	const struct classfile_hooks h = { s, select_seq, refused_rec };
+	const struct classfile_hooks h = { s, select_seq, refused_rec, NULL };
 	return classfile_inject(in, len, &h, out, out_len, why);
 }
 
@@ -551,7 +551,7 @@ static void expect_rewrite(const struct bb *in, struct sel *sel, int ret, const 
 	compare(out, out_len, expect);
 	/* the output is a class file the rewriter reads again */
 	int calls = 0;
-	const struct classfile_hooks none = { &calls, select_none, refused_count };
+	const struct classfile_hooks none = { &calls, select_none, refused_count, NULL };
 	uint8_t sentinel, *out2 = &sentinel;
 	size_t len2 = 0;
 	assert_int_equal(classfile_inject(out, out_len, &none, &out2, &len2, &why), 0);
@@ -567,7 +567,7 @@ static void expect_error(const uint8_t *in, size_t len, int err)
 	size_t out_len = 12345;
 	const char *why = NULL;
 	int calls = 0;
-	const struct classfile_hooks h = { &calls, select_all, refused_count };
+	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
 	int r = classfile_inject(in, len, &h, &out, &out_len, &why);
 	assert_int_equal(r, err);
 	assert_non_null(why);
@@ -792,6 +792,147 @@ static void test_enter_loop_at_zero(void **state)
 	em2.max_stack = 2;
 	em2.frames = eframes6;
 	expect_one(&m2, &em2, ENTER(0));
+}
+
+/* ------------------------------------------------------------ lines */
+
+/* The lines SELECT_LINES was shown, and the sites it gives (line, site). */
+static struct {
+	uint32_t seen[8];
+	size_t nseen;
+	const int32_t (*give)[2];
+	size_t ngive;
+} g_lines;
+
+static void lines_give(void *ctx, const char *name, size_t name_len, const char *desc, size_t desc_len,
+		       uint16_t access, const uint32_t *lines, size_t n, int32_t *sites)
+{
+	(void)ctx; (void)name; (void)name_len; (void)desc; (void)desc_len; (void)access;
+	for (size_t k = 0; k < n; k++) {
+		assert_int_equal(sites[k], -1);
+		if (g_lines.nseen < 8)
+			g_lines.seen[g_lines.nseen++] = lines[k];
+		for (size_t g = 0; g < g_lines.ngive; g++)
+			if (g_lines.give[g][0] == (int32_t)lines[k])
+				sites[k] = g_lines.give[g][1];
+	}
+}
+
+/* A line's call, `ldc_w site; invokestatic enter`, in front of its first
+ * instruction, labelled: a line at a loop's branch target (11) runs it on
+ * every turn, as the branch lands on the call; a line after the loop (12)
+ * too. Line 10, with two entries, is shown once; not picked, it gets no
+ * call. The method itself is not picked: only the lines' Integers. */
+static void test_lines(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0xa7, U2(6),			/*  0: goto +6 (-> 6)	line 10 */
+		0x84, 0, 0xff,			/*  3: iinc 0,-1	line 11 */
+		0x1a,				/*  6: iload_0		line 10 */
+		0x9d, U2(-4),			/*  7: ifgt -4 (-> 3) */
+		0xb1,				/* 10: return		line 12 */
+	};
+	static const struct line lines[] = { { 0, 10 }, { 3, 11 }, { 6, 10 }, { 10, 12 } };
+	static const uint8_t frames[] = { 3, 2 };		/* same_frame at 3, at 6 */
+	static const uint8_t ecode[] = {
+		0xa7, U2(12),			/*  0: goto +12 (-> 12, was 6) */
+		0x13, U2(SITE0), 0xb8, U2(M_ENTER),	/*  3: line 11's call */
+		0x84, 0, 0xff,			/*  9: iinc (was 3) */
+		0x1a,				/* 12: iload_0 (was 6) */
+		0x9d, U2(-10),			/* 13: ifgt -10 (-> 3: the call) */
+		0x13, U2(SITE0 + 1), 0xb8, U2(M_ENTER),	/* 16: line 12's call */
+		0xb1,				/* 22: return */
+	};
+	static const struct line elines[] = { { 0, 10 }, { 3, 11 }, { 12, 10 }, { 16, 12 } };
+	static const uint8_t eframes[] = { 3, 8 };		/* at 3 (the call), at 12 */
+	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true,
+				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 2),
+				  .lines = lines, .nlines = 4 };
+	struct method em = m;
+	em.code = ecode;
+	em.code_len = sizeof(ecode);
+	em.max_stack = 2;
+	em.lines = elines;
+	em.frames = eframes;
+	static const int32_t give[][2] = { { 11, 7 }, { 12, 8 } };
+	static const int32_t sites[] = { 7, 8 };
+	memset(&g_lines, 0, sizeof g_lines);
+	g_lines.give = give;
+	g_lines.ngive = 2;
+
+	const struct cls c = { .methods = &m, .nmethods = 1 };
+	struct cls ec = c;
+	struct bb in = { 0 }, exp = { 0 };
+	ec.methods = &em;
+	ec.probe = true;
+	ec.sites = sites;
+	ec.nsites = 2;
+	build_class(&in, &c);
+	build_class(&exp, &ec);
+	struct sel sel = { 0 };
+	const struct classfile_hooks h = { &sel, select_seq, refused_rec, lines_give };
+	uint8_t *out = NULL;
+	size_t out_len = 0;
+	const char *why = "unset";
+	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 1);
+	assert_null(why);
+	compare(out, out_len, &exp);
+	assert_int_equal(g_lines.nseen, 3);
+	assert_int_equal(g_lines.seen[0], 10);
+	assert_int_equal(g_lines.seen[1], 11);
+	assert_int_equal(g_lines.seen[2], 12);
+	free(out);
+	bb_free(&in);
+	bb_free(&exp);
+
+	/* with the method's own prologue at 0, a line at 0 (a loop's target)
+	 * goes after it: the loop reruns the line's call, never the prologue */
+	static const uint8_t loop[] = { 0xa7, U2(0) };		/* 0: goto +0 (-> 0)	line 5 */
+	static const struct line lines5[] = { { 0, 5 } };
+	static const uint8_t f0[] = { 0 };
+	static const uint8_t eloop[] = {
+		0x13, U2(SITE0), 0xb8, U2(M_ENTER),	/*  0: the method's enter */
+		0x13, U2(SITE0 + 1), 0xb8, U2(M_ENTER),	/*  6: line 5's call */
+		0xa7, U2(-6),			/* 12: goto -6 (-> 6: the line's call) */
+	};
+	static const struct line elines5[] = { { 0, 5 } };	/* a line at 0 keeps 0: the prologue has the first line */
+	static const uint8_t ef6[] = { 6 };
+	const struct method m2 = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				   .max_stack = 0, .max_locals = 0, CODE(loop), FRAMES(f0, 1),
+				   .lines = lines5, .nlines = 1 };
+	struct method em2 = m2;
+	em2.code = eloop;
+	em2.code_len = sizeof(eloop);
+	em2.max_stack = 2;
+	em2.lines = elines5;
+	em2.frames = ef6;
+	static const int32_t give5[][2] = { { 5, 4 } };
+	static const int32_t sites2[] = { 3, 4 };
+	static const struct classfile_pick pick = { .site = 3, .enter = true };
+	memset(&g_lines, 0, sizeof g_lines);
+	g_lines.give = give5;
+	g_lines.ngive = 1;
+	const struct cls c2 = { .methods = &m2, .nmethods = 1 };
+	ec = c2;
+	ec.methods = &em2;
+	ec.probe = true;
+	ec.sites = sites2;
+	ec.nsites = 2;
+	memset(&in, 0, sizeof in);
+	memset(&exp, 0, sizeof exp);
+	build_class(&in, &c2);
+	build_class(&exp, &ec);
+	struct sel sel2 = { .picks = &pick, .npicks = 1 };
+	const struct classfile_hooks h2 = { &sel2, select_seq, refused_rec, lines_give };
+	out = NULL;
+	why = "unset";
+	assert_int_equal(classfile_inject(in.p, in.n, &h2, &out, &out_len, &why), 1);
+	assert_null(why);
+	compare(out, out_len, &exp);
+	free(out);
+	bb_free(&in);
+	bb_free(&exp);
 }
 
 /* ------------------------------------------------------------ exit */
@@ -1763,7 +1904,7 @@ static void test_none_picked(void **state)
 		size_t out_len = 777;
 		const char *why = "unset";
 		int calls = 0;
-		const struct classfile_hooks h = { &calls, select_none, refused_count };
+		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL };
 		assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 0);
 		assert_null(why);
 		assert_ptr_equal(out, &sentinel);
@@ -1866,7 +2007,7 @@ static void test_constant_pool_limit(void **state)
 				size_t out_len = 0;
 				const char *why = "unset";
 				int calls = 0;
-				const struct classfile_hooks h = { &calls, select_all, refused_count };
+				const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
 				assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 1);
 				assert_int_equal(out[8] << 8 | out[9], 65535);
 				free(out);
@@ -1991,7 +2132,7 @@ static void test_truncated(void **state)
 		size_t out_len = 1;
 		const char *why = NULL;
 		int calls = 0;
-		const struct classfile_hooks h = { &calls, select_none, refused_count };
+		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL };
 		int r = classfile_inject(cut, len, &h, &out, &out_len, &why);
 		assert_true(r == 0 || r == -EINVAL);
 		assert_true(r == 0 ? why == NULL : why != NULL);
@@ -2003,7 +2144,7 @@ static void test_truncated(void **state)
 	size_t out_len = 0;
 	const char *why = "unset";
 	int calls = 0;
-	const struct classfile_hooks h = { &calls, select_all, refused_count };
+	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
 	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 3);
 	assert_int_equal(calls, 3);
 	free(out);
@@ -2254,6 +2395,7 @@ int main(void)
 		cmocka_unit_test(test_enter_every_parameter_kind),
 		cmocka_unit_test(test_enter_one_parameter),
 		cmocka_unit_test(test_enter_loop_at_zero),
+		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_exit_each_return),
 		cmocka_unit_test(test_enter_exit_handler_range),
 		cmocka_unit_test(test_branches),

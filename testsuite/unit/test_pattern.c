@@ -297,6 +297,39 @@ static void test_method_special_names(void **state)
 	assert_true(method_matches("com.acme.Foo$$Lambda*.*", "com.acme.Foo$$Lambda.0x0000000800c03000.run()V"));
 }
 
+/* ":LINE" selects a line's site ("C.m(I)V:245") and nothing else; a
+ * pattern without a line never selects a line's site. */
+static void test_method_lines(void **state)
+{
+	(void)state;
+	assert_method_text("C.m(I)V:245", "C.m(I)V:245");
+	assert_int_equal(pattern_line(&pat), 245);
+	assert_method_text("C.m(int):245", "C.m(I)*:245");
+	assert_method_text("a/b/C.m:7", "a.b.C.m(*)*:7");
+	assert_int_equal(pattern_line(&pat), 7);
+	assert_method_text("C.m(I)V", "C.m(I)V");
+	assert_int_equal(pattern_line(&pat), 0);
+	assert_true(method_matches("C.m(I)V:245", "C.m(I)V:245"));
+	assert_true(method_matches("C.m(int):245", "C.m(I)V:245"));
+	assert_true(method_matches("C.m:245", "C.m(I)V:245"));
+	assert_true(method_matches("*C.m(I)*:245", "p.C.m(I)V:245"));
+	assert_false(method_matches("C.m(I)V:245", "C.m(I)V:2245"));
+	assert_false(method_matches("C.m(I)V:245", "C.m(I)V:24"));
+	assert_false(method_matches("C.m(I)V:245", "C.m(I)V"));
+	assert_false(method_matches("C.m:245", "C.m(I)V"));
+	assert_false(method_matches("C.*", "C.m(I)V:245"));
+	assert_false(method_matches("C.m", "C.m(I)V:245"));
+	assert_false(method_matches("*", "C.m(I)V:245"));
+	assert_false(method_matches("C.m(I)V", "C.m(I)V:245"));
+	assert_true(method_matches("C.*", "C.m(I)V"));
+	/* a ':' that is not a line stays in the name */
+	assert_method_text("C.m:x", "C.m:x");
+	assert_int_equal(pattern_line(&pat), 0);
+	assert_method_rejected("C.m(I)V:0245", "bad line number at offset 8: a positive decimal number of at most 9 digits");
+	assert_method_rejected("C.m(I)V:1234567890", "bad line number at offset 8: a positive decimal number of at most 9 digits");
+	assert_method_rejected(":12", "no method before the line at offset 0");
+}
+
 static void test_normalising_is_idempotent(void **state)
 {
 	(void)state;
@@ -796,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_method_pathological_is_fast),
 		cmocka_unit_test(test_method_internal_names),
 		cmocka_unit_test(test_method_special_names),
+		cmocka_unit_test(test_method_lines),
 		cmocka_unit_test(test_normalising_is_idempotent),
 		cmocka_unit_test(test_class_exact),
 		cmocka_unit_test(test_class_wildcards),
