@@ -22,6 +22,11 @@ struct search {
 	bool class_seen;          /* a loaded class the method pattern may select */
 	unsigned best;            /* distance of similar[] */
 	char similar[512];        /* the closest loaded name so far, "" if none */
+	/* a line pattern: its method's pattern, and the lines with code
+	 * nearest to the line in the methods that pattern selects */
+	struct pattern *base;
+	uint32_t line, below, above;
+	char method[512];         /* the first such method, "" if none */
 };
 
 /* The literal method patterns of one batch, indexed, and what was found of
@@ -55,10 +60,45 @@ static void consider(struct search *s, const char *name, size_t len)
 	}
 }
 
+/* A line pattern's method E: has it code at the line? If not, the lines
+ * nearest it that have. */
+static bool line_has_code(struct search *s, const struct mentry *e)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jvmtiLineNumberEntry *t = NULL;
+	jint n = 0;
+	bool found = false;
+
+	if (!s->method[0] && e->name_len < sizeof(s->method)) {
+		memcpy(s->method, e->name, e->name_len);
+		s->method[e->name_len] = '\0';
+	}
+	if (!agent.caps.can_get_line_numbers || (*jv)->GetLineNumberTable(jv, e->id, &n, &t) != JVMTI_ERROR_NONE)
+		return true;	/* nothing known: nothing said */
+	for (jint i = 0; i < n; i++) {
+		uint32_t l = (uint32_t)t[i].line_number;
+		found |= l == s->line;
+		if (l < s->line && l > s->below)
+			s->below = l;
+		if (l > s->line && (!s->above || l < s->above))
+			s->above = l;
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)t);
+	return found;
+}
+
 /* One method of a class the pattern may select: a match ends the search. */
 static bool search_method(void *arg, const struct mentry *e)
 {
 	struct search *s = arg;
+
+	if (s->base) {
+		if (pattern_match_method(s->base, e->name, e->name_len))
+			s->found = line_has_code(s, e);
+		else
+			consider(s, e->name, e->name_len);
+		return !s->found;
+	}
 	/* a pattern without a descriptor is compared with names without one */
 	bool descriptor = memchr(s->r->text, '(', s->r->text_len) != NULL;
 
@@ -66,6 +106,19 @@ static bool search_method(void *arg, const struct mentry *e)
 	if (!s->found)
 		consider(s, e->name, descriptor ? e->name_len : e->desc_off);
 	return !s->found;
+}
+
+/* The pattern of the method whose line line pattern P selects. */
+static struct pattern *line_base(const struct pattern *p)
+{
+	static struct pattern tmp;	/* the I/O thread's alone; 4 KiB off its stack */
+	size_t len;
+	const char *text = pattern_text(p, &len);
+	while (len && text[len - 1] != ':')
+		len--;
+	if (len < 2 || pattern_compile(&tmp, PATTERN_METHOD, text, len - 1, NULL, 0) < 0)
+		return NULL;
+	return pattern_dup(&tmp);
 }
 
 /* Pattern I may select a method of the class looked at: search its methods. */
@@ -78,6 +131,9 @@ static bool search_class_of(void *arg, size_t i)
 		s->r = k->r[i].r;
 		s->pos = k->r[i].pos;
 		s->best = NOMATCH_SIMILAR + 1;
+		s->line = pattern_line(s->r->pat);
+		if (s->line && !(s->base = line_base(s->r->pat)))
+			s->found = true;	/* no memory: nothing said */
 	}
 	if (s && !s->found)
 		s->class_seen |= mcache_each_method(s->r->pat, k->klass, k->sig, search_method, s);
@@ -144,7 +200,7 @@ static int collect(struct conn *c, struct check *k)
 		 * for; and a class that is not loaded yet may well load later (a
 		 * session usually registers before main runs): only a method its
 		 * loaded class lacks is a sure mistake */
-		if (r->kind == WIRE_KIND_METHOD && pattern_is_literal(r->pat))
+		if (r->kind == WIRE_KIND_METHOD && (pattern_is_literal(r->pat) || pattern_line(r->pat)))
 			k->r[k->n++] = (struct pick){ r, i };
 	}
 	qsort(k->r, k->n, sizeof(*k->r), by_text);
@@ -177,17 +233,32 @@ void nomatch_check(struct conn *c, JNIEnv *jni)
 		for (size_t i = 0; i < k.n; i++)
 			if (k.s[i] && !k.s[i]->found && k.s[i]->class_seen)
 				k.s[nsaid++] = k.s[i];
-			else
-				free(k.s[i]);
+			else if (k.s[i])
+				free(k.s[i]->base), free(k.s[i]);
 		qsort(k.s, nsaid, sizeof(*k.s), by_position);
 		for (size_t i = 0; i < nsaid; i++) {
 			struct search *s = k.s[i];
+			if (s->method[0]) {
+				char near[64] = "";
+				if (s->below || s->above)
+					snprintf(near, sizeof near, "; the nearest lines with code: %.0u%s%.0u",
+						 s->below, s->below && s->above ? ", " : "", s->above);
+				emit_notice(1u << (c - conns), "java.method pattern '%s': line %u of %s has no code%s",
+					    s->r->text, s->line, s->method, near);
+				free(s->base);
+				free(s);
+				continue;
+			}
 			emit_notice(1u << (c - conns), "java.method pattern '%s': its class is loaded and declares "
 				    "no such method (an inherited one is its declaring class's)%s%s", s->r->text,
 				    s->similar[0] ? "; similar: " : "", s->similar);
+			free(s->base);
 			free(s);
 		}
 	} else if (k.s) {
+		for (size_t i = 0; i < k.n; i++)
+			if (k.s[i])
+				free(k.s[i]->base);
 		for (size_t i = 0; i < k.n; i++)
 			free(k.s[i]);
 	}

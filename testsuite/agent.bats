@@ -1702,6 +1702,33 @@ check_lines() {
 @test "lines: C.m(...):LINE probes the first instruction of a line, each time it runs (JDK 17)" { check_lines "$JDK17"; }
 @test "lines: C.m(...):LINE probes the first instruction of a line, each time it runs (JDK 25)" { check_lines "$JDK25"; }
 
+# A line of a class loaded before the registration: the class is
+# retransformed for it. A line without code (a `try {`) is said, with the
+# nearest lines that have code.
+check_lines_loaded() {
+	local src=$SRC/testsuite/java/Unicode.java l_a l_try
+	l_a=$(grep -n '^        h.uD835.uDD18llo("a.0b");' "$src" | cut -d: -f1)
+	l_try=$(grep -n '^        try {' "$src" | cut -d: -f1)
+	JVM_ENV=(LC_ALL=C.UTF-8)
+	start_jvm "$1" "" -- Families unicode-loaded "$T/go"
+	wait_until 20 grep -q '^loaded$' "$T/java.out"
+	start_bridge b -m "Unicode.run()V:$l_a:enter" -m "Unicode.run()V:$l_try:enter"
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	mask "$T/b.out" >"$T/got"
+	echo "method.enter pid=P tid=T ts=X method=Unicode.run()V:$l_a args=" | diff -u - "$T/got"
+	log_has 'info: method calls injected in 1 class$'
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: java.method pattern 'Unicode.run()V:$l_try': line $l_try of Unicode.run()V has no code; the nearest lines with code: $((l_try - 1)), $((l_try + 1))" \
+		"$(silent method "Unicode.run()V:$l_try" 'enter')")" bridge_quiet b
+}
+
+@test "lines: a line of a loaded class (retransformed); a line without code is said with the nearest lines that have code (JDK 17)" { check_lines_loaded "$JDK17"; }
+@test "lines: a line of a loaded class (retransformed); a line without code is said with the nearest lines that have code (JDK 25)" { check_lines_loaded "$JDK25"; }
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 
