@@ -189,8 +189,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 		if (llen == 0 || strspn(line, "0123456789") < llen || llen > 9 || line[0] == '0')
 			return fail(err, mt, "bad line number ':%.*s' in method(\"%.*s\"): a positive decimal number",
 				    (int)llen, line, (int)mlen, m);
-		return fail(err, mt, "method(\"%.*s\"): probes on a line (:NNN) are not supported yet; probe the method",
-			    (int)mlen, m);
+		/* the agent probes the line's first instruction (pattern.h: ":LINE") */
+		p->line = (unsigned)strtoul(line, NULL, 10);
+		mlen = (size_t)(colon - m);
+		trim(&m, &mlen);
 	}
 
 	const char *open = memchr(m, '(', mlen);
@@ -240,6 +242,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 	}
 	if (p->nparams > SJ_JAVA_MAX_PARAMS) {	/* stap's limit, in its words */
 		fail(err, mt, "maximum of 10 java method parameters may be specified");
+		goto out;
+	}
+	if (p->line && sj_buf_printf(&pat, "%s:%u", d ? "" : "(*)*", p->line)) {
+		fail(err, mt, "out of memory");
 		goto out;
 	}
 	p->pattern = strdup(sj_buf_str(&pat));
@@ -461,7 +467,8 @@ int sj_java_alias_prologue(const struct sj_java_point *p, int slot, struct sj_bu
 	}
 	/* all ten, "" and 0 past the method's own (no never-assigned warning
 	 * when one handler serves points of different lengths) */
-	int nargs = p->nparams < 0 ? SJ_JAVA_MAX_PARAMS : p->nparams;
+	/* a line's event carries no arguments (stapprobes-java(3stap)) */
+	int nargs = p->line ? 0 : p->nparams < 0 ? SJ_JAVA_MAX_PARAMS : p->nparams;
 	for (int k = 1; k <= SJ_JAVA_MAX_PARAMS; k++)
 		rc |= k <= nargs
 			? sj_buf_printf(out, " arg%d = __stapjava_jtext(java_arg(%s, %d)); __jl%d = __stapjava_jlong(java_arg(%s, %d));",

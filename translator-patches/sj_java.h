@@ -46,6 +46,7 @@ struct sj_java_point {
 	char *pattern;		/* our method pattern */
 	char *check;		/* a regular expression for java_name, NULL: none needed */
 	int nparams;		/* -1: every overload, types unknown */
+	unsigned line;		/* method("m(...):LINE"): that line's probe; 0: the method's */
 	int companion;		/* .return: the enter slot that keeps the arguments, -1: none */
 	bool is_companion;	/* this slot is such an enter slot */
 	unsigned optional;	/* enum sj_optional bits its handlers need */

@@ -55,6 +55,27 @@ static void test_patterns(void **state)
 	done();
 }
 
+/* a line: the method's pattern with ":LINE" (every overload's: "(*)*"),
+ * the point's text as written, and no arguments */
+static void test_lines(void **state)
+{
+	(void)state;
+	translate("probe java(\"App\").class(\"org.my.Shop\").method(\"handle(int, String[]):245\") {}\n"
+		  "probe java(\"App\").class(\"Shop\").method(\" any :7\") {}\n");
+	assert_int_equal(tr.nerrors, 0);
+	assert_int_equal(tr.nslots, 2);
+	const struct sj_java_point *a = tr.slots[0].java, *b = tr.slots[1].java;
+	assert_string_equal(tr.slots[0].pattern, "org.my.Shop.handle(I[Ljava/lang/String;)*:245");
+	assert_string_equal(tr.slots[0].event, "enter");
+	assert_int_equal(a->line, 245);
+	assert_null(a->check);
+	assert_string_equal(a->text, "java(\"App\").class(\"org.my.Shop\").method(\"handle(int, String[]):245\")");
+	assert_string_equal(b->pattern, "*Shop.any(*)*:7");
+	assert_int_equal(b->line, 7);
+	assert_string_equal(b->check, "^([^(]*\\.)?Shop\\.any\\(");
+	done();
+}
+
 /* the handler's stap names become ours, never longer, columns kept */
 static void test_rewrite(void **state)
 {
@@ -121,6 +142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_errors),
