@@ -231,7 +231,9 @@ void nomatch_check(struct conn *c, JNIEnv *jni)
 	if (collect(c, &k) == 0 && k.n &&
 	    agent_each_prepared_class(jni, false, visit_class, &k) == 0) {
 		for (size_t i = 0; i < k.n; i++)
-			if (k.s[i] && !k.s[i]->found && k.s[i]->class_seen)
+			/* a line pattern's may select any class (its "*C"): it is
+			 * said only of a method it selects that lacks the line */
+			if (k.s[i] && !k.s[i]->found && (k.s[i]->line ? k.s[i]->method[0] : k.s[i]->class_seen))
 				k.s[nsaid++] = k.s[i];
 			else if (k.s[i])
 				free(k.s[i]->base), free(k.s[i]);

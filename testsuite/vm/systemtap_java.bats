@@ -170,3 +170,28 @@ teardown_file() {
 	EOF
 	[ -z "$(clean_err "$D/pid.err")" ] || { show pid; false; }
 }
+
+@test "java(\"PNAME\").class().method(\"m(...):LINE\"): a line's first instruction, once each time it runs, with its backtrace, in a JVM started after the script" {
+	# Conform.java's line 16 is calls()'s takeString("hello, world"), 18 its second ten()
+	cat >"$D/line.stp" <<-'EOF'
+		probe java("Conform").class("Conform").method("calls():16") { printf("%s [%s]\n", pn(), arg1); print_java_backtrace() }
+		probe java("Conform").class("Conform").method("calls:18") { println(pp()) }
+	EOF
+	local tcmd
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/line.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command \
+		"cd $D && $JAVA -cp $D Conform once >$D/line.java.out 2>$D/line.java.err" "$D/line.stp")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$D/line.stp" >"$D/line.out" 2>"$D/line.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show line; false; }
+	diff -u - "$D/line.out" <<-EOF || { show line; false; }
+		java("Conform").class("Conform").method("calls():16") []
+		java.lang.Throwable
+		$(printf '\t')at Conform.calls(Conform.java:16)
+		$(printf '\t')at Conform.main(Conform.java:22)
+		java("Conform").class("Conform").method("calls:18")
+	EOF
+	[ -z "$(clean_err "$D/line.err")" ] || { show line; false; }
+}
