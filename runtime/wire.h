@@ -130,8 +130,11 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_MONITOR_DETAIL = 1u << 8, /* WIRE_TF_MONITOR, WIRE_OPT_MONITOR */
 	WIRE_CAP_FRAME_SOURCE   = 1u << 9, /* each stack frame carries its source file */
 	WIRE_CAP_LIST           = 1u << 10, /* 0x59 ListMatches, 0x99 Match, 0x9A MatchEnd */
+	/* method patterns ending ":LINE" select that line (pattern.h); bit 11
+	 * is WIRE_CAP_JFR's (branch jfr-agent) */
+	WIRE_CAP_LINES          = 1u << 12,
 };
-#define WIRE_CAP_ALL 0x7FFu
+#define WIRE_CAP_ALL 0x17FFu
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u

@@ -299,6 +299,13 @@ static void say_missing(const struct agent_conn *c, uint32_t caps, const struct 
 			(int)c->jvm.pid);
 	if (!(caps & WIRE_CAP_EXT_CMDS) && registry_family_on(reg, EVENT_FAMILY_VM))
 		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
+	/* an agent without line probes takes "C.m(I)V:12" for a method name: no event, no word */
+	for (size_t i = 0; !(caps & WIRE_CAP_LINES) && i < reg->n; i++)
+		if (reg->entries[i].kind == WIRE_KIND_METHOD && pattern_line(&reg->entries[i].pat))
+			sj_warn("pid %d: the agent has no line probes (%s): java.method pattern '%s' selects "
+				"nothing in this JVM", (int)c->jvm.pid,
+				c->peer.hello ? "an older agent" : "an Appendix-only agent",
+				pattern_text(&reg->entries[i].pat, NULL));
 }
 
 int conn_send_hello(struct agent_conn *c, const struct registry *reg)

@@ -213,7 +213,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ff
+Hello version=1 caps=0x17ff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.* (ignored)
 RegisterClass pattern=* (ignored)
@@ -239,7 +239,7 @@ scenario all' ]
 	wait_for "$T/out" 'ts=2000000 '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ff
+Hello version=1 caps=0x17ff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.*
 ThreadEvents enable=1
@@ -254,6 +254,15 @@ scenario some' ]
 	[ "$output" = 'method.enter pid=PID tid=4250 ts=1000000 method=Demo.tick()V args=
 method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
 	[ ! -s "$T/log" ]
+}
+
+@test "an agent without CAP_LINES (caps 0x7ff) is sent a line pattern, and the bridge says it selects nothing there" {
+	start_fake 65534 65534 --caps 0x7ff --scenario some
+	start_bridge --print -m 'Demo.tick()V:12:enter' -m 'Demo.*'
+	wait_for "$T/out" 'ts=2000000 '
+	grep -q '^Register kind=1 events=0x1 pattern=Demo.tick()V:12$' "$FA_CMDS"
+	run sed -E 's/^stpd-bridge\[[0-9]+\]/stpd-bridge[N]/' "$T/log"
+	[ "$output" = "stpd-bridge[N]: warn: pid $FA: the agent has no line probes (an older agent): java.method pattern 'Demo.tick()V:12' selects nothing in this JVM" ]
 }
 
 APPENDIX_OPTS=(--print -m 'Demo.add:enter' -m 'Demo.add:return' -e '*:catch' --threads --args --log-level info)
@@ -274,7 +283,7 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
 	[ "$output" = "accepted
-Hello version=1 caps=0x7ff
+Hello version=1 caps=0x17ff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -432,7 +441,7 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ff
+Hello version=1 caps=0x17ff
 RegisterMethod pattern=Demo.* (ignored)
 VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
@@ -554,7 +563,7 @@ markers_of() {
 	wait_for "$T/out" '^lost '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ff
+Hello version=1 caps=0x17ff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.add (ignored)
 RegisterMethod pattern=Demo.* (ignored)
