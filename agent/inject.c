@@ -91,6 +91,21 @@ static char *wire_name(struct hook_ctx *h, const char *name, size_t nl, const ch
 	return wire;
 }
 
+/* A new site for the method or line named WIRE[0..N); < 0 (said, and
+ * WIRE recorded refused) when there is none. */
+static int32_t new_site(struct hook_ctx *h, const char *wire, size_t n, const char *what)
+{
+	const struct mentry *e = mcache_named(wire, n);
+	int32_t site = e ? sites_new(e) : -ENOMEM;
+
+	if (site < 0) {
+		sj_warn("%s %s cannot have injected calls (%s)", what, wire,
+			site == -ENOSPC ? "no site ids left" : "out of memory");
+		record_names_add(&h->rn, wire, n, REC_REFUSED);
+	}
+	return site;
+}
+
 static void pick_method(struct hook_ctx *h, const char *wire, size_t n, const char *name, size_t nl,
 			const char *desc, size_t dl, uint8_t events, struct classfile_pick *pick)
 {
@@ -103,14 +118,9 @@ static void pick_method(struct hook_ctx *h, const char *wire, size_t n, const ch
 		record_names_add(&h->rn, wire, n, REC_SKIPPED);
 		return;
 	}
-	const struct mentry *e = mcache_named(wire, n);
-	int32_t site = e ? sites_new(e) : -ENOMEM;
-	if (site < 0) {
-		sj_warn("method %s cannot have injected calls (%s)", wire,
-			site == -ENOSPC ? "no site ids left" : "out of memory");
-		record_names_add(&h->rn, wire, n, REC_REFUSED);
+	int32_t site = new_site(h, wire, n, "method");
+	if (site < 0)
 		return;
-	}
 	pick->site = site;
 	pick->enter = events & WIRE_METHOD_ENTER;
 	pick->exit = events & WIRE_METHOD_RETURN;
@@ -156,14 +166,9 @@ static void hook_select_lines(void *arg, const char *name, size_t nl, const char
 		size_t len = n + (size_t)snprintf(named + n, 12, ":%" PRIu32, lines[k]);
 		if (!(conns_method_events(named, len, NULL, NULL) & WIRE_METHOD_ENTER))
 			continue;
-		const struct mentry *e = mcache_named(named, len);
-		int32_t site = e ? sites_new(e) : -ENOMEM;
-		if (site < 0) {
-			sj_warn("line %s cannot have an injected call (%s)", named,
-				site == -ENOSPC ? "no site ids left" : "out of memory");
-			record_names_add(&h->rn, named, len, REC_REFUSED);
+		int32_t site = new_site(h, named, len, "line");
+		if (site < 0)
 			continue;
-		}
 		sites[k] = site;
 		record_names_add(&h->rn, named, len, REC_ENTER);
 	}

@@ -3,7 +3,8 @@
  *
  * Input: a class file. It is rewritten twice by classfile_inject(): with
  * every method picked for enter and exit, then with every method picked
- * alternately enter only (even sites) and exit only (odd sites).
+ * alternately enter only (even sites) and exit only (odd sites), each
+ * picked method's first, third ... line with a call too (SELECT_LINES).
  *
  * Oracles (any failure aborts, which libFuzzer reports as a crash):
  *  - the result is > 0 with *out set, 0 with *out untouched and no reason,
@@ -25,6 +26,7 @@
  * of the corpus (replay_corpus.c, REPLAY_ACCEPTED).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,7 @@ struct run {
 	enum mode mode;
 	int32_t next_site;
 	size_t picked, refused;
+	bool cur_picked;             /* the method SELECT was last asked about */
 	uint64_t *bad;               /* refused for a malformed reason */
 	size_t nbad, capbad;
 };
@@ -74,6 +77,7 @@ static void on_select(void *ctx, const char *name, size_t nl, const char *desc, 
 	(void)name; (void)nl; (void)desc; (void)dl; (void)access;
 	if (pick->site >= 0 || pick->enter || pick->exit)
 		die("SELECT offered a method already picked", NULL);
+	r->cur_picked = r->mode != PICK_NONE;
 	if (r->mode == PICK_NONE)
 		return;
 	int32_t site = r->next_site++;
@@ -81,6 +85,21 @@ static void on_select(void *ctx, const char *name, size_t nl, const char *desc, 
 	pick->enter = r->mode == PICK_BOTH || site % 2 == 0;
 	pick->exit = r->mode == PICK_BOTH || site % 2 == 1;
 	r->picked++;
+}
+
+/* Lines only of a picked method (asked right after SELECT), so the methods
+ * changed are still the methods picked. */
+static void on_lines(void *ctx, const char *name, size_t nl, const char *desc, size_t dl,
+		     uint16_t access, const uint32_t *lines, size_t n, int32_t *sites)
+{
+	struct run *r = ctx;
+	(void)name; (void)nl; (void)desc; (void)dl; (void)access; (void)lines;
+	for (size_t k = 0; k < n; k++) {
+		if (sites[k] != -1)
+			die("SELECT_LINES offered a line already given a site", NULL);
+		if (r->mode == PICK_ALTERNATE && r->cur_picked && k % 2 == 0)
+			sites[k] = r->next_site++;
+	}
 }
 
 /* Reasons a method may get on its second rewrite only: the first one made it
@@ -117,7 +136,7 @@ static void on_refused(void *ctx, const char *name, size_t nl, const char *desc,
 static int rewrite(const uint8_t *in, size_t len, enum mode mode, struct run *r, uint8_t **out,
 		   size_t *out_len)
 {
-	struct classfile_hooks h = { r, on_select, on_refused, NULL };
+	struct classfile_hooks h = { r, on_select, on_refused, on_lines };
 	uint8_t sentinel;
 	const char *why = "unset";
 

@@ -818,6 +818,36 @@ static void lines_give(void *ctx, const char *name, size_t name_len, const char 
 	}
 }
 
+/* M alone in a class, picked as PICKS say, its lines given sites as GIVE
+ * says: the output is the class with EM and the Integers SITES appended. */
+static void expect_lines(const struct method *m, const struct method *em, const struct classfile_pick *picks,
+			 size_t npicks, const int32_t (*give)[2], size_t ngive, const int32_t *sites, size_t nsites)
+{
+	const struct cls c = { .methods = m, .nmethods = 1 };
+	struct cls ec = c;
+	struct bb in = { 0 }, exp = { 0 };
+	ec.methods = em;
+	ec.probe = true;
+	ec.sites = sites;
+	ec.nsites = nsites;
+	build_class(&in, &c);
+	build_class(&exp, &ec);
+	memset(&g_lines, 0, sizeof g_lines);
+	g_lines.give = give;
+	g_lines.ngive = ngive;
+	struct sel sel = { .picks = picks, .npicks = npicks };
+	const struct classfile_hooks h = { &sel, select_seq, refused_rec, lines_give };
+	uint8_t *out = NULL;
+	size_t out_len = 0;
+	const char *why = "unset";
+	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 1);
+	assert_null(why);
+	compare(out, out_len, &exp);
+	free(out);
+	bb_free(&in);
+	bb_free(&exp);
+}
+
 /* A line's call, `ldc_w site; invokestatic enter`, in front of its first
  * instruction, labelled: a line at a loop's branch target (11) runs it on
  * every turn, as the branch lands on the call; a line after the loop (12)
@@ -857,34 +887,11 @@ static void test_lines(void **state)
 	em.frames = eframes;
 	static const int32_t give[][2] = { { 11, 7 }, { 12, 8 } };
 	static const int32_t sites[] = { 7, 8 };
-	memset(&g_lines, 0, sizeof g_lines);
-	g_lines.give = give;
-	g_lines.ngive = 2;
-
-	const struct cls c = { .methods = &m, .nmethods = 1 };
-	struct cls ec = c;
-	struct bb in = { 0 }, exp = { 0 };
-	ec.methods = &em;
-	ec.probe = true;
-	ec.sites = sites;
-	ec.nsites = 2;
-	build_class(&in, &c);
-	build_class(&exp, &ec);
-	struct sel sel = { 0 };
-	const struct classfile_hooks h = { &sel, select_seq, refused_rec, lines_give };
-	uint8_t *out = NULL;
-	size_t out_len = 0;
-	const char *why = "unset";
-	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 1);
-	assert_null(why);
-	compare(out, out_len, &exp);
+	expect_lines(&m, &em, NULL, 0, give, 2, sites, 2);
 	assert_int_equal(g_lines.nseen, 3);
 	assert_int_equal(g_lines.seen[0], 10);
 	assert_int_equal(g_lines.seen[1], 11);
 	assert_int_equal(g_lines.seen[2], 12);
-	free(out);
-	bb_free(&in);
-	bb_free(&exp);
 
 	/* with the method's own prologue at 0, a line at 0 (a loop's target)
 	 * goes after it: the loop reruns the line's call, never the prologue */
@@ -910,29 +917,7 @@ static void test_lines(void **state)
 	static const int32_t give5[][2] = { { 5, 4 } };
 	static const int32_t sites2[] = { 3, 4 };
 	static const struct classfile_pick pick = { .site = 3, .enter = true };
-	memset(&g_lines, 0, sizeof g_lines);
-	g_lines.give = give5;
-	g_lines.ngive = 1;
-	const struct cls c2 = { .methods = &m2, .nmethods = 1 };
-	ec = c2;
-	ec.methods = &em2;
-	ec.probe = true;
-	ec.sites = sites2;
-	ec.nsites = 2;
-	memset(&in, 0, sizeof in);
-	memset(&exp, 0, sizeof exp);
-	build_class(&in, &c2);
-	build_class(&exp, &ec);
-	struct sel sel2 = { .picks = &pick, .npicks = 1 };
-	const struct classfile_hooks h2 = { &sel2, select_seq, refused_rec, lines_give };
-	out = NULL;
-	why = "unset";
-	assert_int_equal(classfile_inject(in.p, in.n, &h2, &out, &out_len, &why), 1);
-	assert_null(why);
-	compare(out, out_len, &exp);
-	free(out);
-	bb_free(&in);
-	bb_free(&exp);
+	expect_lines(&m2, &em2, &pick, 1, give5, 1, sites2, 2);
 }
 
 /* ------------------------------------------------------------ exit */
