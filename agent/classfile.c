@@ -72,59 +72,78 @@ static int by_pc(const void *a, const void *b)
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-/* The Code attribute BODY[0..LEN)'s lines (each once, at its lowest pc) to
- * SELECT_LINES; those given a site into P->lines. */
-static int choose_lines(struct cf *c, const struct classfile_hooks *h, struct pick *p, const uint8_t *body,
-			uint32_t len, const char *ns, size_t nn, const char *ds, size_t dn)
+/* A line table entry (pc, line) in the .pc and .site of a codeattr_line. */
+static int by_line_then_pc(const void *a, const void *b)
+{
+	const struct codeattr_line *x = a, *y = b;
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return by_pc(a, b);
+}
+
+/* The entries of the LineNumberTables of the Code attribute BODY[0..LEN)
+ * into *OUT (malloc()ed, .site the line), *N of them. 0 or -ENOMEM. */
+static int line_entries(const struct cf *c, const uint8_t *body, uint32_t len, struct codeattr_line **out,
+			size_t *n)
 {
 	struct cf_rd r = { .p = body, .len = len };
-	uint32_t *line = NULL, *pc = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
+	size_t cap = 0;
 
+	*out = NULL;
+	*n = 0;
 	rd_skip(&r, 4);
 	rd_skip(&r, rd_u4(&r));
 	rd_skip(&r, 8 * (size_t)rd_u2(&r));
 	uint32_t na = rd_u2(&r);
-	for (uint32_t a = 0; a < na && !r.err && rc == 0; a++) {
+	for (uint32_t a = 0; a < na && !r.err; a++) {
 		bool lnt = cfpool_utf8_is(&c->cp, rd_u2(&r), "LineNumberTable");
-		struct cf_rd t = { .p = r.p + r.off, .len = rd_u4(&r) };
-		if (!rd_has(&r, t.len))
+		uint32_t alen = rd_u4(&r);
+		if (!rd_has(&r, alen))
 			break;
-		t.p = r.p + r.off;
-		rd_skip(&r, t.len);
+		struct cf_rd t = { .p = r.p + r.off, .len = alen };
+		rd_skip(&r, alen);
 		uint32_t ne = lnt ? rd_u2(&t) : 0;
 		for (uint32_t e = 0; e < ne && !t.err; e++) {
 			uint32_t at = rd_u2(&t), ln = rd_u2(&t);
-			size_t k = 0;
-			while (k < n && line[k] != ln)
-				k++;
-			if (k < n) {
-				if (at < pc[k])
-					pc[k] = at;
-				continue;
-			}
-			if (n == cap) {
+			if (t.err)
+				break;
+			if (*n == cap) {
 				cap = cap ? 2 * cap : 16;
-				uint32_t *nl = realloc(line, cap * sizeof *nl), *np = nl ? realloc(pc, cap * sizeof *np) : NULL;
-				if (nl)
-					line = nl;
-				if (!np) {
-					rc = -ENOMEM;
-					break;
-				}
-				pc = np;
+				struct codeattr_line *v = realloc(*out, cap * sizeof *v);
+				if (!v)
+					return -ENOMEM;
+				*out = v;
 			}
-			line[n] = ln;
-			pc[n++] = at;
+			(*out)[(*n)++] = (struct codeattr_line){ at, ln };
 		}
 	}
-	int32_t *sites = rc == 0 && n ? malloc(n * sizeof *sites) : NULL;
-	if (n && !sites)
+	return 0;
+}
+
+/* The Code attribute BODY[0..LEN)'s lines, each once at its lowest pc, to
+ * SELECT_LINES; those given a site into P->lines, by pc. */
+static int choose_lines(struct cf *c, const struct classfile_hooks *h, struct pick *p, const uint8_t *body,
+			uint32_t len, const char *ns, size_t nn, const char *ds, size_t dn)
+{
+	struct codeattr_line *e = NULL;
+	size_t ne = 0, n = 0;
+	int rc = line_entries(c, body, len, &e, &ne);
+	uint32_t *line = rc == 0 && ne ? malloc(ne * sizeof *line) : NULL;
+	int32_t *sites = line ? malloc(ne * sizeof *sites) : NULL;
+
+	if (rc == 0 && ne && !sites)
 		rc = -ENOMEM;
-	if (rc == 0 && n) {
-		for (size_t k = 0; k < n; k++)
+	if (rc == 0 && ne) {
+		/* sorted, each line's first entry has its lowest pc; a table of
+		 * thousands costs a sort, not a search per entry */
+		qsort(e, ne, sizeof *e, by_line_then_pc);
+		for (size_t k = 0; k < ne; k++)
+			if (k == 0 || e[k].site != e[k - 1].site)
+				e[n++] = e[k];
+		for (size_t k = 0; k < n; k++) {
+			line[k] = e[k].site;
 			sites[k] = -1;
+		}
 		h->select_lines(h->ctx, ns, nn, ds, dn, (uint16_t)p->access, line, n, sites);
 		size_t kept = 0;
 		for (size_t k = 0; k < n; k++)
@@ -134,13 +153,13 @@ static int choose_lines(struct cf *c, const struct classfile_hooks *h, struct pi
 			rc = -ENOMEM;
 		for (size_t k = 0; k < n && p->lines; k++)
 			if (sites[k] >= 0)
-				p->lines[p->nlines++] = (struct codeattr_line){ pc[k], (uint32_t)sites[k] };
+				p->lines[p->nlines++] = (struct codeattr_line){ e[k].pc, (uint32_t)sites[k] };
 		if (p->nlines)
 			qsort(p->lines, p->nlines, sizeof *p->lines, by_pc);
 	}
 	free(sites);
 	free(line);
-	free(pc);
+	free(e);
 	return rc;
 }
 

@@ -17,8 +17,8 @@
  *    initialized, preinit.h) that calls `Probe.thrown(throwable, site)` and
  *    rethrows it.
  *  - lines: SELECT_LINES, when given, is asked once per method with code and
- *    a LineNumberTable about its lines (each distinct line once, in the
- *    table's order); a line given a site gets `Probe.enter(site)` in front
+ *    a LineNumberTable about its lines (each distinct line once, by
+ *    increasing number); a line given a site gets `Probe.enter(site)` in front
  *    of its first instruction (the lowest offset the table gives it), where
  *    branches to that instruction now land, so it runs each time the line
  *    is reached there (every turn of a loop that starts at it). The values
