@@ -67,9 +67,10 @@ static bool line_has_code(struct search *s, const struct mentry *e)
 	jvmtiEnv *jv = agent.jvmti;
 	jvmtiLineNumberEntry *t = NULL;
 	jint n = 0;
-	bool found = false;
+	bool found = false, first = !s->method[0];
 
-	if (!s->method[0] && e->name_len < sizeof(s->method)) {
+	/* the nearest lines are the first method's, the one the Notice names */
+	if (first && e->name_len < sizeof(s->method)) {
 		memcpy(s->method, e->name, e->name_len);
 		s->method[e->name_len] = '\0';
 	}
@@ -78,9 +79,9 @@ static bool line_has_code(struct search *s, const struct mentry *e)
 	for (jint i = 0; i < n; i++) {
 		uint32_t l = (uint32_t)t[i].line_number;
 		found |= l == s->line;
-		if (l < s->line && l > s->below)
+		if (first && l < s->line && l > s->below)
 			s->below = l;
-		if (l > s->line && (!s->above || l < s->above))
+		if (first && l > s->line && (!s->above || l < s->above))
 			s->above = l;
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)t);
