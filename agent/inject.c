@@ -17,6 +17,7 @@
 #include "log.h"
 #include "mcache.h"
 #include "mutf8.h"
+#include "nomatch.h"
 #include "pattern.h"
 #include "probe.h"
 #include "records.h"
@@ -144,6 +145,26 @@ static void hook_select(void *arg, const char *name, size_t nl, const char *desc
 	free(wire);
 }
 
+struct no_code {
+	const char *wire;              /* the method */
+	const uint32_t *lines;         /* its lines, increasing */
+	size_t n;
+	unsigned conn;
+};
+
+static void say_no_code(void *arg, const char *text, uint32_t line)
+{
+	const struct no_code *nc = arg;
+	uint32_t below = 0, above = 0;
+
+	for (size_t k = 0; k < nc->n; k++)
+		if (nc->lines[k] < line)
+			below = nc->lines[k];
+		else if (!above)
+			above = nc->lines[k];
+	nomatch_say_line(1u << nc->conn, text, line, nc->wire, below, above);
+}
+
 /* A line's site is named as the method with ":LINE" (pattern.h): only
  * line patterns select it. Its call reports a method.enter of that name. */
 static void hook_select_lines(void *arg, const char *name, size_t nl, const char *desc, size_t dl,
@@ -172,6 +193,11 @@ static void hook_select_lines(void *arg, const char *name, size_t nl, const char
 		sites[k] = site;
 		record_names_add(&h->rn, named, len, REC_ENTER);
 	}
+	/* a registered line this method has no code on: never reached, said */
+	struct no_code nc = { wire, lines, nlines, 0 };
+	for (nc.conn = 0; nc.conn < AGENT_MAX_CONNS; nc.conn++)
+		if (__atomic_load_n(&conns[nc.conn].active, __ATOMIC_ACQUIRE))
+			regset_lines_without_code(&conns[nc.conn].regs, wire, n, lines, nlines, say_no_code, &nc);
 	free(named);
 	free(wire);
 }

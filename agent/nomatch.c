@@ -16,7 +16,7 @@
 #define NOMATCH_SIMILAR 4u
 
 struct search {
-	const struct reg *r;
+	struct reg *r;
 	size_t pos;               /* in the connection's list: Notices go in that order */
 	bool found;
 	bool class_seen;          /* a loaded class the method pattern may select */
@@ -219,6 +219,17 @@ static int collect(struct conn *c, struct check *k)
 	return patindex_build(&k->ix, PATTERN_METHOD, k->pats, n) < 0 ? -1 : 0;
 }
 
+void nomatch_say_line(uint32_t want, const char *text, uint32_t line, const char *method, uint32_t below,
+		      uint32_t above)
+{
+	char near[64] = "";
+
+	if (below || above)
+		snprintf(near, sizeof near, "; the nearest lines with code: %.0u%s%.0u", below,
+			 below && above ? ", " : "", above);
+	emit_notice(want, "java.method pattern '%s': line %u of %s has no code%s", text, line, method, near);
+}
+
 void nomatch_check(struct conn *c, JNIEnv *jni)
 {
 	struct check k = { 0 };
@@ -242,12 +253,11 @@ void nomatch_check(struct conn *c, JNIEnv *jni)
 		for (size_t i = 0; i < nsaid; i++) {
 			struct search *s = k.s[i];
 			if (s->method[0]) {
-				char near[64] = "";
-				if (s->below || s->above)
-					snprintf(near, sizeof near, "; the nearest lines with code: %.0u%s%.0u",
-						 s->below, s->below && s->above ? ", " : "", s->above);
-				emit_notice(1u << (c - conns), "java.method pattern '%s': line %u of %s has no code%s",
-					    s->r->text, s->line, s->method, near);
+				/* said once, here or by the class-file hook (a retransform
+				 * for this very registration comes first) */
+				if (!__atomic_exchange_n(&s->r->nocode_said, true, __ATOMIC_RELAXED))
+					nomatch_say_line(1u << (c - conns), s->r->text, s->line, s->method,
+							 s->below, s->above);
 				free(s->base);
 				free(s);
 				continue;

@@ -22,9 +22,16 @@
 #define STAPJAVA_AGENT_NOMATCH_H
 
 #include <jvmti.h>
+#include <stdint.h>
 
 struct conn;
 
 void nomatch_check(struct conn *c, JNIEnv *jni);
+
+/* Tell connections WANT that line pattern TEXT selects LINE of METHOD,
+ * which has no code there; BELOW and ABOVE the nearest lines that have (0:
+ * none). Also what a class loaded after the registration shows (inject.c). */
+void nomatch_say_line(uint32_t want, const char *text, uint32_t line, const char *method, uint32_t below,
+		      uint32_t above);
 
 #endif

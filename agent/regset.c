@@ -2,6 +2,7 @@
 #include "regset.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ struct regset_snapshot {
 	uint32_t *of[4];         /* per wire_kind: index position -> v[] */
 	uint8_t ev_bits[4];
 	bool fire;               /* some registration is a slot's */
+	uint32_t *lines;         /* the method registrations with a line: v[] positions */
+	size_t nlines;
 };
 
 void regset_init(struct regset *s)
@@ -157,6 +160,7 @@ static void snapshot_free(struct regset_snapshot *sn)
 		free(sn->of[k]);
 	}
 	free(sn->v);
+	free(sn->lines);
 	free(sn);
 }
 
@@ -169,6 +173,11 @@ static struct regset_snapshot *snapshot_build(const struct regset *s)
 		goto fail;
 	memcpy(sn->v, s->v, s->n * sizeof *sn->v);
 	sn->n = s->n;
+	if (!(sn->lines = malloc((s->n ? s->n : 1) * sizeof *sn->lines)))
+		goto fail;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i]->kind == WIRE_KIND_METHOD && pattern_line(s->v[i]->pat))
+			sn->lines[sn->nlines++] = (uint32_t)i;
 	for (uint8_t k = WIRE_KIND_METHOD; k <= WIRE_KIND_EXCEPTION; k++) {
 		size_t m = 0;
 		if (!(sn->of[k] = malloc((s->n ? s->n : 1) * sizeof *sn->of[k])))
@@ -266,6 +275,44 @@ static bool found_any(void *ctx, size_t i)
 	struct found *f = ctx;
 
 	return (f->sn->v[f->of[i]]->events & f->want) != 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void regset_lines_without_code(struct regset *s, const char *wire, size_t n, const uint32_t *lines, size_t nl,
+			       void (*fn)(void *ctx, const char *text, uint32_t line), void *ctx)
+{
+	struct {
+		char text[256];
+		uint32_t line;
+	} miss[4];
+	size_t nm = 0;
+	char *named = NULL;
+
+	pthread_rwlock_rdlock(&s->lock);
+	const struct regset_snapshot *sn = s->live;
+	if (sn && sn->nlines && (named = malloc(n + 12)))
+		memcpy(named, wire, n);
+	for (size_t k = 0; named && k < sn->nlines && nm < 4; k++) {
+		struct reg *r = sn->v[sn->lines[k]];
+		uint32_t l = pattern_line(r->pat);
+		if (bsearch(&l, lines, nl, sizeof *lines, cmp_line))
+			continue;
+		size_t len = n + (size_t)snprintf(named + n, 12, ":%" PRIu32, l);
+		if (!pattern_match_method(r->pat, named, len) ||
+		    __atomic_exchange_n(&r->nocode_said, true, __ATOMIC_RELAXED))
+			continue;
+		snprintf(miss[nm].text, sizeof miss[nm].text, "%.*s", (int)r->text_len, r->text);
+		miss[nm++].line = l;
+	}
+	pthread_rwlock_unlock(&s->lock);
+	free(named);
+	for (size_t k = 0; k < nm; k++)
+		fn(ctx, miss[k].text, miss[k].line);
 }
 
 uint8_t regset_match_method(struct regset *s, const char *name, size_t len, struct fire_set fire[3])

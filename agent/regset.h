@@ -40,6 +40,7 @@ struct reg {
 	uint8_t kind;            /* enum wire_kind */
 	uint8_t events;          /* enum wire_event_bits of that kind */
 	bool checked;            /* nomatch.h looked for a loaded match (I/O thread) */
+	bool nocode_said;        /* a line pattern: its line without code was said (__atomic) */
 	int16_t fire_id;         /* RegisterSlot: its fire id (inthread.h); -1: none */
 	uint32_t text_len;
 	char *text;              /* as the peer sent it, for Unregister */
@@ -73,6 +74,14 @@ void regset_clear(struct regset *s);
 int regset_publish(struct regset *s, uint8_t ev_bits[4]);
 /* At close: nothing registered, everything freed. */
 void regset_free(struct regset *s);
+
+/* The line registrations (":LINE", pattern.h) that select line L of the
+ * method WIRE[0..N) where L is none of LINES[0..NL) (increasing: the lines
+ * the method has code on), each once for the registration's life: FN gets
+ * its text and L after the read lock is released (FN may take locks). At
+ * most 4 a call. */
+void regset_lines_without_code(struct regset *s, const char *wire, size_t n, const uint32_t *lines, size_t nl,
+			       void (*fn)(void *ctx, const char *text, uint32_t line), void *ctx);
 
 /* The method events (WIRE_METHOD_*) the registrations selecting wire method
  * NAME want; with FIRE, the fire ids of those of slots, per event bit (i < 3). */

@@ -1683,13 +1683,21 @@ warn: no event of the exception pattern 'java.io.*' (thrown) in this session: no
 # A line (:LINE) is probed at its first instruction, once each time it runs:
 # a call's line, a for loop's header (its first instruction runs once), its
 # body (300 turns), and the line after the loop, whose first instruction is
-# the loop's exit, a branch target. No return events: a line has none.
+# the loop's exit, a branch target. No return events: a line has none. A
+# line without code (run's declaration), in a class loaded after the
+# registration, is said as the class loads, with the nearest line that has.
 check_lines() {
-	local src=$SRC/testsuite/java/Families.java l_add l_for
+	local src=$SRC/testsuite/java/Families.java l_add l_for l_decl
 	l_add=$(grep -n '^        add(2, 3);' "$src" | cut -d: -f1)
 	l_for=$(grep -n '^        for (int i = 0; i < 300; i++)' "$src" | cut -d: -f1)
+	l_decl=$((l_add - 2))
+	sed -n "${l_decl}p" "$src" | grep -q '^    static void run() {$'
+	EXPECT_WARNS="$(printf '%s\n' \
+		"warn: java.method pattern 'Demo.run()V:$l_decl': line $l_decl of Demo.run()V has no code; the nearest lines with code: $((l_decl + 1))" \
+		"$(silent method "Demo.run()V:$l_decl" 'enter')")" \
 	family "$1" methods -m "Demo.run()V:$l_add:enter" -m "Demo.run:$((l_for + 1))" \
-		-m "Demo.run():$l_for" -m "Demo.run()V:$((l_for + 2)):enter" -m 'Demo.add(II)I:enter' --args
+		-m "Demo.run():$l_for" -m "Demo.run()V:$((l_for + 2)):enter" -m 'Demo.add(II)I:enter' \
+		-m "Demo.run()V:$l_decl:enter" --args
 	mask "$T/events" | uniq -c | sed -E 's/^ +//' >"$T/got"
 	printf '%s\n' "1 method.enter pid=P tid=T ts=X method=Demo.run()V:$l_add args=" \
 		'1 method.enter pid=P tid=T ts=X method=Demo.add(II)I args=2,3' \
