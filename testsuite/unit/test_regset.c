@@ -83,6 +83,44 @@ static void test_published_in_batches(void **state)
 	regset_free(&s);
 }
 
+/* Line registrations: a method's line selects only them; those that select
+ * a line the method has no code on are told, each once. */
+static char said[4][64];
+static size_t nsaid;
+
+static void note_said(void *ctx, const char *text, uint32_t line)
+{
+	(void)ctx;
+	assert_true(nsaid < 4);
+	snprintf(said[nsaid++], sizeof said[0], "%s@%u", text, (unsigned)line);
+}
+
+static void test_lines(void **state)
+{
+	struct regset s;
+	uint8_t bits[4];
+	static const uint32_t lines[] = { 5, 6, 9 };
+
+	(void)state;
+	regset_init(&s);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "C.m(I)V:5"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "*C.m(*)*:7"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "C.x()V:3"), 0);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "C.*"), 0);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(method(&s, "C.m(I)V:5"), WIRE_METHOD_ENTER);
+	assert_int_equal(method(&s, "C.m(I)V:7"), WIRE_METHOD_ENTER);
+	assert_int_equal(method(&s, "C.m(I)V:6"), 0);
+	assert_int_equal(method(&s, "C.m(I)V"), WIRE_METHOD_RETURN);
+	nsaid = 0;
+	regset_lines_without_code(&s, "C.m(I)V", 7, lines, 3, note_said, NULL);
+	assert_int_equal(nsaid, 1);
+	assert_string_equal(said[0], "*C.m(*)*:7@7");
+	regset_lines_without_code(&s, "C.m(I)V", 7, lines, 3, note_said, NULL);
+	assert_int_equal(nsaid, 1);	/* once */
+	regset_free(&s);
+}
+
 /* A slot's fire id is collected per event, and given back once no snapshot shows it. */
 static void test_fire_ids(void **state)
 {
@@ -164,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_published_in_batches),
 		cmocka_unit_test(test_fire_ids),
+		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_count_bound),
 		cmocka_unit_test(test_byte_bound),
 	};
