@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "conn.h"
 #include "emit.h"
+#include "jfr.h"
 #include "jvmti_events.h"
 #include "listener.h"
 #include "log.h"
@@ -227,6 +228,7 @@ static void accept_one(int lfd)
 
 static void close_conn(struct conn *c, JNIEnv *jni, const char *why)
 {
+	jfr_conn_closed(c);
 	conn_close(c, why);
 	events_update(jni);
 }

@@ -49,6 +49,9 @@ static const char usage_text[] =
 	"  -e, --exception PATTERN[:thrown,catch]         (default thrown,catch)\n"
 	"      --gc, --threads, --monitors, --vm          event families\n"
 	"      --args, --return, --stack                  optional data\n"
+	"      --jfr TYPE[#NAME=VALUE[;NAME=VALUE]][,TYPE...]\n"
+	"                           the JVM's JFR events of these types ('*' a\n"
+	"                           wildcard), with JFR settings (threshold=1 ms)\n"
 	"      --monitor-detail     monitor events say the monitor's class, and who\n"
 	"                           holds it on a contended enter\n"
 	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
@@ -92,7 +95,7 @@ enum {
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
-	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ,
+	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR,
 	OPT_JVM = 400,
 };
 
@@ -136,6 +139,7 @@ static const struct option long_options[] = {
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "read", required_argument, NULL, OPT_READ },
 	{ "jvm", required_argument, NULL, OPT_JVM },
+	{ "jfr", required_argument, NULL, OPT_JFR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -320,6 +324,24 @@ static int add_jvm(struct bridge_options *o, const char *arg)
 	return 0;
 }
 
+/* --jfr: comma-separated entries (jfrspec.h). */
+static int add_jfr(struct registry *r, const char *arg)
+{
+	char err[400];
+
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		int rc = registry_add_jfr(r, p, len, err, sizeof err);
+		if (rc == -EINVAL)
+			sj_error("--jfr '%s': %s", arg, err);
+		if (rc < 0)
+			return rc;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 static int parse_one(struct bridge_options *o, int c, const char *arg)
 {
 	unsigned long v;
@@ -349,6 +371,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 			return -EINVAL;
 		o->reg.sync_timeout_us = arg ? (uint32_t)v : OPTIONS_DEFAULT_SYNC_TIMEOUT_US;
 		return 0;
+	case OPT_JFR: return add_jfr(&o->reg, arg);
 	case OPT_PARENT: return parse_pid("--parent", arg, &o->parent);
 	case OPT_SOCKDIR:
 		if (arg[0] != '/') {
@@ -528,7 +551,7 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	if (check_recording(o) < 0)
 		return -EINVAL;
 	if (!o->list && !o->check && !o->read && registry_is_empty(&o->reg)) {
-		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
+		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)");
 		return -EINVAL;
 	}
 	return 0;

@@ -35,6 +35,10 @@ struct registry {
 	uint32_t opt_mask;    /* WIRE_OPT_* */
 	bool sync;            /* synchronous dispatch requested */
 	uint32_t sync_timeout_us;
+	/* --jfr: the JFR event types wanted, one jfrspec.h entry a line (the
+	 * JfrSettings text); NULL: none */
+	char *jfr;
+	size_t jfr_len, jfr_entries;
 };
 
 void registry_init(struct registry *r);
@@ -60,6 +64,9 @@ static inline bool registry_family_on(const struct registry *r, enum event_famil
 	return r->families & EVENT_FAMILY_BIT(f);
 }
 
+/* Check SPEC, one jfrspec.h entry, and add it to the JFR wishes.
+ * -EINVAL: ERR says why; -ENOMEM. */
+int registry_add_jfr(struct registry *r, const char *spec, size_t len, char *err, size_t errlen);
 /* True when nothing at all is registered. */
 bool registry_is_empty(const struct registry *r);
 

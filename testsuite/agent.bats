@@ -3000,3 +3000,85 @@ check_jvm_kill_loop() {
 
 @test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 17)" { check_jvm_kill_loop "$JDK17"; }
 @test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 25)" { check_jvm_kill_loop "$JDK25"; }
+
+# Issue 15: JFR events (java.jfr, stpd-bridge --jfr). The agent keeps one JFR
+# recording per session that wants JFR, holding only its event types, and
+# reads its chunks from JFR's repository; a session that leaves takes its
+# recording with it, and the repository our recording made (agent/jfr.h).
+jcmd_of() { echo "${1%/java}/jcmd"; }
+
+check_jfr_stop_leaves_nothing() {
+	local java=$1 repo
+	start_jvm "$java" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=1 ms'
+	wait_until 30 log_has 'conn#1: JFR recording started: 2 event types, from chunk /'
+	repo=$(sed -n 's|.*conn#1: JFR recording started: 2 event types, from chunk \(/.*\)/[^/]*\.jfr$|\1|p' "$T/agent.log")
+	[ -d "$repo" ]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	kill "$BPID"
+	wait_exit "$BPID"
+	wait_until 20 log_has "JFR repository $repo removed"
+	[ ! -e "$repo" ]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"No available recordings."* ]]
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: a session's recording runs while it is there; when it leaves, no recording and no repository of ours are left (JDK 17)" { check_jfr_stop_leaves_nothing "$JDK17"; }
+@test "jfr: a session's recording runs while it is there; when it leaves, no recording and no repository of ours are left (JDK 25)" { check_jfr_stop_leaves_nothing "$JDK25"; }
+
+# A recording the user started is left alone: it runs before, during and after ours.
+@test "jfr: a recording the user started is not disturbed by a session's" {
+	start_jvm "$JDK17" "" -- -XX:StartFlightRecording=name=mine,filename=$T/mine.jfr JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types, from chunk /'
+	run "$(jcmd_of "$JDK17")" "$JPID" JFR.check
+	[[ $output == *"name=mine "*"(running)"* ]]
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	kill "$BPID"
+	wait_exit "$BPID"
+	wait_until 20 log_has 'conn#1: JFR recording closed'
+	run "$(jcmd_of "$JDK17")" "$JPID" JFR.check
+	[[ $output == *"name=mine "*"(running)"* ]]
+	[[ $output != *stapjava* ]]
+	! log_has 'JFR repository .* removed' || return 1
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
+check_jfr_disabled() {
+	local java=$1
+	start_jvm "$java" "" -- -XX:-FlightRecorder JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 grep -q 'JFR events cannot be had' "$T/b.log"
+	EXPECT_WARNS="warn: JFR events cannot be had: JFR is disabled in this JVM (FlightRecorder.isAvailable() is false: -XX:-FlightRecorder, or the platform lacks it)" \
+		bridge_quiet b
+	! log_has 'JFR recording started' || return 1
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: a JVM with -XX:-FlightRecorder: a Notice says JFR is disabled, no recording (JDK 17)" { check_jfr_disabled "$JDK17"; }
+@test "jfr: a JVM with -XX:-FlightRecorder: a Notice says JFR is disabled, no recording (JDK 25)" { check_jfr_disabled "$JDK25"; }
+
+@test "jfr: an event type the JVM lacks is said with the names most like it; a wildcard that selects none is said" {
+	start_jvm "$JDK17" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr 'jdk.GarbageColection,nope.*'
+	wait_until 30 grep -q "no JFR event type of this JVM matches 'nope.\*'" "$T/b.log"
+	EXPECT_WARNS="warn: this JVM has no JFR event type 'jdk.GarbageColection'; similar: jdk.GarbageCollection, jdk.G1GarbageCollection, jdk.OldGarbageCollection
+warn: no JFR event type of this JVM matches 'nope.*'" bridge_quiet b
+	! log_has 'JFR recording started' || return 1
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}

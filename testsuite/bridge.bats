@@ -130,10 +130,16 @@ ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads 
 	[[ $output == *"error: --exception 'java.lang.*:thrown,bogus': unknown event list 'thrown,bogus' (events: thrown,catch)" ]]
 	run "$BRIDGE" --print
 	[ "$status" -eq 2 ]
-	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)" ]]
 	run "$BRIDGE" -x 0 --gc
 	[ "$status" -eq 2 ]
 	[[ $output == *"error: --pid '0': not a process id" ]]
+	run "$BRIDGE" --print --jfr 'jdk.GarbageCollection,jdk.JavaMonitorEnter#threshold'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --jfr 'jdk.GarbageCollection,jdk.JavaMonitorEnter#threshold': '=' is expected after a setting's name at byte 30 of 'jdk.JavaMonitorEnter#threshold'" ]]
+	run "$BRIDGE" --print --jfr 'jdk.Socket Read'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --jfr 'jdk.Socket Read': an event type holds only letters, digits, '.', '_', '\$' and the wildcard '*' at byte 10 of 'jdk.Socket Read'" ]]
 	run "$BRIDGE" --help
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Usage: stpd-bridge [OPTION]..." ]
@@ -551,7 +557,7 @@ markers_of() {
 	[[ $output == *"error: --slot '0:class.load:': pattern '': "* ]]
 	run "$BRIDGE" --fire
 	[ "$status" -eq 2 ]
-	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)" ]]
 }
 
 @test "--fire --slot: one registration per pattern with the union of its slots' events; --print alongside" {
