@@ -351,18 +351,25 @@ static int open_chunk(struct jfr_slot *s, const char *name)
 	return 0;
 }
 
-/* Is the chunk S reads complete at S->offset (its header says state 0 and
- * that size)? */
-static bool chunk_complete(const struct jfr_slot *s)
+/* How far the chunk S reads is written for sure: its header's size, which
+ * JFR sets at each flush, once the data before it is in the file (bytes past
+ * it may be a write under way: JDK 25 was seen with zeros there). The header
+ * is read as JFR's own reader does: the state byte at 64 before and after
+ * (255 while JFR rewrites the header), the same both times. 0 with the
+ * header being rewritten. *COMPLETE: state 0, the chunk is finished. */
+static uint64_t chunk_written(const struct jfr_slot *s, bool *complete)
 {
-	uint8_t h[JFR_HEADER];
+	uint8_t h[JFR_HEADER], again;
 	uint64_t size = 0;
 
-	if (pread(s->fd, h, sizeof h, 0) != (ssize_t)sizeof h || h[64] != 0)
-		return false;
+	*complete = false;
+	if (pread(s->fd, h, sizeof h, 0) != (ssize_t)sizeof h || h[64] == 255 ||
+	    pread(s->fd, &again, 1, 64) != 1 || again != h[64])
+		return 0;
 	for (int i = 8; i < 16; i++)
 		size = size << 8 | h[i];   /* big-endian, as every JFR header field */
-	return size == s->offset;
+	*complete = h[64] == 0;
+	return size;
 }
 
 /* Queue what S's chunks hold beyond what was sent, while C's queue is less
@@ -379,17 +386,25 @@ static size_t stream(struct jfr_slot *s, unsigned idx)
 		pthread_mutex_unlock(&c->lock);
 		if (!ok || queued + 128 >= half)
 			break;
-		size_t want = half - queued - 128;
-		ssize_t n = pread(s->fd, piece, want < JFR_PIECE ? want : JFR_PIECE, (off_t)s->offset);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
+		bool complete;
+		uint64_t written = chunk_written(s, &complete);
+		if (written <= s->offset) {
 			char next[256];
-			if (n == 0 && chunk_complete(s) && next_chunk(s->file, next, sizeof next) &&
+			if (complete && written == s->offset && next_chunk(s->file, next, sizeof next) &&
 			    open_chunk(s, next) == 0)
 				continue;
 			break;
 		}
+		size_t want = half - queued - 128;
+		if (want > JFR_PIECE)
+			want = JFR_PIECE;
+		if (want > written - s->offset)
+			want = (size_t)(written - s->offset);
+		ssize_t n = pread(s->fd, piece, want, (off_t)s->offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
 		memset(&data_ev, 0, offsetof(struct wire_event, values));
 		data_ev.code = WIRE_EV_JFR_DATA;
 		data_ev.jfr_flags = s->offset == 0 ? WIRE_JFR_CHUNK_BEGIN : 0;
@@ -614,10 +629,9 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			bool more = false;
 			for (unsigned i = 0; i < AGENT_MAX_CONNS; i++) {
 				struct jfr_slot *s = &slots[i];
-				if (s->fd >= 0) {
-					off_t end = lseek(s->fd, 0, SEEK_END);
-					more |= end > (off_t)s->offset;
-				}
+				bool complete;
+				if (s->fd >= 0)
+					more |= chunk_written(s, &complete) > s->offset;
 			}
 			if (!more)
 				break;

@@ -11,6 +11,8 @@
 #include "log.h"
 #include "print.h"
 
+static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots);
+
 int handler_init(struct handler *h, const struct bridge_options *opts, const struct jvm_id *jvm,
 		 int out_fd)
 {
@@ -33,6 +35,13 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 	}
 	if (opts->matches && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
 		return -ENOMEM;
+	if (opts->reg.jfr_len) {
+		rc = jfrfeed_new(&h->jfr, &opts->reg, h->pid, jfr_event, h);
+		if (rc < 0)
+			return rc;
+		if (opts->fire && !(h->jfr_buf = malloc(HANDLER_JFR_MARKER_BYTES)))
+			return -ENOMEM;
+	}
 	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
 	if (opts->fire && !opts->in_thread) {
 		rc = dispatch_init(&h->disp, &opts->reg, &opts->slots);
@@ -50,6 +59,10 @@ int handler_record_to(struct handler *h, int fd)
 
 void handler_free(struct handler *h)
 {
+	jfrfeed_free(h->jfr);
+	h->jfr = NULL;
+	free(h->jfr_buf);
+	h->jfr_buf = NULL;
 	recfwd_finish(&h->rec);
 	threadnames_free(&h->names);
 	tidmap_free(&h->tids);
@@ -66,6 +79,7 @@ void handler_report_silent(const struct handler *h)
 {
 	const struct registry *r = &h->opts->reg;
 
+	jfrfeed_end(h->jfr);
 	if (h->lost)
 		sj_warn("pid %d: the agent dropped %llu events in this session (its queue was full: "
 			"give it more room with bufsize=, or ask for fewer events)", (int)h->pid,
@@ -172,6 +186,32 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 	return batch_line(h, (size_t)n);
 }
 
+/* --jfr: an event of the JVM's JFR stream that the session asked for. Its
+ * thread is the host's, as every event's. With --fire the jfr marker fires
+ * from here, in-thread sessions included: the agent parses no JFR. */
+static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots)
+{
+	struct handler *h = ctx;
+	uint64_t tid = ev->os_tid;
+	ssize_t n;
+
+	if (tid && !h->tids.identity)
+		tid = tidmap_host(&h->tids, tid, monotonic_ns());
+	if (h->opts->fire && h->jfr_buf && markers_family_probed(WIRE_EV_JFR_DATA)) {
+		struct marker_args a;
+		jfrfeed_marker_args(h->jfr_buf, HANDLER_JFR_MARKER_BYTES, (uint32_t)h->pid, tid, slots, ev, &a);
+		markers_fire_family(WIRE_EV_JFR_DATA, &a);
+	}
+	if (!h->opts->print)
+		return 0;
+	n = jfrfeed_line(h->line + h->batched, PRINT_LINE_MAX, (uint32_t)h->pid, tid, ev);
+	if (n < 0) {
+		sj_warn("pid %d: a JFR event's line exceeds %u bytes; not printed", (int)h->pid, PRINT_LINE_MAX);
+		return 0;
+	}
+	return batch_line(h, (size_t)n);
+}
+
 /* --matches: one line per match, "method NAME" (its wire name), "class
  * NAME" or "exception NAME" (Java form); at a list's end, how many the
  * agent left out. */
@@ -214,6 +254,8 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		h->lost = ev->lost;   /* a running total */
 	if (ev->code == WIRE_EV_MATCH || ev->code == WIRE_EV_MATCH_END)
 		return h->opts->matches ? list_match(h, ev) : 0;
+	if (ev->code == WIRE_EV_JFR_DATA)
+		return h->jfr ? jfrfeed_data(h->jfr, ev) : 0;
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;

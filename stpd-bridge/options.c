@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"      --jfr TYPE[#NAME=VALUE[;NAME=VALUE]][,TYPE...]\n"
 	"                           the JVM's JFR events of these types ('*' a\n"
 	"                           wildcard), with JFR settings (threshold=1 ms)\n"
+	"      --jfr-slot N:TYPE[#NAME=VALUE[;NAME=VALUE]]\n"
+	"                           the same, for java.jfr probe point N (0-63): bit\n"
+	"                           N of the jfr marker's $arg10 (doc/markers.md)\n"
 	"      --monitor-detail     monitor events say the monitor's class, and who\n"
 	"                           holds it on a contended enter\n"
 	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
@@ -95,7 +98,7 @@ enum {
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
-	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR,
+	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR, OPT_JFR_SLOT,
 	OPT_JVM = 400,
 };
 
@@ -140,6 +143,7 @@ static const struct option long_options[] = {
 	{ "read", required_argument, NULL, OPT_READ },
 	{ "jvm", required_argument, NULL, OPT_JVM },
 	{ "jfr", required_argument, NULL, OPT_JFR },
+	{ "jfr-slot", required_argument, NULL, OPT_JFR_SLOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -331,7 +335,7 @@ static int add_jfr(struct registry *r, const char *arg)
 
 	for (const char *p = arg;;) {
 		size_t len = strcspn(p, ",");
-		int rc = registry_add_jfr(r, p, len, err, sizeof err);
+		int rc = registry_add_jfr(r, p, len, -1, err, sizeof err);
 		if (rc == -EINVAL)
 			sj_error("--jfr '%s': %s", arg, err);
 		if (rc < 0)
@@ -340,6 +344,29 @@ static int add_jfr(struct registry *r, const char *arg)
 			return 0;
 		p += len + 1;
 	}
+}
+
+/* --jfr-slot N:ENTRY */
+static int add_jfr_slot(struct registry *r, const char *arg)
+{
+	char err[400], *end;
+	unsigned long n = strtoul(arg, &end, 10);
+	int rc;
+
+	if (end == arg || *end != ':' || n >= REGISTRY_JFR_SLOTS || arg[0] == '-' || arg[0] == '+') {
+		sj_error("--jfr-slot '%s': N:TYPE expected, N from 0 to %u", arg, REGISTRY_JFR_SLOTS - 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < r->jfr_entries; i++) {
+		if (r->jfr_slots[i] == (int8_t)n) {
+			sj_error("--jfr-slot '%s': slot %lu given twice", arg, n);
+			return -EINVAL;
+		}
+	}
+	rc = registry_add_jfr(r, end + 1, strlen(end + 1), (int)n, err, sizeof err);
+	if (rc == -EINVAL)
+		sj_error("--jfr-slot '%s': %s", arg, err);
+	return rc;
 }
 
 static int parse_one(struct bridge_options *o, int c, const char *arg)
@@ -372,6 +399,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 		o->reg.sync_timeout_us = arg ? (uint32_t)v : OPTIONS_DEFAULT_SYNC_TIMEOUT_US;
 		return 0;
 	case OPT_JFR: return add_jfr(&o->reg, arg);
+	case OPT_JFR_SLOT: return add_jfr_slot(&o->reg, arg);
 	case OPT_PARENT: return parse_pid("--parent", arg, &o->parent);
 	case OPT_SOCKDIR:
 		if (arg[0] != '/') {

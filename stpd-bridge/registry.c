@@ -18,6 +18,7 @@ void registry_free(struct registry *r)
 {
 	free(r->entries);
 	free(r->jfr);
+	free(r->jfr_slots);
 	registry_init(r);
 }
 
@@ -91,9 +92,10 @@ bool registry_is_empty(const struct registry *r)
 	return r->n == 0 && !r->families && !r->jfr_len;
 }
 
-int registry_add_jfr(struct registry *r, const char *spec, size_t len, char *err, size_t errlen)
+int registry_add_jfr(struct registry *r, const char *spec, size_t len, int slot, char *err, size_t errlen)
 {
 	struct jfrspec_entry e;
+	int8_t *slots;
 	char *grown;
 
 	if (jfrspec_parse(spec, len, &e, err, errlen) < 0)
@@ -102,6 +104,11 @@ int registry_add_jfr(struct registry *r, const char *spec, size_t len, char *err
 		snprintf(err, errlen, "more than %u event types", JFRSPEC_MAX_ENTRIES);
 		return -EINVAL;
 	}
+	slots = realloc(r->jfr_slots, r->jfr_entries + 1);
+	if (!slots)
+		return -ENOMEM;
+	r->jfr_slots = slots;
+	slots[r->jfr_entries] = (int8_t)slot;
 	grown = realloc(r->jfr, r->jfr_len + len + 2);
 	if (!grown)
 		return -ENOMEM;

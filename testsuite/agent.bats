@@ -1610,7 +1610,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x17ff; negotiated 0x17ff
+info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1628,14 +1628,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x17ff' \
+	printf '%s\n' 'hello pid=P caps=0x1fff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x17ff; negotiated 0x17ff
+info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -3081,4 +3081,102 @@ warn: no JFR event type of this JVM matches 'nope.*'" bridge_quiet b
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
+}
+
+# count_at_least FILE PATTERN N: FILE has N lines matching PATTERN, or more.
+count_at_least() { [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
+
+# jfr_mask FILE: the --print --jfr lines with what changes from run to run
+# (pid, times, the collection's number and pauses) masked.
+jfr_mask() {
+	sed -E 's/ pid=[0-9]+ / pid=P /; s/ start_ns=[0-9]+ duration_ns=[0-9]+ / start_ns=S duration_ns=D /;
+		s/ (gcId|sumOfPauses|longestPause)=[0-9]+/ \1=N/g; s/ tid=[1-9][0-9]* / tid=T /;
+		s/ eventThread.osThreadId=[0-9]+ / eventThread.osThreadId=T /' "$1"
+}
+
+# The JDK's own collector events for System.gc(), as --print --jfr shows
+# them: JDK 25 names the VM thread that ran the collection, JDK 17 none.
+check_jfr_gc_lines() {
+	local java=$1 line l
+	start_jvm "$java" "" -- -XX:+UseG1GC JfrGc "$T/go" 3
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types'
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	if [ "$java" = "$JDK17" ]; then
+		line='jfr pid=P tid=0 start_ns=S duration_ns=D type=jdk.GarbageCollection thread="" gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	else
+		line='jfr pid=P tid=T start_ns=S duration_ns=D type=jdk.GarbageCollection thread="VM Thread" eventThread.osName="VM Thread" eventThread.osThreadId=T eventThread.javaName=null eventThread.javaThreadId=0 eventThread.group=null eventThread.virtual=0 gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	fi
+	[ "$(jfr_mask "$T/b.out")" = "$line
+$line
+$line" ] || { cat "$T/b.out"; false; }
+	# properties of what was masked: pauses and durations above 0, times in
+	# order, the thread's tid the one the JVM gave (the same namespace)
+	while read -r l; do
+		[[ $l =~ \ sumOfPauses=([0-9]+)\  ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+		[[ $l =~ \ duration_ns=([0-9]+)\  ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+		if [ "$java" = "$JDK25" ]; then
+			[[ $l =~ \ tid=([0-9]+)\ .*\ eventThread.osThreadId=([0-9]+)\  ]] &&
+				[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]
+		fi
+	done <"$T/b.out"
+	sed -E 's/.* start_ns=([0-9]+) .*/\1/' "$T/b.out" | sort -c -n
+	bridge_quiet b
+}
+@test "jfr: --print --jfr jdk.GarbageCollection: a line per System.gc() with its collector, cause and pauses (JDK 17)" { check_jfr_gc_lines "$JDK17"; }
+@test "jfr: --print --jfr jdk.GarbageCollection: a line per System.gc() with its collector, cause and pauses (JDK 25)" { check_jfr_gc_lines "$JDK25"; }
+
+# Two sessions with different thresholds on one type: JFR runs the union
+# (the lowest), each session sees what it asked for.
+check_jfr_two_sessions() {
+	local java=$1
+	start_jvm "$java" "" -- -XX:+UseG1GC JfrGc "$T/go" 2 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge a --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=0 ms'
+	wait_until 30 log_has 'conn#1: JFR recording started: 2 event types'
+	start_bridge b --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=1 h'
+	wait_until 30 log_has 'conn#2: JFR recording started: 2 event types'
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	[[ $output == *"name=stapjava conn#2 "*"(running)"* ]]
+	touch "$T/go"
+	wait_until 30 grep -q '^gc 2$' "$T/java.out"
+	wait_until 30 count_at_least "$T/a.out" 'type=jdk.GarbageCollection ' 2
+	wait_until 30 count_at_least "$T/b.out" 'type=jdk.GarbageCollection ' 2
+	wait_until 30 count_at_least "$T/a.out" 'type=jdk.GCPhasePause ' 2
+	[ "$(grep -c 'type=jdk.GarbageCollection ' "$T/a.out")" -eq 2 ]
+	[ "$(grep -c 'type=jdk.GarbageCollection ' "$T/b.out")" -eq 2 ]
+	# every pause of a collection is in the one session's, none in the other's
+	[ "$(grep -c 'type=jdk.GCPhasePause ' "$T/b.out")" -eq 0 ]
+	grep 'type=jdk.GCPhasePause ' "$T/a.out" | grep -q ' name="GC Pause"'
+	touch "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	bridge_quiet a
+	bridge_quiet b
+}
+@test "jfr: two sessions with different thresholds: each sees what it asked for (JDK 17)" { check_jfr_two_sessions "$JDK17"; }
+@test "jfr: two sessions with different thresholds: each sees what it asked for (JDK 25)" { check_jfr_two_sessions "$JDK25"; }
+
+# The JVM killed mid-stream: the bridge says the agent went before the VM's
+# end, keeps what it printed, and ends.
+@test "jfr: a JVM killed mid-chunk: what was flushed is printed, the end is said" {
+	start_jvm "$JDK17" "" -- -XX:+UseG1GC JfrGc "$T/go" 2 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types'
+	touch "$T/go"
+	wait_until 30 count_at_least "$T/b.out" 'type=jdk.GarbageCollection ' 2
+	kill -9 "$JPID"
+	wait_exit "$JPID" || true
+	JPID=
+	wait_exit "$BPID"
+	grep -q "warn: pid [0-9]*: the agent closed the connection before the VM's death event" "$T/b.log"
+	[ "$(grep -c 'type=jdk.GarbageCollection .* cause="System.gc()"' "$T/b.out")" -eq 2 ]
+	# a JVM killed -9 leaves JFR's repository behind (JFR removes it at exit): not in /tmp for good
+	rm -rf "$(sed -n 's|.*conn#1: JFR recording started: .* from chunk \(/.*\)/[^/]*\.jfr$|\1|p' "$T/agent.log")"
 }

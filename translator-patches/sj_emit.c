@@ -50,6 +50,9 @@ static const struct {
 	{ { "java_timeout_ms", "long", "$arg10" }, false, "monitor.wait monitor.waited" },
 	{ { "java_timed_out", "long", "($arg1 >> 10) & 1" }, false, "monitor.waited" },
 	{ { "java_lost", "long", "$arg9" }, false, "lost" },
+	{ { "jfr_type", "string", "user_string($arg5)" }, false, "jfr" },
+	{ { "jfr_start_ns", "long", "$arg7" }, false, "jfr" },
+	{ { "jfr_duration_ns", "long", "$arg9" }, false, "jfr" },
 };
 
 /* Is LABEL one of ON's labels, or has it one of ON's prefixes? */
