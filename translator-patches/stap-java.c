@@ -351,6 +351,8 @@ static int generate(struct job *j)
 		rc = sj_emit_aliases(&j->tr, bo.in_thread ? j->paths.agent : j->paths.bridge,
 				     bo.in_thread, &j->aliases);
 	if (rc == 0)
+		rc = sj_emit_jfr_aliases(&j->tr.jfr, j->paths.bridge, &j->aliases);
+	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
 		rc = target_command(j, &bo);
@@ -494,7 +496,7 @@ static int dump(const struct job *j)
 	for (size_t i = 0; i < j->cmd.nextra; i++)
 		printf("# stap-java --dump: script <input%zu>\n%s\n", i + 1, sj_buf_str(&j->extra[i]));
 	printf("# stap-java --dump: tapset <tmpdir>/" SJ_PATHS_TAPSET "\n%s", sj_buf_str(&j->paths_text));
-	if (j->uses_java && j->tr.nslots)
+	if (j->uses_java && (j->tr.nslots || j->tr.jfr.n))
 		printf("# stap-java --dump: tapset <tmpdir>/" SLOTS_TAPSET "\n%s", sj_buf_str(&j->aliases));
 	if (j->uses_java) {
 		printf("# stap-java --dump: bridge\n");
@@ -633,7 +635,7 @@ static int run(struct job *j)
 {
 	int rc = workdir(j);
 
-	if (rc == 0 && j->uses_java && j->tr.nslots)
+	if (rc == 0 && j->uses_java && (j->tr.nslots || j->tr.jfr.n))
 		rc = sj_write_file(j->slots, j->aliases.data, j->aliases.len, 0600);
 	if (rc == 0 && j->script[0])
 		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
