@@ -575,7 +575,8 @@ void io_wait_for_bridge(unsigned ms)
 	/* bounded: until wait_ms has passed, a bridge sent Start, or an
 	 * Appendix-only bridge sent nothing for IO_QUIET_MS */
 	while (now_ms() < deadline) {
-		if (atomic_load(&any_started))
+		/* a session's JFR recording, which its own thread starts, too */
+		if (atomic_load(&any_started) && jfr_settled())
 			return;
 		if (atomic_load(&appendix_seen) &&
 		    agent_now_ns() - atomic_load(&appendix_last_ns) >= IO_QUIET_MS * 1000000ull)

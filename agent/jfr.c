@@ -42,8 +42,9 @@ struct jfr_slot {
 	uint64_t conn_gen;       /* opened_gen of the connection the request is for */
 	unsigned serial;
 	char *want;              /* settings lines; NULL: nothing */
+	uint64_t taken_gen;      /* the request the JFR thread is applying */
+	uint64_t done_gen;       /* ... and the last it applied */
 	/* the JFR thread's */
-	uint64_t done_gen;
 	uint64_t serving;        /* opened_gen of the connection the recording is for, 0: none */
 	jobject recording;       /* global reference, NULL: none */
 	int fd;                  /* the chunk being read, -1: none */
@@ -579,8 +580,9 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		stop = dying;
 		for (unsigned i = 0; i < AGENT_MAX_CONNS && !stop; i++) {
 			struct jfr_slot *s = &slots[i];
-			if (s->want_gen == s->done_gen)
+			if (s->want_gen == s->done_gen || s->taken_gen == s->want_gen)
 				continue;
+			s->taken_gen = s->want_gen;
 			change[i] = true;
 			reqgen[i] = s->want_gen;
 			gen[i] = s->conn_gen;
@@ -595,7 +597,10 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 				continue;
 			apply(jni, i, want[i], gen[i], serial[i]);
 			free(want[i]);
+			pthread_mutex_lock(&lock);
 			slots[i].done_gen = reqgen[i];
+			pthread_cond_broadcast(&cond);
+			pthread_mutex_unlock(&lock);
 		}
 		size_t sent = 0;
 		for (unsigned i = 0; i < AGENT_MAX_CONNS; i++)
@@ -732,6 +737,17 @@ void jfr_conn_closed(struct conn *c)
 	pthread_mutex_unlock(&lock);
 	if (on)
 		request(c, NULL);
+}
+
+bool jfr_settled(void)
+{
+	bool settled = true;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned i = 0; i < AGENT_MAX_CONNS && started; i++)
+		settled &= slots[i].done_gen == slots[i].want_gen;
+	pthread_mutex_unlock(&lock);
+	return settled;
 }
 
 void jfr_vm_death(void)

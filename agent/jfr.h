@@ -26,6 +26,7 @@
 #define STAPJAVA_AGENT_JFR_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 
 #include "conn.h"
 
@@ -38,5 +39,9 @@ int jfr_settings(struct conn *c, JNIEnv *jni, const struct wire_str *text);
 /* I/O thread: C closes or is Reset: its recording goes. */
 void jfr_conn_closed(struct conn *c);
 void jfr_vm_death(void);
+/* Has every JfrSettings received been applied (its recording started,
+ * changed or stopped)? io_wait_for_bridge() waits for it too: with wait_ms,
+ * main() runs with the session's recording live. */
+bool jfr_settled(void);
 
 #endif

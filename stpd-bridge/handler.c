@@ -33,7 +33,7 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		if (!h->line || !h->hits)
 			return -ENOMEM;
 	}
-	if (opts->matches && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
+	if ((opts->matches || opts->jfr_types) && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
 		return -ENOMEM;
 	if (opts->reg.jfr_len) {
 		rc = jfrfeed_new(&h->jfr, &opts->reg, h->pid, jfr_event, h);
@@ -212,6 +212,43 @@ static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots)
 	return batch_line(h, (size_t)n);
 }
 
+/* --jfr-types: "jfr TYPE PATH PATH ..." for a type the session selects. */
+static int jfr_type_line(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	struct handler *h = ctx;
+	char *line = h->line + h->batched;
+	size_t n = 0, cap = PRINT_LINE_MAX;
+	ssize_t k = print_text(line + 4, cap - 8, type, strlen(type));
+
+	if (k < 0)
+		return 0;
+	memcpy(line, "jfr ", 4);
+	n = 4 + (size_t)k;
+	for (size_t i = 0; i < npaths; i++) {
+		if (cap - n < 8)
+			return 0;
+		line[n++] = ' ';
+		k = print_text(line + n, cap - n - 4, paths[i], strlen(paths[i]));
+		if (k < 0)
+			return 0;
+		n += (size_t)k;
+	}
+	line[n++] = '\n';
+	return batch_line(h, n);
+}
+
+static int jfr_data(struct handler *h, const struct wire_event *ev)
+{
+	int rc = jfrfeed_data(h->jfr, ev);
+
+	if (rc == 0 && h->opts->jfr_types && !h->jfr_listed) {
+		rc = jfrfeed_list(h->jfr, jfr_type_line, h);
+		h->jfr_listed = rc > 0;
+		rc = rc < 0 ? rc : 0;
+	}
+	return rc;
+}
+
 /* --matches: one line per match, "method NAME" (its wire name), "class
  * NAME" or "exception NAME" (Java form); at a list's end, how many the
  * agent left out. */
@@ -255,7 +292,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	if (ev->code == WIRE_EV_MATCH || ev->code == WIRE_EV_MATCH_END)
 		return h->opts->matches ? list_match(h, ev) : 0;
 	if (ev->code == WIRE_EV_JFR_DATA)
-		return h->jfr ? jfrfeed_data(h->jfr, ev) : 0;
+		return h->jfr ? jfr_data(h, ev) : 0;
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;

@@ -52,6 +52,7 @@ struct handler {
 	uint32_t listed;         /* --matches: the Matches of the list under way */
 	struct jfrfeed *jfr;     /* --jfr: the JVM's JFR stream, NULL: not asked for */
 	char *jfr_buf;           /* --jfr --fire: the jfr marker's strings */
+	bool jfr_listed;         /* --jfr-types: the JVM's types are listed */
 };
 
 /* The jfr marker's strings, field block and stack: what does not fit is "". */

@@ -154,6 +154,29 @@ void jfrfeed_end(struct jfrfeed *f)
 		sj_warn("pid %d: %" PRIu64 " more malformed JFR chunks were skipped", (int)f->pid, f->refused);
 }
 
+struct list_ctx {
+	struct jfrfeed *f;
+	jfr_live_type_fn fn;
+	void *ctx;
+	int n;
+};
+
+static int list_one(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	struct list_ctx *l = ctx;
+
+	l->n++;
+	return want(l->f, type) ? l->fn(l->ctx, type, paths, npaths) : 0;
+}
+
+int jfrfeed_list(struct jfrfeed *f, jfr_live_type_fn fn, void *ctx)
+{
+	struct list_ctx l = { f, fn, ctx, 0 };
+	int rc = jfr_live_types(f->live, list_one, &l);
+
+	return rc < 0 ? rc : l.n;
+}
+
 /* ------------------------------------------------------------ the line */
 
 struct line {

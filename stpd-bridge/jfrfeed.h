@@ -36,6 +36,11 @@ void jfrfeed_free(struct jfrfeed *f);
 int jfrfeed_data(struct jfrfeed *f, const struct wire_event *ev);
 void jfrfeed_end(struct jfrfeed *f);
 
+/* --jfr-types: FN(CTX, TYPE, PATHS, N) for each event type of the JVM's
+ * last metadata that an entry selects, with its field paths. Returns how
+ * many types the metadata has (0: none came yet), or FN's failure. */
+int jfrfeed_list(struct jfrfeed *f, jfr_live_type_fn fn, void *ctx);
+
 /* "jfr pid=P tid=T start_ns=S duration_ns=D type=TYPE thread=\"NAME\"
  * FIELD=VALUE... [stack=FRAME|...]\n" into BUF: its length, or -ENOSPC. */
 ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, const struct jfr_live_event *ev);

@@ -25,6 +25,8 @@ static const char usage_text[] =
 	"  -l, --list               print the JVMs this user can see and exit\n"
 	"      --matches            with -x: list the loaded methods (-m) and classes (-c,\n"
 	"                           -e) each pattern selects now, one per line, then exit\n"
+	"      --jfr-types          with -x: list the JFR event types each --jfr pattern\n"
+	"                           selects, with their fields, one per line, then exit\n"
 	"      --check              say whether each -x PID is a JVM this bridge may\n"
 	"                           serve, and exit (0: all are)\n"
 	"      --sockdir DIR        where agents given sockdir=DIR listen, under\n"
@@ -98,7 +100,7 @@ enum {
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
-	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR, OPT_JFR_SLOT,
+	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR, OPT_JFR_SLOT, OPT_JFR_TYPES,
 	OPT_JVM = 400,
 };
 
@@ -136,6 +138,7 @@ static const struct option long_options[] = {
 	{ "session", required_argument, NULL, OPT_SESSION },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "matches", no_argument, NULL, OPT_MATCHES },
+	{ "jfr-types", no_argument, NULL, OPT_JFR_TYPES },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -445,6 +448,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
 	case OPT_CHECK: o->check = true; return 0;
 	case OPT_MATCHES: o->matches = true; return 0;
+	case OPT_JFR_TYPES: o->jfr_types = true; return 0;
 	case OPT_RECORD: o->record = arg; return 0;
 	case OPT_READ: o->read = arg; return 0;
 	case OPT_FORMAT: o->format = arg; return 0;
@@ -572,6 +576,17 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 			 : "it only lists: no --print, --fire or --in-thread");
 		return -EINVAL;
 	}
+	if (o->jfr_types && (!o->npids || !o->reg.jfr_len || o->print || o->fire || o->in_thread || o->matches)) {
+		sj_error("--jfr-types: %s", !o->npids ? "give the JVMs to list with -x"
+			 : !o->reg.jfr_len ? "give the event types to list with --jfr"
+			 : "it only lists: no --print, --fire, --in-thread or --matches");
+		return -EINVAL;
+	}
+	if (o->jfr_types && registry_jfr_disable(&o->reg) < 0)
+		return -ENOMEM;
+	/* a listing run like --matches's: the supervisor ends it when every
+	 * named JVM's worker has listed (or failed); the worker tells them apart */
+	o->matches |= o->jfr_types;
 	if (o->check && !o->npids) {
 		sj_error("--check: give the JVMs to check with -x");
 		return -EINVAL;

@@ -121,3 +121,23 @@ int registry_add_jfr(struct registry *r, const char *spec, size_t len, int slot,
 	r->jfr_entries++;
 	return 0;
 }
+
+int registry_jfr_disable(struct registry *r)
+{
+	static const char off[] = "enabled=false";
+	size_t cap = r->jfr_len + r->jfr_entries * (sizeof off + 1) + 1, n = 0;
+	char *text = malloc(cap);
+
+	if (!text)
+		return -ENOMEM;
+	for (const char *line = r->jfr; line && *line;) {
+		size_t len = strcspn(line, "\n");
+		n += (size_t)snprintf(text + n, cap - n, "%s%.*s%c%s", n ? "\n" : "", (int)len, line,
+				      memchr(line, '#', len) ? ';' : '#', off);
+		line += len + (line[len] ? 1 : 0);
+	}
+	free(r->jfr);
+	r->jfr = text;
+	r->jfr_len = n;
+	return 0;
+}

@@ -71,6 +71,10 @@ static inline bool registry_family_on(const struct registry *r, enum event_famil
 /* Check SPEC, one jfrspec.h entry, and add it to the JFR wishes, for
  * --jfr-slot SLOT (-1: none). -EINVAL: ERR says why; -ENOMEM. */
 int registry_add_jfr(struct registry *r, const char *spec, size_t len, int slot, char *err, size_t errlen);
+/* --jfr-types: every JFR wish with "enabled=false" last, so that the
+ * agent's recording (whose metadata, written at its first flush, lists
+ * the types) records none. */
+int registry_jfr_disable(struct registry *r);
 /* True when nothing at all is registered. */
 bool registry_is_empty(const struct registry *r);
 

@@ -3180,3 +3180,41 @@ check_jfr_two_sessions() {
 	# a JVM killed -9 leaves JFR's repository behind (JFR removes it at exit): not in /tmp for good
 	rm -rf "$(sed -n 's|.*conn#1: JFR recording started: .* from chunk \(/.*\)/[^/]*\.jfr$|\1|p' "$T/agent.log")"
 }
+
+# --jfr-types: the JVM's event types the patterns select, with their
+# fields' paths, from the metadata of a recording that records none; then
+# the bridge exits, and the recording is gone.
+check_jfr_types() {
+	local java=$1
+	start_jvm "$java" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	run "$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --jfr-types --jfr 'jdk.GarbageCollection,jdk.Socket*,jdk.Nope'
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q 'warn: pid [0-9]*: this JVM has no JFR event type .jdk.Nope.$' <<<"$output"
+	grep -Eq '^jfr jdk.GarbageCollection (.* )?gcId name cause sumOfPauses longestPause$' <<<"$output"
+	grep -Eq '^jfr jdk.SocketRead .* host address port timeout bytesRead endOfStream$' <<<"$output"
+	grep -Eq '^jfr jdk.SocketWrite .* host address port bytesWritten$' <<<"$output"
+	[ "$(grep -c '^jfr ' <<<"$output")" -eq 3 ]
+	log_has 'conn#1: JfrSettings "jdk.GarbageCollection#enabled=false\\x0ajdk.Socket\*#enabled=false\\x0ajdk.Nope#enabled=false"'
+	wait_until 20 log_has 'conn#1: JFR recording closed'
+	# stap-java -l/-L java.jfr("...") -x PID: the same, as probe points
+	local sj=$BUILD/translator-patches/stap-java
+	export STAPJAVA_BRIDGE=$BRIDGE STAPJAVA_AGENT=$AGENT STAPJAVA_TAPSET=$BUILD/tapset STAPJAVA_BRIDGE_OPTS="--sockdir $T/s"
+	run --separate-stderr "$sj" -l 'java.jfr("jdk.Socket*"), java.jfr("jdk.GarbageCollection")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'java.jfr("jdk.GarbageCollection")' 'java.jfr("jdk.SocketRead")' 'java.jfr("jdk.SocketWrite")')" ]
+	run --separate-stderr "$sj" -L 'java.jfr("jdk.GarbageCollection")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == 'java.jfr("jdk.GarbageCollection") java_event_name:string '*' jfr_type:string jfr_start_ns:long jfr_duration_ns:long '*'@jfr_field("gcId") @jfr_field("name") @jfr_field("cause") @jfr_field("sumOfPauses") @jfr_field("longestPause")' ]]
+	run --separate-stderr "$sj" -l 'java.jfr("jdk.GarbageColection")' -x "$JPID"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[[ $stderr == *"this JVM has no JFR event type 'jdk.GarbageColection'; similar: jdk.GarbageCollection, "* ]]
+	[[ $stderr == *"warn: pid $JPID: no JFR event types listed (none selected, JFR unavailable, or the JVM ended: see above)" ]]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: --jfr-types lists the JVM's event types a pattern selects, with their fields, and leaves no recording (JDK 17)" { check_jfr_types "$JDK17"; }
+@test "jfr: --jfr-types lists the JVM's event types a pattern selects, with their fields, and leaves no recording (JDK 25)" { check_jfr_types "$JDK25"; }

@@ -116,6 +116,15 @@ section() {
 	grep -q '^__stapjava_jfr_field:string (addr:long, path:string)' <<<"$output"
 }
 
+@test "java.jfr with a kernel probe and -c: in-thread, and the bridge (which fires java.jfr) starts in the command's tree" {
+	run "$SJ" --target-command 'java Demo' -e 'probe java.jfr("jdk.GarbageCollection") { } probe syscall.write { }'
+	[ "$status" -eq 0 ]
+	[ "$output" = "sh -c 'exec /opt/stapjava/bin/stpd-bridge --parent \$PPID --fire --jfr-slot 0:jdk.GarbageCollection --in-thread </dev/null & export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
+	# without java.jfr, in-thread needs no bridge in the tree
+	run "$SJ" --target-command 'java Demo' -e 'probe java.method("A.b") { } probe syscall.write { }'
+	[ "$output" = "sh -c 'export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
+}
+
 @test "line and column of every token outside rewritten points are unchanged" {
 	run "$SJ" --dump -p2 -g -r "$KREL" tricky.stp
 	[ "$status" -eq 0 ]

@@ -82,3 +82,99 @@ int sj_emit_jfr_aliases(const struct sj_jfr_points *j, const char *bridge, struc
 	}
 	return rc ? -ENOMEM : 0;
 }
+
+int sj_jfr_list_parse(const char *points, char ***types, char *err, size_t errlen)
+{
+	static const char head[] = "java.jfr(\"";
+	size_t n = 0;
+	char **v = NULL;
+	const char *p = points;
+
+	*types = NULL;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, head, sizeof head - 1) != 0)
+		return 0;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, head, sizeof head - 1) != 0)
+			goto bad;
+		p += sizeof head - 1;
+		size_t len = strcspn(p, "\"");
+		struct jfrspec_entry e;
+		if (p[len] != '"' || p[len + 1] != ')' || jfrspec_parse(p, len, &e, err, errlen) < 0 || e.nsettings)
+			goto bad;
+		char **bigger = realloc(v, (n + 2) * sizeof *v);
+		if (!bigger || !(bigger[n] = strndup(p, len))) {
+			free(bigger ? bigger : v);
+			return -ENOMEM;
+		}
+		v = bigger;
+		v[++n] = NULL;
+		p += len + 2;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			goto bad;
+	}
+	*types = v;
+	return 1;
+bad:
+	snprintf(err, errlen, "-l/-L of java.jfr: java.jfr(\"TYPE\") points only (a wildcard '*' in TYPE), "
+		 "joined by ',': '%s'", points);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return -EINVAL;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sj_jfr_list_print(char *const *found, bool vars)
+{
+	const struct sj_alias_var *av[SJ_MAX_ALIAS_VARS];
+	size_t nav = vars ? sj_alias_vars("jfr", av, SJ_MAX_ALIAS_VARS) : 0, n = 0, k = 0;
+	char **lines;
+
+	while (found && found[n])
+		n++;
+	lines = calloc(n + 1, sizeof *lines);
+	if (!lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = found[i];
+		struct sj_buf b = { 0 };
+		int rc = 0;
+
+		if (strncmp(f, "jfr ", 4) != 0)
+			continue;
+		f += 4;
+		size_t tl = strcspn(f, " ");
+		rc |= sj_buf_printf(&b, "java.jfr(\"%.*s\")", (int)tl, f);
+		for (size_t a = 0; a < nav && a < SJ_MAX_ALIAS_VARS; a++)
+			rc |= sj_buf_printf(&b, " %s:%s", av[a]->name, av[a]->type);
+		for (f += tl; vars && *f == ' ';) {
+			size_t pl = strcspn(++f, " ");
+			rc |= sj_buf_printf(&b, " @jfr_field(\"%.*s\")", (int)pl, f);
+			f += pl;
+		}
+		if (rc) {
+			sj_buf_free(&b);
+			break;
+		}
+		lines[k++] = b.data;
+	}
+	qsort(lines, k, sizeof *lines, by_text);
+	for (size_t i = 0; i < k; i++) {
+		puts(lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	return (int)k;
+}

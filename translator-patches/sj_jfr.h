@@ -41,4 +41,15 @@ bool sj_jfr_any_used(const struct sj_jfr_points *j);
  * bridge alone parses JFR). */
 int sj_emit_jfr_aliases(const struct sj_jfr_points *j, const char *bridge, struct sj_buf *out);
 
+/* -l/-L of java.jfr points: POINTS (the argument, NUL-terminated) is one or
+ * more java.jfr("TYPE") points joined by ',', and nothing else: their TYPEs
+ * into TYPES (NULL-ended, the caller frees them), 1 ("" no java.jfr at all:
+ * 0), or -EINVAL after ERR says what is wrong. */
+int sj_jfr_list_parse(const char *points, char ***types, char *err, size_t errlen);
+/* The lines of `stpd-bridge --jfr-types` (FOUND: "jfr TYPE PATH ...",
+ * NULL-ended) as stap -l/-L prints probe points, sorted: "java.jfr(\"TYPE\")",
+ * with VARS the alias's variables " NAME:TYPE" and each field as
+ * " @jfr_field(\"PATH\")". Returns how many, or -ENOMEM. */
+int sj_jfr_list_print(char *const *found, bool vars);
+
 #endif

@@ -304,7 +304,10 @@ static int classify_command(const char *cmd, bool *simple)
 static int target_command(struct job *j, const struct sj_bridge_opts *bo)
 {
 	struct sj_buf args = { 0 };
-	struct sj_target_cmd tc = { .bridge = bo->in_thread ? NULL : j->paths.bridge,
+	/* java.jfr points fire in the bridge even in-thread: it must be in the
+	 * target's tree, where stap's uprobes are */
+	struct sj_target_cmd tc = { .bridge = bo->in_thread && !sj_jfr_any_used(&j->tr.jfr) ? NULL
+											 : j->paths.bridge,
 				    .command = j->cmd.command };
 	int rc = classify_command(j->cmd.command, &tc.exec);
 
@@ -356,7 +359,7 @@ static int generate(struct job *j)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
 		rc = target_command(j, &bo);
-		if (rc == 0 && !bo.in_thread) {
+		if (rc == 0 && (!bo.in_thread || sj_jfr_any_used(&j->tr.jfr))) {
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
 			if (rc == 0)
 				rc = sj_emit_fired_report(&j->tr, &j->main_text);
@@ -761,6 +764,54 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 	return rc < 0 ? 1 : rc;
 }
 
+/* -l / -L of java.jfr("TYPE") points: the event types (and with -L their
+ * variables and fields) of the running JVM -x PID, from `stpd-bridge
+ * --jfr-types` (sj_jfr.h). Its exit status, 1 when nothing matched, or -errno. */
+static int run_jfr_listing(struct job *j, char **types)
+{
+	char **v = NULL, **found = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!j->cmd.target_pid) {
+		sj_error("%s %s lists the event types of a running JVM: give -x PID", j->cmd.list_vars ? "-L" : "-l",
+			 j->cmd.list_point);
+		return 1;
+	}
+	if (check_programs(j, true) < 0)
+		return 1;
+	rc = bridge_opts(j);
+	rc |= sj_argv_push(&v, &n, j->paths.bridge);
+	rc |= sj_argv_push(&v, &n, "--jfr-types");
+	rc |= sj_argv_push(&v, &n, "-x");
+	rc |= sj_argv_push(&v, &n, j->cmd.target_pid);
+	rc |= sj_argv_push(&v, &n, "--agent");
+	rc |= sj_argv_push(&v, &n, j->paths.agent);
+	for (size_t i = 0; types[i]; i++) {
+		rc |= sj_argv_push(&v, &n, "--jfr");
+		rc |= sj_argv_push(&v, &n, types[i]);
+	}
+	for (size_t i = 0; i < j->nopts; i++)
+		rc |= sj_argv_push(&v, &n, j->opts[i]);
+	if (rc) {
+		free(v);
+		return rc < 0 ? rc : -ENOMEM;
+	}
+	rc = sj_run_lines(v, &found);
+	free(v);
+	if (rc < 0) {
+		sj_error("cannot run %s: %s", j->paths.bridge, strerror(-rc));
+		return 1;
+	}
+	int listed = rc == 0 ? sj_jfr_list_print(found, j->cmd.list_vars) : 0;
+	sj_run_free_lines(found);
+	if (listed == -ENOMEM)
+		return -ENOMEM;
+	if (rc == 0 && listed == 0)
+		sj_error("no JFR event type of JVM %s matches %s", j->cmd.target_pid, j->cmd.list_point);
+	return rc ? rc : listed ? 0 : 1;
+}
+
 /* -l / -L with probe points: those that take a pattern listed from the class
  * path (sj_list.h) or, with -x PID, from what that JVM has loaded, the others
  * by stap, with -L the markers' $argN left out of the tapset's points.  The exit status: stap's when it failed, else 1
@@ -814,7 +865,23 @@ static int run_point_listing(struct job *j)
 
 static int run_listing(struct job *j)
 {
-	return j->cmd.list_point ? run_point_listing(j) : run_stap_listing(j);
+	char **types = NULL, err[400];
+	int rc;
+
+	if (!j->cmd.list_point)
+		return run_stap_listing(j);
+	rc = sj_jfr_list_parse(j->cmd.list_point, &types, err, sizeof err);
+	if (rc == -EINVAL) {
+		sj_error("%s", err);
+		return 1;
+	}
+	if (rc <= 0)
+		return rc < 0 ? rc : run_point_listing(j);
+	rc = run_jfr_listing(j, types);
+	for (size_t i = 0; types[i]; i++)
+		free(types[i]);
+	free(types);
+	return rc;
 }
 
 /* With -x and a run to the end: a pid that is no JVM the bridge may serve
