@@ -16,9 +16,25 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
 }
 
+/* ERR: WHAT, AT, and the entry with its bytes outside printable ASCII as
+ * \xHH (it came from a peer: one line, whatever it holds). */
 static int fail(char *err, size_t errlen, const char *s, size_t len, size_t at, const char *what)
 {
-	snprintf(err, errlen, "%s at byte %zu of '%.*s'", what, at, (int)(len > 300 ? 300 : len), s);
+	size_t n = (size_t)snprintf(err, errlen, "%s at byte %zu of '", what, at);
+
+	for (size_t i = 0; i < len && i < 300 && n + 6 < errlen; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			n += (size_t)snprintf(err + n, errlen - n, "\\x%02x", c);
+		else
+			err[n++] = (char)c;
+	}
+	if (n + 2 <= errlen) {
+		err[n++] = '\'';
+		err[n] = '\0';
+	} else if (errlen) {
+		err[errlen - 1] = '\0';
+	}
 	return -EINVAL;
 }
 
