@@ -298,6 +298,20 @@ static void put_u32(char *at, uint32_t v)
 	memcpy(at, &v, 4);
 }
 
+/* What did not fit: R back to MARK, then an empty text whose head says 0. */
+static const char *empty_block(struct room *r, size_t mark)
+{
+	char *text;
+
+	r->len = mark;
+	text = head(r, 1);
+	if (!text)
+		return "";
+	put(r, "", 0);
+	put_u32(text - 4, 0);
+	return text;
+}
+
 /* "PATH\0VALUE\0" per field after a head: the count at -4, the offset
  * of field I at -8 - 4I (doc/markers.md); "" with a count of 0 when it
  * does not fit. */
@@ -333,15 +347,8 @@ static const char *field_block(struct room *r, const struct jfr_live_event *ev)
 		else
 			put_u32(text - 8 - 4 * i, (uint32_t)(r->buf + at - text));
 	}
-	if (!text) {
-		r->len = mark;
-		text = head(r, 1);
-		if (!text)
-			return "";
-		put(r, "", 0);
-		put_u32(text - 4, 0);
-		return text;
-	}
+	if (!text)
+		return empty_block(r, mark);
 	put_u32(text - 4, (uint32_t)ev->nfields);
 	if (!ev->nfields)
 		put(r, "", 0);
@@ -378,13 +385,7 @@ static const char *stack_text(struct room *r, const struct jfr_live_event *ev)
 		put_u32(text - 4, (uint32_t)ev->nframes);
 		return text;
 	}
-	r->len = mark;
-	text = head(r, 1);
-	if (!text)
-		return "";
-	put(r, "", 0);
-	put_u32(text - 4, 0);
-	return text;
+	return empty_block(r, mark);
 }
 
 static int64_t realtime_ahead_ns(void)

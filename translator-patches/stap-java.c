@@ -729,30 +729,32 @@ static int stap_lines(struct job *j, const char *others, struct sj_lines *lines)
 /* The names `stpd-bridge --matches -x PID` gives for L's points: what the
  * JVM has loaded (the bridge loads the agent into a JVM without one, and
  * says on stderr what went wrong).  Its exit status, or -errno. */
-static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
+/* The bridge's command line that lists (MODE: --matches, --jfr-types) in
+ * the JVM -x PID, loading the agent into it when it has none, with the
+ * bridge options (STAPJAVA_BRIDGE_OPTS) at the end; the caller adds what to
+ * list (ADD, ADD's context). 0 or nonzero. */
+static int listing_bridge_argv(struct job *j, const char *mode,
+			       int (*add)(const void *what, char ***v, size_t *n), const void *what,
+			       char ***v, size_t *n)
 {
-	static const char *const flag[] = { [SJ_KIND_METHOD] = "-m", [SJ_KIND_CLASS] = "-c",
-					    [SJ_KIND_EXCEPTION] = "-e" };
-	char **v = NULL;
-	size_t n = 0;
-	int rc;
+	int rc = bridge_opts(j);
 
-	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
-	if (check_programs(j, true) < 0)
-		return 1;
-	rc = bridge_opts(j);
-	rc |= sj_argv_push(&v, &n, j->paths.bridge);
-	rc |= sj_argv_push(&v, &n, "--matches");
-	rc |= sj_argv_push(&v, &n, "-x");
-	rc |= sj_argv_push(&v, &n, j->cmd.target_pid);
-	rc |= sj_argv_push(&v, &n, "--agent");
-	rc |= sj_argv_push(&v, &n, j->paths.agent);
-	for (size_t i = 0; i < l->npoints; i++) {
-		rc |= sj_argv_push(&v, &n, flag[l->points[i].kind]);
-		rc |= sj_argv_push(&v, &n, pattern_text(&l->points[i].pattern, NULL));
-	}
+	rc |= sj_argv_push(v, n, j->paths.bridge);
+	rc |= sj_argv_push(v, n, mode);
+	rc |= sj_argv_push(v, n, "-x");
+	rc |= sj_argv_push(v, n, j->cmd.target_pid);
+	rc |= sj_argv_push(v, n, "--agent");
+	rc |= sj_argv_push(v, n, j->paths.agent);
+	rc |= add(what, v, n);
 	for (size_t i = 0; i < j->nopts; i++)
-		rc |= sj_argv_push(&v, &n, j->opts[i]);
+		rc |= sj_argv_push(v, n, j->opts[i]);
+	return rc;
+}
+
+/* Runs V (NULL-ended; RC: how making it went), its stdout lines into
+ * *FOUND: the bridge's exit status, 1 when it cannot run (said), or -ENOMEM. */
+static int run_listing_bridge(struct job *j, char **v, int rc, char ***found)
+{
 	if (rc) {
 		free(v);
 		return rc < 0 ? rc : -ENOMEM;
@@ -764,9 +766,48 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 	return rc < 0 ? 1 : rc;
 }
 
+static int add_patterns(const void *what, char ***v, size_t *n)
+{
+	static const char *const flag[] = { [SJ_KIND_METHOD] = "-m", [SJ_KIND_CLASS] = "-c",
+					    [SJ_KIND_EXCEPTION] = "-e" };
+	const struct sj_list *l = what;
+	int rc = 0;
+
+	for (size_t i = 0; i < l->npoints; i++) {
+		rc |= sj_argv_push(v, n, flag[l->points[i].kind]);
+		rc |= sj_argv_push(v, n, pattern_text(&l->points[i].pattern, NULL));
+	}
+	return rc;
+}
+
+static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
+	if (check_programs(j, true) < 0)
+		return 1;
+	int rc = listing_bridge_argv(j, "--matches", add_patterns, l, &v, &n);
+
+	return run_listing_bridge(j, v, rc, found);
+}
+
 /* -l / -L of java.jfr("TYPE") points: the event types (and with -L their
  * variables and fields) of the running JVM -x PID, from `stpd-bridge
  * --jfr-types` (sj_jfr.h). Its exit status, 1 when nothing matched, or -errno. */
+static int add_jfr_types(const void *what, char ***v, size_t *n)
+{
+	char *const *types = what;
+	int rc = 0;
+
+	for (size_t i = 0; types[i]; i++) {
+		rc |= sj_argv_push(v, n, "--jfr");
+		rc |= sj_argv_push(v, n, types[i]);
+	}
+	return rc;
+}
+
 static int run_jfr_listing(struct job *j, char **types)
 {
 	char **v = NULL, **found = NULL;
@@ -780,29 +821,10 @@ static int run_jfr_listing(struct job *j, char **types)
 	}
 	if (check_programs(j, true) < 0)
 		return 1;
-	rc = bridge_opts(j);
-	rc |= sj_argv_push(&v, &n, j->paths.bridge);
-	rc |= sj_argv_push(&v, &n, "--jfr-types");
-	rc |= sj_argv_push(&v, &n, "-x");
-	rc |= sj_argv_push(&v, &n, j->cmd.target_pid);
-	rc |= sj_argv_push(&v, &n, "--agent");
-	rc |= sj_argv_push(&v, &n, j->paths.agent);
-	for (size_t i = 0; types[i]; i++) {
-		rc |= sj_argv_push(&v, &n, "--jfr");
-		rc |= sj_argv_push(&v, &n, types[i]);
-	}
-	for (size_t i = 0; i < j->nopts; i++)
-		rc |= sj_argv_push(&v, &n, j->opts[i]);
-	if (rc) {
-		free(v);
-		return rc < 0 ? rc : -ENOMEM;
-	}
-	rc = sj_run_lines(v, &found);
-	free(v);
-	if (rc < 0) {
-		sj_error("cannot run %s: %s", j->paths.bridge, strerror(-rc));
-		return 1;
-	}
+	rc = listing_bridge_argv(j, "--jfr-types", add_jfr_types, types, &v, &n);
+	rc = run_listing_bridge(j, v, rc, &found);
+	if (rc < 0)
+		return rc;
 	int listed = rc == 0 ? sj_jfr_list_print(found, j->cmd.list_vars) : 0;
 	sj_run_free_lines(found);
 	if (listed == -ENOMEM)
