@@ -23,6 +23,7 @@
 #include "conn.h"
 #include "emit.h"
 #include "io.h"
+#include "jfr.h"
 #include "jvmti_events.h"
 #include "log.h"
 #include "mutf8.h"
@@ -151,6 +152,8 @@ void JNICALL agent_vm_init(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 
 void JNICALL agent_vm_death(jvmtiEnv *jv, JNIEnv *jni)
 {
+	/* the JFR data the JVM wrote last goes before the end of the stream */
+	jfr_vm_death();
 	vm_event(WIRE_EV_VM_DEATH);
 	atomic_store(&agent.dying, true);
 	events_disable_all();

@@ -10,6 +10,7 @@
 #include "callbacks.h"
 #include "emit.h"
 #include "io.h"
+#include "jfr.h"
 #include "jvmti_events.h"
 #include "listing.h"
 #include "log.h"
@@ -121,7 +122,10 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 		regset_remove(&c->regs, cmd->kind, cmd->pattern.ptr, cmd->pattern.len);
 		*changed = true;
 		return 0;
+	case WIRE_CMD_JFR_SETTINGS:
+		return jfr_settings(c, jni, &cmd->pattern);
 	case WIRE_CMD_RESET:
+		jfr_conn_closed(c);
 		regset_clear(&c->regs);
 		pthread_mutex_lock(&c->lock);
 		c->families = 0;
@@ -213,6 +217,9 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 		return;
 	case WIRE_CMD_OPTIONAL_DATA:
 		sj_info("conn#%u: %s 0x%x", c->serial, name, cmd->mask);
+		return;
+	case WIRE_CMD_JFR_SETTINGS:
+		sj_info("conn#%u: %s \"%.*s\"", c->serial, name, (int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
 	case WIRE_CMD_DISPATCH_MODE:
 		sj_info("conn#%u: %s %s %u us", c->serial, name, cmd->mode ? "sync" : "async",

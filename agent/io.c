@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "conn.h"
 #include "emit.h"
+#include "jfr.h"
 #include "jvmti_events.h"
 #include "listener.h"
 #include "log.h"
@@ -244,6 +245,7 @@ static void accept_one(int lfd)
 
 static void close_conn(struct conn *c, JNIEnv *jni, const char *why)
 {
+	jfr_conn_closed(c);
 	conn_close(c, why);
 	events_update(jni);
 }
@@ -604,7 +606,8 @@ void io_wait_for_bridge(unsigned ms)
 	/* bounded: until wait_ms has passed, a bridge sent Start, or an
 	 * Appendix-only bridge sent nothing for IO_QUIET_MS */
 	while (now_ms() < deadline) {
-		if (atomic_load(&any_started))
+		/* a session's JFR recording, which its own thread starts, too */
+		if (atomic_load(&any_started) && jfr_settled())
 			return;
 		if (atomic_load(&appendix_seen) &&
 		    agent_now_ns() - atomic_load(&appendix_last_ns) >= IO_QUIET_MS * 1000000ull)

@@ -3,10 +3,13 @@
 #   test.java  the program of the seed's example 6.2 (java.io.BufferedWriter), verbatim
 #   Tour.java  every kind of Java event, in a fixed order (examples/tour.stp)
 #   Shop.java  an order that waits for a lock, deep in its stack (examples/contention.stp)
+#   SlowRequests.java  requests slow by GC, a lock, I/O (examples/slow-request.stp: JFR)
 # Hello.java is compiled by ./quickstart demo itself.
-SJ_EXAMPLES_JAVAFILES = examples/java/test.java examples/java/Tour.java examples/java/Shop.java
+SJ_EXAMPLES_JAVAFILES = examples/java/test.java examples/java/Tour.java examples/java/Shop.java \
+	examples/java/SlowRequests.java
 SJ_EXAMPLES_STPFILES = examples/gc-time.stp examples/bufferedwriter.stp \
-	examples/bufferedwriter-seed.stp examples/tour.stp examples/contention.stp
+	examples/bufferedwriter-seed.stp examples/tour.stp examples/contention.stp \
+	examples/slow-request.stp
 EXTRA_DIST += $(SJ_EXAMPLES_JAVAFILES) $(SJ_EXAMPLES_STPFILES) examples/java/Hello.java \
 	examples/demo-6.2.sh doc/first-session.md
 check_DATA += examples/java/classes.stamp

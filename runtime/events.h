@@ -29,6 +29,9 @@ enum event_family {
 	EVENT_FAMILY_MONITORS, /* --monitors (MonitorEvents) */
 	EVENT_ALWAYS,          /* Lost: whatever is registered */
 	EVENT_BOOKKEEPING,     /* Hello, ThreadName, Notice: no line, no marker */
+	/* JfrData: --jfr (JfrSettings). Its bytes are no event: the bridge
+	 * fires the marker once per JFR event they hold (doc/markers.md) */
+	EVENT_FAMILY_JFR,
 };
 
 /* X(CODE, NAME, LABEL, FAMILY, KIND, BIT, HAS_MARKER, MARKER): HAS_MARKER is
@@ -72,7 +75,8 @@ enum event_family {
 	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost)                     \
 	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)              \
 	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
-	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
+	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)         \
+	X(WIRE_EV_JFR_DATA, "JfrData", "jfr", EVENT_FAMILY_JFR, 0, 0, EVENT_MARKER, jfr)
 
 /* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
  * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'

@@ -15,7 +15,8 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/signature.c runtime/signature.h \
 	runtime/errtext.c runtime/errtext.h \
 	runtime/print.c runtime/print.h \
-	runtime/similar.c runtime/similar.h
+	runtime/similar.c runtime/similar.h \
+	runtime/jfrspec.c runtime/jfrspec.h
 
 # The SDT marker sites (doc/markers.md) and their arguments, apart: only the
 # bridge and the agent carry them, each as the binary that scripts probe.

@@ -563,6 +563,14 @@ ssize_t print_text(char *buf, size_t cap, const char *s, size_t n)
 	return out_finish(&o);
 }
 
+ssize_t print_quoted(char *buf, size_t cap, const char *s, size_t n)
+{
+	struct out o = { buf, cap, 0, cap == 0 };
+
+	out_quoted(&o, s, n);
+	return out_finish(&o);
+}
+
 ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n)
 {
 	struct out o = { buf, cap, 0, cap == 0 };

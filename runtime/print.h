@@ -55,6 +55,8 @@ ssize_t print_value(char *buf, size_t cap, const struct wire_value *v);
 ssize_t print_name(char *buf, size_t cap, const struct wire_str *name);
 ssize_t print_class(char *buf, size_t cap, const struct wire_str *sig);
 ssize_t print_text(char *buf, size_t cap, const char *s, size_t n);
+/* Text in double quotes, escaped as a String value is ("\"" and \xHH). */
+ssize_t print_quoted(char *buf, size_t cap, const char *s, size_t n);
 ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n);
 ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t);
 /* The frames in Java's own form, innermost first, joined by '|':

@@ -66,8 +66,9 @@ enum wire_event_code {
 	WIRE_EV_NOTICE            = 0x98, /* string text: what the agent cannot do for this connection */
 	WIRE_EV_MATCH             = 0x99, /* u8 kind, string name: one loaded match of a ListMatches */
 	WIRE_EV_MATCH_END         = 0x9A, /* u8 kind, u32 total: a ListMatches answered */
+	WIRE_EV_JFR_DATA          = 0x9B, /* u8 flags (WIRE_JFR_*), string bytes: the JVM's JFR chunk data */
 };
-#define WIRE_EV_LAST_EXTENSION WIRE_EV_MATCH_END
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_JFR_DATA
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -89,6 +90,7 @@ enum wire_command_code {
 	WIRE_CMD_FIRE_IN_THREAD     = 0x57, /* u32 session: the agent fires this connection's markers itself */
 	WIRE_CMD_REGISTER_SLOT      = 0x58, /* u8 kind, u8 events, u16 slot, string pattern */
 	WIRE_CMD_LIST_MATCHES       = 0x59, /* u8 kind, string pattern: the loaded methods/classes it selects */
+	WIRE_CMD_JFR_SETTINGS       = 0x5A, /* string: the JFR event types wanted, one "PATTERN[#k=v[;k=v]]" a line */
 	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
 	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
 	 * it for a pattern that matches no method. Decoders report it with this
@@ -130,11 +132,15 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_MONITOR_DETAIL = 1u << 8, /* WIRE_TF_MONITOR, WIRE_OPT_MONITOR */
 	WIRE_CAP_FRAME_SOURCE   = 1u << 9, /* each stack frame carries its source file */
 	WIRE_CAP_LIST           = 1u << 10, /* 0x59 ListMatches, 0x99 Match, 0x9A MatchEnd */
-	/* method patterns ending ":LINE" select that line (pattern.h); bit 11
-	 * is WIRE_CAP_JFR's (branch jfr-agent) */
+	WIRE_CAP_JFR            = 1u << 11, /* 0x5A JfrSettings, 0x9B JfrData */
+	/* method patterns ending ":LINE" select that line (pattern.h) */
 	WIRE_CAP_LINES          = 1u << 12,
 };
-#define WIRE_CAP_ALL 0x17FFu
+#define WIRE_CAP_ALL 0x1FFFu
+
+/* JfrData flags: the bytes are the first of a new chunk (its header). */
+#define WIRE_JFR_CHUNK_BEGIN 0x01u
+#define WIRE_JFR_FLAGS_ALL   0x01u
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u
@@ -223,6 +229,7 @@ struct wire_event {
 	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */
 	bool popped;             /* METHOD_EXIT: popped by exception */
 	uint8_t kind;            /* MATCH, MATCH_END: enum wire_kind */
+	uint8_t jfr_flags;       /* JFR_DATA: WIRE_JFR_*; its bytes are in name */
 	uint64_t lost;           /* LOST */
 	struct wire_hello hello; /* HELLO */
 	uint8_t nvalues;         /* METHOD_ENTER / COMPILE */
@@ -236,7 +243,7 @@ struct wire_command {
 	unsigned code;           /* enum wire_command_code */
 	uint8_t kind;            /* REGISTER, REGISTER_SLOT, UNREGISTER: enum wire_kind */
 	uint8_t events;          /* REGISTER, REGISTER_SLOT: enum wire_event_bits */
-	struct wire_str pattern; /* REGISTER_*, REGISTER, REGISTER_SLOT, UNREGISTER */
+	struct wire_str pattern; /* REGISTER_*, REGISTER, REGISTER_SLOT, UNREGISTER; JFR_SETTINGS: the text */
 	bool enable;             /* *_EVENTS */
 	uint32_t mask;           /* OPTIONAL_DATA */
 	uint16_t slot;           /* REGISTER_SLOT: < WIRE_MAX_SLOTS */

@@ -32,6 +32,8 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 		return WIRE_CAP_NOTICE;
 	if (code == WIRE_EV_MATCH || code == WIRE_EV_MATCH_END)
 		return WIRE_CAP_LIST;
+	if (code == WIRE_EV_JFR_DATA)
+		return WIRE_CAP_JFR;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 
@@ -46,6 +48,8 @@ static inline uint32_t wire_command_needs_cap(unsigned code)
 		return WIRE_CAP_IN_THREAD;
 	if (code == WIRE_CMD_LIST_MATCHES)
 		return WIRE_CAP_LIST;
+	if (code == WIRE_CMD_JFR_SETTINGS)
+		return WIRE_CAP_JFR;
 	return 0;
 }
 

@@ -28,6 +28,7 @@ static const char *const extension_command_names[] = {
 	[WIRE_CMD_FIRE_IN_THREAD - 0x50] = "FireInThread",
 	[WIRE_CMD_REGISTER_SLOT - 0x50] = "RegisterSlot",
 	[WIRE_CMD_LIST_MATCHES - 0x50]  = "ListMatches",
+	[WIRE_CMD_JFR_SETTINGS - 0x50]  = "JfrSettings",
 };
 
 #define TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
@@ -65,12 +66,12 @@ bool wire_event_is_extension(unsigned code)
 
 bool wire_command_is_extension(unsigned code)
 {
-	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_LIST_MATCHES) || code == WIRE_CMD_HELLO;
+	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_JFR_SETTINGS) || code == WIRE_CMD_HELLO;
 }
 
 bool wire_early_window_ignores(struct wire_early_window *w, const struct wire_peer *peer, unsigned code)
 {
-	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_LIST_MATCHES)
+	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_JFR_SETTINGS)
 		w->closed = true;
 	if (w->closed || !(peer->caps & WIRE_CAP_EARLY_APPENDIX) ||
 	    code < WIRE_CMD_REGISTER_METHOD || code > WIRE_CMD_OPTIONAL_DATA)

@@ -428,6 +428,17 @@ static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
 
 /* ------------------------------------------------------------- events */
 
+static int wire_read_jfr_data(struct wire_cursor *c, struct wire_event *ev)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "jfr flags", &ev->jfr_flags));
+	if (ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL)
+		return wire_fail(c, "jfr flags", at, "0x%02x has bits other than 0x%02x", ev->jfr_flags,
+				 WIRE_JFR_FLAGS_ALL);
+	return READ_STRING(c, "jfr bytes", &ev->name);
+}
+
 static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
 {
 	int rc = wire_match_prefix(c, WIRE_MAGIC, 4);
@@ -506,6 +517,8 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 	case WIRE_EV_MATCH_END:
 		TRY(wire_read_kind(c, &ev->kind));
 		return wire_read_u32(c, "total", &ev->u32);
+	case WIRE_EV_JFR_DATA:
+		return wire_read_jfr_data(c, ev);
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}
@@ -525,6 +538,7 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->u32 = 0;
 	ev->popped = false;
 	ev->kind = 0;
+	ev->jfr_flags = 0;
 	ev->lost = 0;
 	ev->hello = (struct wire_hello){ 0 };
 	ev->nvalues = 0;
@@ -707,6 +721,8 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 	case WIRE_CMD_RESET:
 	case WIRE_CMD_START:
 		return 0;
+	case WIRE_CMD_JFR_SETTINGS:
+		return READ_STRING(c, "jfr settings", &cmd->pattern);
 	case WIRE_CMD_DISPATCH_MODE:
 		return wire_read_dispatch_mode(c, cmd);
 	case WIRE_CMD_ACK:

@@ -388,6 +388,12 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 		else
 			wire_put_u32(w, ev->u32);
 		break;
+	case WIRE_EV_JFR_DATA:
+		if (ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL)
+			w->invalid = true;
+		wire_put_u8(w, ev->jfr_flags);
+		wire_put_string(w, &ev->name);
+		break;
 	default:
 		w->invalid = true;
 		break;
@@ -495,6 +501,10 @@ static void wire_put_command_body(struct wire_writer *w, const struct wire_comma
 	case WIRE_CMD_RESET:
 	case WIRE_CMD_START:
 		wire_put_u8(w, (uint8_t)cmd->code);
+		break;
+	case WIRE_CMD_JFR_SETTINGS:
+		wire_put_u8(w, (uint8_t)cmd->code);
+		wire_put_string(w, &cmd->pattern);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:
 		if (cmd->mode != WIRE_DISPATCH_ASYNC && cmd->mode != WIRE_DISPATCH_SYNC)

@@ -277,6 +277,12 @@ static int batch_registrations(struct command_batch *b, uint32_t caps, const str
 		if (event_families[f].family != EVENT_FAMILY_VM)
 			rc = batch_switch(b, event_families[f].switch_command,
 					  registry_family_on(reg, event_families[f].family));
+	if (rc == 0 && reg->jfr_len && (caps & WIRE_CAP_JFR)) {
+		struct wire_command jfr = { .code = WIRE_CMD_JFR_SETTINGS,
+					    .pattern = { reg->jfr, (uint32_t)reg->jfr_len } };
+
+		rc = batch_add(b, &jfr);
+	}
 	if (rc == 0 && (caps & WIRE_CAP_EXT_CMDS)) {
 		struct wire_command start = { .code = WIRE_CMD_START };
 
@@ -294,6 +300,9 @@ static void say_missing(const struct agent_conn *c, uint32_t caps, const struct 
 		sj_warn("pid %d: the agent cannot say which class a monitor is of nor who holds it "
 			"(%s): monitor events come without them", (int)c->jvm.pid,
 			c->peer.hello ? "an older agent" : "an Appendix-only agent");
+	if (reg->jfr_len && !(caps & WIRE_CAP_JFR))
+		sj_warn("pid %d: the agent cannot stream the JVM's JFR events (%s): no java.jfr event "
+			"from this JVM", (int)c->jvm.pid, c->peer.hello ? "an older agent" : "an Appendix-only agent");
 	if (reg->sync && !(caps & WIRE_CAP_SYNC))
 		sj_warn("pid %d: the agent cannot dispatch synchronously: events stay asynchronous",
 			(int)c->jvm.pid);

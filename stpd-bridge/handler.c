@@ -11,6 +11,8 @@
 #include "log.h"
 #include "print.h"
 
+static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots);
+
 int handler_init(struct handler *h, const struct bridge_options *opts, const struct jvm_id *jvm,
 		 int out_fd)
 {
@@ -31,8 +33,15 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		if (!h->line || !h->hits)
 			return -ENOMEM;
 	}
-	if (opts->matches && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
+	if ((opts->matches || opts->jfr_types) && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
 		return -ENOMEM;
+	if (opts->reg.jfr_len) {
+		rc = jfrfeed_new(&h->jfr, &opts->reg, h->pid, jfr_event, h);
+		if (rc < 0)
+			return rc;
+		if (opts->fire && !(h->jfr_buf = malloc(HANDLER_JFR_MARKER_BYTES)))
+			return -ENOMEM;
+	}
 	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
 	if (opts->fire && !opts->in_thread) {
 		rc = dispatch_init(&h->disp, &opts->reg, &opts->slots);
@@ -50,6 +59,10 @@ int handler_record_to(struct handler *h, int fd)
 
 void handler_free(struct handler *h)
 {
+	jfrfeed_free(h->jfr);
+	h->jfr = NULL;
+	free(h->jfr_buf);
+	h->jfr_buf = NULL;
 	recfwd_finish(&h->rec);
 	threadnames_free(&h->names);
 	tidmap_free(&h->tids);
@@ -66,6 +79,7 @@ void handler_report_silent(const struct handler *h)
 {
 	const struct registry *r = &h->opts->reg;
 
+	jfrfeed_end(h->jfr);
 	if (h->lost)
 		sj_warn("pid %d: the agent dropped %llu events in this session (its queue was full: "
 			"give it more room with bufsize=, or ask for fewer events)", (int)h->pid,
@@ -172,6 +186,69 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 	return batch_line(h, (size_t)n);
 }
 
+/* --jfr: an event of the JVM's JFR stream that the session asked for. Its
+ * thread is the host's, as every event's. With --fire the jfr marker fires
+ * from here, in-thread sessions included: the agent parses no JFR. */
+static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots)
+{
+	struct handler *h = ctx;
+	uint64_t tid = ev->os_tid;
+	ssize_t n;
+
+	if (tid && !h->tids.identity)
+		tid = tidmap_host(&h->tids, tid, monotonic_ns());
+	if (h->opts->fire && h->jfr_buf && markers_family_probed(WIRE_EV_JFR_DATA)) {
+		struct marker_args a;
+		jfrfeed_marker_args(h->jfr_buf, HANDLER_JFR_MARKER_BYTES, (uint32_t)h->pid, tid, slots, ev, &a);
+		markers_fire_family(WIRE_EV_JFR_DATA, &a);
+	}
+	if (!h->opts->print)
+		return 0;
+	n = jfrfeed_line(h->line + h->batched, PRINT_LINE_MAX, (uint32_t)h->pid, tid, ev);
+	if (n < 0) {
+		sj_warn("pid %d: a JFR event's line exceeds %u bytes; not printed", (int)h->pid, PRINT_LINE_MAX);
+		return 0;
+	}
+	return batch_line(h, (size_t)n);
+}
+
+/* --jfr-types: "jfr TYPE PATH PATH ..." for a type the session selects. */
+static int jfr_type_line(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	struct handler *h = ctx;
+	char *line = h->line + h->batched;
+	size_t n = 0, cap = PRINT_LINE_MAX;
+	ssize_t k = print_text(line + 4, cap - 8, type, strlen(type));
+
+	if (k < 0)
+		return 0;
+	memcpy(line, "jfr ", 4);
+	n = 4 + (size_t)k;
+	for (size_t i = 0; i < npaths; i++) {
+		if (cap - n < 8)
+			return 0;
+		line[n++] = ' ';
+		k = print_text(line + n, cap - n - 4, paths[i], strlen(paths[i]));
+		if (k < 0)
+			return 0;
+		n += (size_t)k;
+	}
+	line[n++] = '\n';
+	return batch_line(h, n);
+}
+
+static int jfr_data(struct handler *h, const struct wire_event *ev)
+{
+	int rc = jfrfeed_data(h->jfr, ev);
+
+	if (rc == 0 && h->opts->jfr_types && !h->jfr_listed) {
+		rc = jfrfeed_list(h->jfr, jfr_type_line, h);
+		h->jfr_listed = rc > 0;
+		rc = rc < 0 ? rc : 0;
+	}
+	return rc;
+}
+
 /* --matches: one line per match, "method NAME" (its wire name), "class
  * NAME" or "exception NAME" (Java form); at a list's end, how many the
  * agent left out. */
@@ -214,6 +291,8 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		h->lost = ev->lost;   /* a running total */
 	if (ev->code == WIRE_EV_MATCH || ev->code == WIRE_EV_MATCH_END)
 		return h->opts->matches ? list_match(h, ev) : 0;
+	if (ev->code == WIRE_EV_JFR_DATA)
+		return h->jfr ? jfr_data(h, ev) : 0;
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
 		return 0;

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "dispatch.h"
+#include "jfrfeed.h"
 #include "options.h"
 #include "procfs.h"
 #include "recfwd.h"
@@ -49,7 +50,13 @@ struct handler {
 	uint64_t *hits;          /* --print: events per registry entry (handler_report_silent) */
 	uint64_t lost;           /* the agent's last Lost total */
 	uint32_t listed;         /* --matches: the Matches of the list under way */
+	struct jfrfeed *jfr;     /* --jfr: the JVM's JFR stream, NULL: not asked for */
+	char *jfr_buf;           /* --jfr --fire: the jfr marker's strings */
+	bool jfr_listed;         /* --jfr-types: the JVM's types are listed */
 };
+
+/* The jfr marker's strings, field block and stack: what does not fit is "". */
+#define HANDLER_JFR_MARKER_BYTES (1u << 20)
 
 /* Lines are written once this much has gathered (and at handler_flush). */
 #define HANDLER_BATCH 65536u

@@ -17,6 +17,7 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
 	stpd-bridge/handler.c stpd-bridge/handler.h \
+	stpd-bridge/jfrfeed.c stpd-bridge/jfrfeed.h \
 	stpd-bridge/attach.c stpd-bridge/attach.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h \

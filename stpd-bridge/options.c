@@ -25,6 +25,8 @@ static const char usage_text[] =
 	"  -l, --list               print the JVMs this user can see and exit\n"
 	"      --matches            with -x: list the loaded methods (-m) and classes (-c,\n"
 	"                           -e) each pattern selects now, one per line, then exit\n"
+	"      --jfr-types          with -x: list the JFR event types each --jfr pattern\n"
+	"                           selects, with their fields, one per line, then exit\n"
 	"      --check              say whether each -x PID is a JVM this bridge may\n"
 	"                           serve, and exit (0: all are)\n"
 	"      --sockdir DIR        where agents given sockdir=DIR listen, under\n"
@@ -49,6 +51,12 @@ static const char usage_text[] =
 	"  -e, --exception PATTERN[:thrown,catch]         (default thrown,catch)\n"
 	"      --gc, --threads, --monitors, --vm          event families\n"
 	"      --args, --return, --stack                  optional data\n"
+	"      --jfr TYPE[#NAME=VALUE[;NAME=VALUE]][,TYPE...]\n"
+	"                           the JVM's JFR events of these types ('*' a\n"
+	"                           wildcard), with JFR settings (threshold=1 ms)\n"
+	"      --jfr-slot N:TYPE[#NAME=VALUE[;NAME=VALUE]]\n"
+	"                           the same, for java.jfr probe point N (0-63): bit\n"
+	"                           N of the jfr marker's $arg10 (doc/markers.md)\n"
 	"      --monitor-detail     monitor events say the monitor's class, and who\n"
 	"                           holds it on a contended enter\n"
 	"      --sync[=TIMEOUT_US]  synchronous dispatch: the Java thread waits for\n"
@@ -92,7 +100,7 @@ enum {
 	OPT_SYNC, OPT_PARENT, OPT_SOCKDIR, OPT_RESCAN, OPT_HELLO_TIMEOUT, OPT_LOG_LEVEL,
 	OPT_LOG_FILE, OPT_FIRE, OPT_SLOT, OPT_AGENT, OPT_AGENT_OPTIONS, OPT_NO_ATTACH,
 	OPT_IN_THREAD, OPT_SESSION, OPT_CHECK, OPT_MONITOR_DETAIL, OPT_MATCHES, OPT_RECORD,
-	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ,
+	OPT_FORMAT, OPT_FORCE, OPT_RECORD_MAX, OPT_READ, OPT_JFR, OPT_JFR_SLOT, OPT_JFR_TYPES,
 	OPT_JVM = 400,
 };
 
@@ -130,12 +138,15 @@ static const struct option long_options[] = {
 	{ "session", required_argument, NULL, OPT_SESSION },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "matches", no_argument, NULL, OPT_MATCHES },
+	{ "jfr-types", no_argument, NULL, OPT_JFR_TYPES },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "read", required_argument, NULL, OPT_READ },
 	{ "jvm", required_argument, NULL, OPT_JVM },
+	{ "jfr", required_argument, NULL, OPT_JFR },
+	{ "jfr-slot", required_argument, NULL, OPT_JFR_SLOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -320,6 +331,47 @@ static int add_jvm(struct bridge_options *o, const char *arg)
 	return 0;
 }
 
+/* --jfr: comma-separated entries (jfrspec.h). */
+static int add_jfr(struct registry *r, const char *arg)
+{
+	char err[400];
+
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		int rc = registry_add_jfr(r, p, len, -1, err, sizeof err);
+		if (rc == -EINVAL)
+			sj_error("--jfr '%s': %s", arg, err);
+		if (rc < 0)
+			return rc;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* --jfr-slot N:ENTRY */
+static int add_jfr_slot(struct registry *r, const char *arg)
+{
+	char err[400], *end;
+	unsigned long n = strtoul(arg, &end, 10);
+	int rc;
+
+	if (end == arg || *end != ':' || n >= REGISTRY_JFR_SLOTS || arg[0] == '-' || arg[0] == '+') {
+		sj_error("--jfr-slot '%s': N:TYPE expected, N from 0 to %u", arg, REGISTRY_JFR_SLOTS - 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < r->jfr_entries; i++) {
+		if (r->jfr_slots[i] == (int8_t)n) {
+			sj_error("--jfr-slot '%s': slot %lu given twice", arg, n);
+			return -EINVAL;
+		}
+	}
+	rc = registry_add_jfr(r, end + 1, strlen(end + 1), (int)n, err, sizeof err);
+	if (rc == -EINVAL)
+		sj_error("--jfr-slot '%s': %s", arg, err);
+	return rc;
+}
+
 static int parse_one(struct bridge_options *o, int c, const char *arg)
 {
 	unsigned long v;
@@ -349,6 +401,8 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 			return -EINVAL;
 		o->reg.sync_timeout_us = arg ? (uint32_t)v : OPTIONS_DEFAULT_SYNC_TIMEOUT_US;
 		return 0;
+	case OPT_JFR: return add_jfr(&o->reg, arg);
+	case OPT_JFR_SLOT: return add_jfr_slot(&o->reg, arg);
 	case OPT_PARENT: return parse_pid("--parent", arg, &o->parent);
 	case OPT_SOCKDIR:
 		if (arg[0] != '/') {
@@ -394,6 +448,7 @@ static int parse_one(struct bridge_options *o, int c, const char *arg)
 	case OPT_IN_THREAD: o->in_thread = true; return 0;
 	case OPT_CHECK: o->check = true; return 0;
 	case OPT_MATCHES: o->matches = true; return 0;
+	case OPT_JFR_TYPES: o->jfr_types = true; return 0;
 	case OPT_RECORD: o->record = arg; return 0;
 	case OPT_READ: o->read = arg; return 0;
 	case OPT_FORMAT: o->format = arg; return 0;
@@ -521,6 +576,17 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 			 : "it only lists: no --print, --fire or --in-thread");
 		return -EINVAL;
 	}
+	if (o->jfr_types && (!o->npids || !o->reg.jfr_len || o->print || o->fire || o->in_thread || o->matches)) {
+		sj_error("--jfr-types: %s", !o->npids ? "give the JVMs to list with -x"
+			 : !o->reg.jfr_len ? "give the event types to list with --jfr"
+			 : "it only lists: no --print, --fire, --in-thread or --matches");
+		return -EINVAL;
+	}
+	if (o->jfr_types && registry_jfr_disable(&o->reg) < 0)
+		return -ENOMEM;
+	/* a listing run like --matches's: the supervisor ends it when every
+	 * named JVM's worker has listed (or failed); the worker tells them apart */
+	o->matches |= o->jfr_types;
 	if (o->check && !o->npids) {
 		sj_error("--check: give the JVMs to check with -x");
 		return -EINVAL;
@@ -528,7 +594,7 @@ int options_parse(int argc, char **argv, struct bridge_options *o)
 	if (check_recording(o) < 0)
 		return -EINVAL;
 	if (!o->list && !o->check && !o->read && registry_is_empty(&o->reg)) {
-		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)");
+		sj_error("nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)");
 		return -EINVAL;
 	}
 	return 0;

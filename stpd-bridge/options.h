@@ -35,6 +35,7 @@ struct bridge_options {
 	bool list;                 /* --list */
 	bool check;                /* --check: only say whether each -x pid can be served */
 	bool matches;              /* --matches: list what each -m/-c/-e pattern selects now, then exit */
+	bool jfr_types;            /* --jfr-types: list the JFR event types --jfr selects, then exit */
 	pid_t parent;              /* --parent, 0: none */
 	const char *sockdir;       /* --sockdir template ("%u": the JVM's uid), NULL: default */
 	const char *output;        /* -o FILE, NULL: stdout */

@@ -2,10 +2,12 @@
 #include "registry.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
+#include "jfrspec.h"
 
 void registry_init(struct registry *r)
 {
@@ -15,6 +17,8 @@ void registry_init(struct registry *r)
 void registry_free(struct registry *r)
 {
 	free(r->entries);
+	free(r->jfr);
+	free(r->jfr_slots);
 	registry_init(r);
 }
 
@@ -85,5 +89,55 @@ bool registry_wants_counted(const struct registry *r, const struct wire_event *e
 
 bool registry_is_empty(const struct registry *r)
 {
-	return r->n == 0 && !r->families;
+	return r->n == 0 && !r->families && !r->jfr_len;
+}
+
+int registry_add_jfr(struct registry *r, const char *spec, size_t len, int slot, char *err, size_t errlen)
+{
+	struct jfrspec_entry e;
+	int8_t *slots;
+	char *grown;
+
+	if (jfrspec_parse(spec, len, &e, err, errlen) < 0)
+		return -EINVAL;
+	if (r->jfr_entries == JFRSPEC_MAX_ENTRIES) {
+		snprintf(err, errlen, "more than %u event types", JFRSPEC_MAX_ENTRIES);
+		return -EINVAL;
+	}
+	slots = realloc(r->jfr_slots, r->jfr_entries + 1);
+	if (!slots)
+		return -ENOMEM;
+	r->jfr_slots = slots;
+	slots[r->jfr_entries] = (int8_t)slot;
+	grown = realloc(r->jfr, r->jfr_len + len + 2);
+	if (!grown)
+		return -ENOMEM;
+	r->jfr = grown;
+	if (r->jfr_len)
+		r->jfr[r->jfr_len++] = '\n';
+	memcpy(r->jfr + r->jfr_len, spec, len);
+	r->jfr_len += len;
+	r->jfr[r->jfr_len] = '\0';
+	r->jfr_entries++;
+	return 0;
+}
+
+int registry_jfr_disable(struct registry *r)
+{
+	static const char off[] = "enabled=false";
+	size_t cap = r->jfr_len + r->jfr_entries * (sizeof off + 1) + 1, n = 0;
+	char *text = malloc(cap);
+
+	if (!text)
+		return -ENOMEM;
+	for (const char *line = r->jfr; line && *line;) {
+		size_t len = strcspn(line, "\n");
+		n += (size_t)snprintf(text + n, cap - n, "%s%.*s%c%s", n ? "\n" : "", (int)len, line,
+				      memchr(line, '#', len) ? ';' : '#', off);
+		line += len + (line[len] ? 1 : 0);
+	}
+	free(r->jfr);
+	r->jfr = text;
+	r->jfr_len = n;
+	return 0;
 }

@@ -35,7 +35,15 @@ struct registry {
 	uint32_t opt_mask;    /* WIRE_OPT_* */
 	bool sync;            /* synchronous dispatch requested */
 	uint32_t sync_timeout_us;
+	/* --jfr: the JFR event types wanted, one jfrspec.h entry a line (the
+	 * JfrSettings text); NULL: none */
+	char *jfr;
+	size_t jfr_len, jfr_entries;
+	int8_t *jfr_slots;    /* per entry: its --jfr-slot (0..63), -1 none */
 };
+
+/* java.jfr probe points of one script: bit N of the jfr marker's $arg10 */
+#define REGISTRY_JFR_SLOTS 64
 
 void registry_init(struct registry *r);
 void registry_free(struct registry *r);
@@ -60,6 +68,13 @@ static inline bool registry_family_on(const struct registry *r, enum event_famil
 	return r->families & EVENT_FAMILY_BIT(f);
 }
 
+/* Check SPEC, one jfrspec.h entry, and add it to the JFR wishes, for
+ * --jfr-slot SLOT (-1: none). -EINVAL: ERR says why; -ENOMEM. */
+int registry_add_jfr(struct registry *r, const char *spec, size_t len, int slot, char *err, size_t errlen);
+/* --jfr-types: every JFR wish with "enabled=false" last, so that the
+ * agent's recording (whose metadata, written at its first flush, lists
+ * the types) records none. */
+int registry_jfr_disable(struct registry *r);
 /* True when nothing at all is registered. */
 bool registry_is_empty(const struct registry *r);
 

@@ -54,7 +54,7 @@ static enum step registrations(struct worker *w)
 	const struct bridge_options *o = w->cfg->opts;
 	const struct conn_in_thread it = { &o->slots, o->session };
 
-	if (o->matches) {
+	if (o->matches && !o->jfr_types) {
 		rc = conn_send_list(&w->conn, &o->reg);
 		if (rc < 0 && rc != -EPROTONOSUPPORT)
 			sj_warn("pid %d: asking for the matches failed: %s", w->pid, strerror(-rc));
@@ -110,6 +110,9 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
 		return STEP_STOP;
 	}
+	/* --jfr-types: done once the JVM's types are listed */
+	if (w->cfg->opts->jfr_types && w->h.jfr_listed)
+		return STEP_STOP;
 	/* --matches: done once every pattern's list has ended */
 	if (ev->code == WIRE_EV_MATCH_END && w->cfg->opts->matches &&
 	    ++w->lists_answered == w->cfg->opts->reg.n)
@@ -355,6 +358,12 @@ static int connect_and_run(struct worker *w)
 	s = run(w);
 	if (s == STEP_REFUSE)
 		return WORKER_REFUSED;
+	if (w->cfg->opts->jfr_types && !w->h.jfr_listed) {
+		if (w->conn.peer.caps & WIRE_CAP_JFR)
+			sj_warn("pid %d: no JFR event types listed (none selected, JFR unavailable, or the JVM "
+				"ended: see above)", w->pid);
+		return WORKER_FAILED;
+	}
 	if (w->cfg->opts->matches && w->lists_answered < w->cfg->opts->reg.n) {
 		if (w->conn.peer.caps & WIRE_CAP_LIST)
 			sj_warn("pid %d: the JVM ended before it answered every pattern", w->pid);

@@ -1610,7 +1610,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x17ff; negotiated 0x17ff
+info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1628,14 +1628,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x17ff' \
+	printf '%s\n' 'hello pid=P caps=0x1fff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x17ff; negotiated 0x17ff
+info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -3000,3 +3000,221 @@ check_jvm_kill_loop() {
 
 @test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 17)" { check_jvm_kill_loop "$JDK17"; }
 @test "faults: the JVM killed -9 three times while a bridge and a client register; each side ends cleanly, a new JVM serves exactly (JDK 25)" { check_jvm_kill_loop "$JDK25"; }
+
+# Issue 15: JFR events (java.jfr, stpd-bridge --jfr). The agent keeps one JFR
+# recording per session that wants JFR, holding only its event types, and
+# reads its chunks from JFR's repository; a session that leaves takes its
+# recording with it, and the repository our recording made (agent/jfr.h).
+jcmd_of() { echo "${1%/java}/jcmd"; }
+
+check_jfr_stop_leaves_nothing() {
+	local java=$1 repo
+	start_jvm "$java" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=1 ms'
+	wait_until 30 log_has 'conn#1: JFR recording started: 2 event types, from chunk /'
+	repo=$(sed -n 's|.*conn#1: JFR recording started: 2 event types, from chunk \(/.*\)/[^/]*\.jfr$|\1|p' "$T/agent.log")
+	[ -d "$repo" ]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	kill "$BPID"
+	wait_exit "$BPID"
+	wait_until 20 log_has "JFR repository $repo removed"
+	[ ! -e "$repo" ]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"No available recordings."* ]]
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: a session's recording runs while it is there; when it leaves, no recording and no repository of ours are left (JDK 17)" { check_jfr_stop_leaves_nothing "$JDK17"; }
+@test "jfr: a session's recording runs while it is there; when it leaves, no recording and no repository of ours are left (JDK 25)" { check_jfr_stop_leaves_nothing "$JDK25"; }
+
+# A recording the user started is left alone: it runs before, during and after ours.
+@test "jfr: a recording the user started is not disturbed by a session's" {
+	start_jvm "$JDK17" "" -- -XX:StartFlightRecording=name=mine,filename=$T/mine.jfr JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types, from chunk /'
+	run "$(jcmd_of "$JDK17")" "$JPID" JFR.check
+	[[ $output == *"name=mine "*"(running)"* ]]
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	kill "$BPID"
+	wait_exit "$BPID"
+	wait_until 20 log_has 'conn#1: JFR recording closed'
+	run "$(jcmd_of "$JDK17")" "$JPID" JFR.check
+	[[ $output == *"name=mine "*"(running)"* ]]
+	[[ $output != *stapjava* ]]
+	! log_has 'JFR repository .* removed' || return 1
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
+check_jfr_disabled() {
+	local java=$1
+	start_jvm "$java" "" -- -XX:-FlightRecorder JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 grep -q 'JFR events cannot be had' "$T/b.log"
+	EXPECT_WARNS="warn: JFR events cannot be had: JFR is disabled in this JVM (FlightRecorder.isAvailable() is false: -XX:-FlightRecorder, or the platform lacks it)" \
+		bridge_quiet b
+	! log_has 'JFR recording started' || return 1
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: a JVM with -XX:-FlightRecorder: a Notice says JFR is disabled, no recording (JDK 17)" { check_jfr_disabled "$JDK17"; }
+@test "jfr: a JVM with -XX:-FlightRecorder: a Notice says JFR is disabled, no recording (JDK 25)" { check_jfr_disabled "$JDK25"; }
+
+@test "jfr: an event type the JVM lacks is said with the names most like it; a wildcard that selects none is said" {
+	start_jvm "$JDK17" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr 'jdk.GarbageColection,nope.*'
+	wait_until 30 grep -q "no JFR event type of this JVM matches 'nope.\*'" "$T/b.log"
+	EXPECT_WARNS="warn: this JVM has no JFR event type 'jdk.GarbageColection'; similar: jdk.GarbageCollection, jdk.G1GarbageCollection, jdk.OldGarbageCollection
+warn: no JFR event type of this JVM matches 'nope.*'" bridge_quiet b
+	! log_has 'JFR recording started' || return 1
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+
+# count_at_least FILE PATTERN N: FILE has N lines matching PATTERN, or more.
+count_at_least() { [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
+
+# jfr_mask FILE: the --print --jfr lines with what changes from run to run
+# (pid, times, the collection's number and pauses) masked.
+jfr_mask() {
+	sed -E 's/ pid=[0-9]+ / pid=P /; s/ start_ns=[0-9]+ duration_ns=[0-9]+ / start_ns=S duration_ns=D /;
+		s/ (gcId|sumOfPauses|longestPause)=[0-9]+/ \1=N/g; s/ tid=[1-9][0-9]* / tid=T /;
+		s/ eventThread.osThreadId=[0-9]+ / eventThread.osThreadId=T /' "$1"
+}
+
+# The JDK's own collector events for System.gc(), as --print --jfr shows
+# them: JDK 25 names the VM thread that ran the collection, JDK 17 none.
+check_jfr_gc_lines() {
+	local java=$1 line l
+	start_jvm "$java" "" -- -XX:+UseG1GC JfrGc "$T/go" 3
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types'
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	if [ "$java" = "$JDK17" ]; then
+		line='jfr pid=P tid=0 start_ns=S duration_ns=D type=jdk.GarbageCollection thread="" gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	else
+		line='jfr pid=P tid=T start_ns=S duration_ns=D type=jdk.GarbageCollection thread="VM Thread" eventThread.osName="VM Thread" eventThread.osThreadId=T eventThread.javaName=null eventThread.javaThreadId=0 eventThread.group=null eventThread.virtual=0 gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	fi
+	[ "$(jfr_mask "$T/b.out")" = "$line
+$line
+$line" ] || { cat "$T/b.out"; false; }
+	# properties of what was masked: pauses and durations above 0, times in
+	# order, the thread's tid the one the JVM gave (the same namespace)
+	while read -r l; do
+		[[ $l =~ \ sumOfPauses=([0-9]+)\  ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+		[[ $l =~ \ duration_ns=([0-9]+)\  ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+		if [ "$java" = "$JDK25" ]; then
+			[[ $l =~ \ tid=([0-9]+)\ .*\ eventThread.osThreadId=([0-9]+)\  ]] &&
+				[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]
+		fi
+	done <"$T/b.out"
+	sed -E 's/.* start_ns=([0-9]+) .*/\1/' "$T/b.out" | sort -c -n
+	bridge_quiet b
+}
+@test "jfr: --print --jfr jdk.GarbageCollection: a line per System.gc() with its collector, cause and pauses (JDK 17)" { check_jfr_gc_lines "$JDK17"; }
+@test "jfr: --print --jfr jdk.GarbageCollection: a line per System.gc() with its collector, cause and pauses (JDK 25)" { check_jfr_gc_lines "$JDK25"; }
+
+# Two sessions with different thresholds on one type: JFR runs the union
+# (the lowest), each session sees what it asked for.
+check_jfr_two_sessions() {
+	local java=$1
+	start_jvm "$java" "" -- -XX:+UseG1GC JfrGc "$T/go" 2 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge a --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=0 ms'
+	wait_until 30 log_has 'conn#1: JFR recording started: 2 event types'
+	start_bridge b --jfr 'jdk.GarbageCollection,jdk.GCPhasePause#threshold=1 h'
+	wait_until 30 log_has 'conn#2: JFR recording started: 2 event types'
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output == *"name=stapjava conn#1 "*"(running)"* ]]
+	[[ $output == *"name=stapjava conn#2 "*"(running)"* ]]
+	touch "$T/go"
+	wait_until 30 grep -q '^gc 2$' "$T/java.out"
+	wait_until 30 count_at_least "$T/a.out" 'type=jdk.GarbageCollection ' 2
+	wait_until 30 count_at_least "$T/b.out" 'type=jdk.GarbageCollection ' 2
+	wait_until 30 count_at_least "$T/a.out" 'type=jdk.GCPhasePause ' 2
+	[ "$(grep -c 'type=jdk.GarbageCollection ' "$T/a.out")" -eq 2 ]
+	[ "$(grep -c 'type=jdk.GarbageCollection ' "$T/b.out")" -eq 2 ]
+	# every pause of a collection is in the one session's, none in the other's
+	[ "$(grep -c 'type=jdk.GCPhasePause ' "$T/b.out")" -eq 0 ]
+	grep 'type=jdk.GCPhasePause ' "$T/a.out" | grep -q ' name="GC Pause"'
+	touch "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	bridge_quiet a
+	bridge_quiet b
+}
+@test "jfr: two sessions with different thresholds: each sees what it asked for (JDK 17)" { check_jfr_two_sessions "$JDK17"; }
+@test "jfr: two sessions with different thresholds: each sees what it asked for (JDK 25)" { check_jfr_two_sessions "$JDK25"; }
+
+# The JVM killed mid-stream: the bridge says the agent went before the VM's
+# end, keeps what it printed, and ends.
+@test "jfr: a JVM killed mid-chunk: what was flushed is printed, the end is said" {
+	start_jvm "$JDK17" "" -- -XX:+UseG1GC JfrGc "$T/go" 2 "$T/stop"
+	wait_until 20 sock_exists
+	start_bridge b --jfr jdk.GarbageCollection
+	wait_until 30 log_has 'conn#1: JFR recording started: 1 event types'
+	touch "$T/go"
+	wait_until 30 count_at_least "$T/b.out" 'type=jdk.GarbageCollection ' 2
+	kill -9 "$JPID"
+	wait_exit "$JPID" || true
+	JPID=
+	wait_exit "$BPID"
+	grep -q "warn: pid [0-9]*: the agent closed the connection before the VM's death event" "$T/b.log"
+	[ "$(grep -c 'type=jdk.GarbageCollection .* cause="System.gc()"' "$T/b.out")" -eq 2 ]
+	# a JVM killed -9 leaves JFR's repository behind (JFR removes it at exit): not in /tmp for good
+	rm -rf "$(sed -n 's|.*conn#1: JFR recording started: .* from chunk \(/.*\)/[^/]*\.jfr$|\1|p' "$T/agent.log")"
+}
+
+# --jfr-types: the JVM's event types the patterns select, with their
+# fields' paths, from the metadata of a recording that records none; then
+# the bridge exits, and the recording is gone.
+check_jfr_types() {
+	local java=$1
+	start_jvm "$java" "" -- JfrGc "$T/go" 0 "$T/stop"
+	wait_until 20 sock_exists
+	run "$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --jfr-types --jfr 'jdk.GarbageCollection,jdk.Socket*,jdk.Nope'
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q 'warn: pid [0-9]*: this JVM has no JFR event type .jdk.Nope.$' <<<"$output"
+	grep -Eq '^jfr jdk.GarbageCollection (.* )?gcId name cause sumOfPauses longestPause$' <<<"$output"
+	grep -Eq '^jfr jdk.SocketRead .* host address port timeout bytesRead endOfStream$' <<<"$output"
+	grep -Eq '^jfr jdk.SocketWrite .* host address port bytesWritten$' <<<"$output"
+	[ "$(grep -c '^jfr ' <<<"$output")" -eq 3 ]
+	log_has 'conn#1: JfrSettings "jdk.GarbageCollection#enabled=false\\x0ajdk.Socket\*#enabled=false\\x0ajdk.Nope#enabled=false"'
+	wait_until 20 log_has 'conn#1: JFR recording closed'
+	# stap-java -l/-L java.jfr("...") -x PID: the same, as probe points
+	local sj=$BUILD/translator-patches/stap-java
+	export STAPJAVA_BRIDGE=$BRIDGE STAPJAVA_AGENT=$AGENT STAPJAVA_TAPSET=$BUILD/tapset STAPJAVA_BRIDGE_OPTS="--sockdir $T/s"
+	run --separate-stderr "$sj" -l 'java.jfr("jdk.Socket*"), java.jfr("jdk.GarbageCollection")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'java.jfr("jdk.GarbageCollection")' 'java.jfr("jdk.SocketRead")' 'java.jfr("jdk.SocketWrite")')" ]
+	run --separate-stderr "$sj" -L 'java.jfr("jdk.GarbageCollection")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == 'java.jfr("jdk.GarbageCollection") java_event_name:string '*' jfr_type:string jfr_start_ns:long jfr_duration_ns:long '*'@jfr_field("gcId") @jfr_field("name") @jfr_field("cause") @jfr_field("sumOfPauses") @jfr_field("longestPause")' ]]
+	run --separate-stderr "$sj" -l 'java.jfr("jdk.GarbageColection")' -x "$JPID"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[[ $stderr == *"this JVM has no JFR event type 'jdk.GarbageColection'; similar: jdk.GarbageCollection, "* ]]
+	[[ $stderr == *"warn: pid $JPID: no JFR event types listed (none selected, JFR unavailable, or the JVM ended: see above)" ]]
+	run "$(jcmd_of "$java")" "$JPID" JFR.check
+	[[ $output != *stapjava* ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+}
+@test "jfr: --jfr-types lists the JVM's event types a pattern selects, with their fields, and leaves no recording (JDK 17)" { check_jfr_types "$JDK17"; }
+@test "jfr: --jfr-types lists the JVM's event types a pattern selects, with their fields, and leaves no recording (JDK 25)" { check_jfr_types "$JDK25"; }

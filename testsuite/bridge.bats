@@ -130,10 +130,16 @@ ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads 
 	[[ $output == *"error: --exception 'java.lang.*:thrown,bogus': unknown event list 'thrown,bogus' (events: thrown,catch)" ]]
 	run "$BRIDGE" --print
 	[ "$status" -eq 2 ]
-	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)" ]]
 	run "$BRIDGE" -x 0 --gc
 	[ "$status" -eq 2 ]
 	[[ $output == *"error: --pid '0': not a process id" ]]
+	run "$BRIDGE" --print --jfr 'jdk.GarbageCollection,jdk.JavaMonitorEnter#threshold'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --jfr 'jdk.GarbageCollection,jdk.JavaMonitorEnter#threshold': '=' is expected after a setting's name at byte 30 of 'jdk.JavaMonitorEnter#threshold'" ]]
+	run "$BRIDGE" --print --jfr 'jdk.Socket Read'
+	[ "$status" -eq 2 ]
+	[[ $output == *"error: --jfr 'jdk.Socket Read': an event type holds only letters, digits, '.', '_', '\$' and the wildcard '*' at byte 10 of 'jdk.Socket Read'" ]]
 	run "$BRIDGE" --help
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Usage: stpd-bridge [OPTION]..." ]
@@ -213,7 +219,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x17ff
+Hello version=1 caps=0x1fff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.* (ignored)
 RegisterClass pattern=* (ignored)
@@ -239,7 +245,7 @@ scenario all' ]
 	wait_for "$T/out" 'ts=2000000 '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x17ff
+Hello version=1 caps=0x1fff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.*
 ThreadEvents enable=1
@@ -283,7 +289,7 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
 	[ "$output" = "accepted
-Hello version=1 caps=0x17ff
+Hello version=1 caps=0x1fff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -441,7 +447,7 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x17ff
+Hello version=1 caps=0x1fff
 RegisterMethod pattern=Demo.* (ignored)
 VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
@@ -518,7 +524,7 @@ markers_of() {
 	local args=' -8 -8 -8 -8 8 8 8 8 -8 -8 8 8' n
 	{
 		for n in gc_start gc_finish vm_init vm_death thread_start thread_end \
-			monitor_contended_enter monitor_contended_entered monitor_wait monitor_waited lost; do
+			monitor_contended_enter monitor_contended_entered monitor_wait monitor_waited lost jfr; do
 			echo "stapjava:$n$args"
 		done
 		for n in $(seq 0 255); do echo "stapjava:slot$n$args"; done
@@ -551,7 +557,7 @@ markers_of() {
 	[[ $output == *"error: --slot '0:class.load:': pattern '': "* ]]
 	run "$BRIDGE" --fire
 	[ "$status" -eq 2 ]
-	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors or --vm (try --help)" ]]
+	[[ $output == *"error: nothing to register: give --slot, -m, -c, -e, --gc, --threads, --monitors, --vm or --jfr (try --help)" ]]
 }
 
 @test "--fire --slot: one registration per pattern with the union of its slots' events; --print alongside" {
@@ -563,7 +569,7 @@ markers_of() {
 	wait_for "$T/out" '^lost '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x17ff
+Hello version=1 caps=0x1fff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.add (ignored)
 RegisterMethod pattern=Demo.* (ignored)
@@ -841,4 +847,33 @@ closed" ]
 	[[ "${lines[1]}" =~ ^"stpd-bridge: error: starting a worker: fork: Resource temporarily unavailable: "([2-9]|[1-9][0-9]+)" times in "[0-9]+" ms, now over"$ ]] || { echo "$output" >&2; false; }
 	[ "${#lines[@]}" -eq 2 ]
 	kill -0 "$BR"
+}
+
+# Issue 15: the JVM's JFR chunks (JfrData) through the live parser. A chunk
+# the parser refuses is said once, naming the JVM and the offset, and the
+# next chunk is read; a stream that ends inside a chunk is said at the end.
+@test "--jfr: a chunk that cannot be parsed is said with the JVM and the offset, the next is read; a stream cut mid-chunk is said" {
+	local jdk=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+	mkdir -m 755 "$T/jfr"
+	"$jdk" -XX:+UseG1GC "-XX:StartFlightRecording=filename=$T/jfr/gc.jfr,settings=none,+jdk.GarbageCollection#enabled=true" \
+		-cp "$BUILD/testsuite/java/classes" JfrGc /dev/null 2 >"$T/jfr/java.out" 2>&1
+	chmod 644 "$T/jfr/gc.jfr"
+	start_fake 0 0 --scenario jfr --jfr-file "$T/jfr/gc.jfr" --then exit
+	local fa=$FA
+	start_bridge --print --jfr jdk.GarbageCollection -x "$fa"
+	wait_gone "$BR"
+	run log_lines
+	local lines=$output
+	grep -qx "stpd-bridge: warn: pid $fa: the JVM's JFR data is malformed at offset 0 of its chunk: .*; that chunk's later events are skipped, the next chunk is read" <<<"$lines"
+	grep -Eqx "stpd-bridge: warn: pid $fa: the JVM's JFR stream ended inside a record, at offset [0-9]+ of its chunk: .+" <<<"$lines"
+	[ "$(grep -c 'JFR' <<<"$lines")" -eq 2 ]
+	# the whole chunk's two collections; the cut chunk's wait for the end of
+	# its flush (its last record, cut), which never comes
+	run sed -E "s/ pid=$fa / pid=PID /; s/ start_ns=[0-9]+ duration_ns=[0-9]+ / start_ns=S duration_ns=D /; s/ (gcId|sumOfPauses|longestPause)=[0-9]+/ \\1=N/g" "$T/out"
+	local gc='jfr pid=PID tid=0 start_ns=S duration_ns=D type=jdk.GarbageCollection thread="" gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	[ "$output" = "$gc
+$gc" ] || { echo "$output"; false; }
+	# a collection pauses: sumOfPauses > 0 on every line
+	! grep -Eq ' sumOfPauses=0( |$)' "$T/out" || return 1
+	grep -Eq ' sumOfPauses=[1-9][0-9]* ' "$T/out"
 }

@@ -3,7 +3,7 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
- *                         first-gap|seq-zero|late-hello|names-flood|stream|none]
+ *                         first-gap|seq-zero|late-hello|names-flood|stream|jfr|none] [--jfr-file FILE]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
  *             [--connections N] [--kill-peer] [NAME...]
@@ -36,6 +36,10 @@
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
+ * jfr: JfrData as the agent sends a JVM's chunks: a chunk whose header is
+ * no JFR header ("NOPE"), then FILE (a .jfr of one chunk) whole, in pieces
+ * of 4000 bytes, then FILE's bytes again but the last one, as a JVM that
+ * ended mid-chunk (--then exit).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -56,7 +60,7 @@
 
 #include "wire.h"
 
-static const char *commands_file, *scenario = "all", *then = "stay", *wait_file;
+static const char *commands_file, *scenario = "all", *then = "stay", *wait_file, *jfr_file;
 static const char *start_on = "Start"; /* the command after which the scenario runs */
 static bool sync_mode;         /* DispatchMode 1 received: every event asks for an Ack */
 static uint32_t our_caps = WIRE_CAP_ALL;
@@ -323,6 +327,32 @@ static void scenario_stream(int fd)
 	note("stream ended after %" PRIu64 " events", seq);
 }
 
+/* BYTES[0..LEN) of one chunk as JfrData of at most 4000 bytes. */
+static void send_chunk(int fd, const uint8_t *bytes, size_t len)
+{
+	for (size_t at = 0; at < len; at += 4000) {
+		struct wire_event *ev = event(WIRE_EV_JFR_DATA, NULL, 0);
+		ev->jfr_flags = at == 0 ? WIRE_JFR_CHUNK_BEGIN : 0;
+		ev->name = (struct wire_str){ (const char *)bytes + at, (uint32_t)(len - at < 4000 ? len - at : 4000) };
+		send_event(fd, ev, 0);
+	}
+}
+
+static void scenario_jfr(int fd)
+{
+	static const uint8_t nope[68] = "NOPE";
+	static uint8_t chunk[1 << 22];
+	FILE *f = jfr_file ? fopen(jfr_file, "rb") : NULL;
+	size_t len = f ? fread(chunk, 1, sizeof chunk, f) : 0;
+
+	if (!f || len < 68)
+		die("--jfr-file: a .jfr file is needed");
+	fclose(f);
+	send_chunk(fd, nope, sizeof nope);
+	send_chunk(fd, chunk, len);
+	send_chunk(fd, chunk, len - 1);
+}
+
 static void run_scenario(int fd)
 {
 	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
@@ -341,6 +371,8 @@ static void run_scenario(int fd)
 		send_bytes(fd, garbage, sizeof garbage);
 	else if (strcmp(scenario, "names-flood") == 0)
 		scenario_names_flood(fd);
+	else if (strcmp(scenario, "jfr") == 0)
+		scenario_jfr(fd);
 	else if (strcmp(scenario, "stream") == 0)
 		scenario_stream(fd);
 	else if (strcmp(scenario, "partial") == 0)
@@ -559,6 +591,7 @@ int main(int argc, char **argv)
 		{ "start-on", required_argument, NULL, 'S' }, { "quiet-ms", required_argument, NULL, 'q' },
 		{ "no-accept", no_argument, NULL, 'N' },
 		{ "connections", required_argument, NULL, 'n' }, { "kill-peer", no_argument, NULL, 'K' },
+		{ "jfr-file", required_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
@@ -583,6 +616,7 @@ int main(int argc, char **argv)
 		case 'S': start_on = optarg; break;
 		case 'q': quiet_ms = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'N': no_accept = 1; break;
+		case 'J': jfr_file = optarg; break;
 		case 'n': connections = strtoul(optarg, NULL, 0); break;
 		case 'K': kill_peer = 1; break;
 		default: die("bad option");

@@ -32,7 +32,7 @@ teardown() {
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	sed -E 's/ \$arg[0-9]+:long//g' <<<"$output" >"$T/stap"
 	"$GEN" --vars | sort >"$T/table"
-	[ "$(wc -l <"$T/table")" -eq 11 ]
+	[ "$(wc -l <"$T/table")" -eq 12 ]
 	diff -u "$T/table" "$T/stap"
 }
 
@@ -43,7 +43,7 @@ teardown() {
 // runtime/events.h and translator-patches/sj_emit.c: edit those.' ]
 	sed -e 1,2d -e '/^probe java\./,/^}$/d' "$built" | diff -u "$TEMPLATE" -
 	# each alias right after the doc comment of its probe point
-	[ "$(grep -c '^probe java\.' "$built")" -eq 11 ]
+	[ "$(grep -c '^probe java\.' "$built")" -eq 12 ]
 	run awk '/^ \* probe java\./ { doc = $3 } /^probe java\./ { if ($2 != doc || prev != " */") print "misplaced: " $2 } { prev = $0 }' "$built"
 	[ -z "$output" ]
 	# the agent fires every family's marker but Lost's

@@ -97,6 +97,34 @@ section() {
 	diff -u java_errors.err <(printf '%s\n' "$output")
 }
 
+@test "golden: java.jfr points: types, settings, wildcards, shared numbers, the bridge's --jfr-slot, aliases on its jfr marker" {
+	golden jfr
+}
+
+@test "golden: every error of java.jfr points, in stap's format, and nothing runs" {
+	STAPJAVA_STAP=/bin/false run "$SJ" --dump jfr_errors.stp
+	[ "$status" -eq 1 ]
+	diff -u jfr_errors.err <(printf '%s\n' "$output")
+}
+
+@test "java.jfr points elaborate with stap -p2 against a binary with the bridge's markers, @jfr_field included" {
+	export STAPJAVA_BRIDGE=$FAKE_BRIDGE STAPJAVA_AGENT=$REAL_AGENT STAPJAVA_TAPSET=$BUILD/tapset TMPDIR=$T
+	run "$SJ" -p2 -r "$KREL" jfr.stp
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# each point's alias on the jfr marker, the fields read through the one function
+	[ "$(grep -c '^process(".*fake-bridge").statement' <<<"$output")" -eq 5 ]
+	grep -q '^__stapjava_jfr_field:string (addr:long, path:string)' <<<"$output"
+}
+
+@test "java.jfr with a kernel probe and -c: in-thread, and the bridge (which fires java.jfr) starts in the command's tree" {
+	run "$SJ" --target-command 'java Demo' -e 'probe java.jfr("jdk.GarbageCollection") { } probe syscall.write { }'
+	[ "$status" -eq 0 ]
+	[ "$output" = "sh -c 'exec /opt/stapjava/bin/stpd-bridge --parent \$PPID --fire --jfr-slot 0:jdk.GarbageCollection --in-thread </dev/null & export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
+	# without java.jfr, in-thread needs no bridge in the tree
+	run "$SJ" --target-command 'java Demo' -e 'probe java.method("A.b") { } probe syscall.write { }'
+	[ "$output" = "sh -c 'export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
+}
+
 @test "line and column of every token outside rewritten points are unchanged" {
 	run "$SJ" --dump -p2 -g -r "$KREL" tricky.stp
 	[ "$status" -eq 0 ]

@@ -20,6 +20,7 @@ translator_patches_libsjtranslate_la_SOURCES = \
 	translator-patches/sj_diag.c translator-patches/sj_diag.h \
 	translator-patches/sj_translate.c translator-patches/sj_translate.h \
 	translator-patches/sj_emit.c translator-patches/sj_emit.h \
+	translator-patches/sj_jfr.c translator-patches/sj_jfr.h \
 	translator-patches/sj_cmdline.c translator-patches/sj_cmdline.h \
 	translator-patches/sj_run.c translator-patches/sj_run.h \
 	translator-patches/sj_srcmap.c translator-patches/sj_srcmap.h \

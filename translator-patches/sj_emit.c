@@ -50,6 +50,9 @@ static const struct {
 	{ { "java_timeout_ms", "long", "$arg10" }, false, "monitor.wait monitor.waited" },
 	{ { "java_timed_out", "long", "($arg1 >> 10) & 1" }, false, "monitor.waited" },
 	{ { "java_lost", "long", "$arg9" }, false, "lost" },
+	{ { "jfr_type", "string", "user_string($arg5)" }, false, "jfr" },
+	{ { "jfr_start_ns", "long", "$arg7" }, false, "jfr" },
+	{ { "jfr_duration_ns", "long", "$arg9" }, false, "jfr" },
 };
 
 /* Is LABEL one of ON's labels, or has it one of ON's prefixes? */
@@ -103,7 +106,7 @@ size_t sj_slot_vars(enum sj_kind kind, const char *event, const struct sj_alias_
 
 /* The assignments of the alias of the event labelled LABEL, each
  * "NAME = EXPR" and END, SEP between them. */
-static int assignments(struct sj_buf *out, const char *label, const char *sep, const char *end)
+int sj_emit_assignments(struct sj_buf *out, const char *label, const char *sep, const char *end)
 {
 	const struct sj_alias_var *vars[SJ_MAX_ALIAS_VARS];
 	size_t n = sj_alias_vars(label, vars, SJ_MAX_ALIAS_VARS);
@@ -151,7 +154,7 @@ int sj_emit_aliases(const struct sj_translation *t, const char *binary, bool in_
 				    "probe " SJ_SLOT_PREFIX "%zu = process(\"%s\").mark(\"slot%zu\") {\n\t%s",
 				    i, binary, i, mine);
 		char label[64];
-		rc |= assignments(out, slot_label(sl->kind, sl->event, label, sizeof label), " ", ";");
+		rc |= sj_emit_assignments(out, slot_label(sl->kind, sl->event, label, sizeof label), " ", ";");
 		if (sl->java && sj_java_alias_prologue(sl->java, (int)i, out) < 0)
 			rc = -ENOMEM;
 		/* an aggregate: each CPU counts on its own, no lock in the handler */
@@ -172,7 +175,7 @@ int sj_emit_family_alias(const struct event_desc *d, struct sj_buf *out)
 		rc |= sj_buf_printf(out, ",\n\tprocess(@__stapjava_agent).mark(\"%s\")", d->marker);
 	/* fired in-thread, $arg1 >> 16 is the session; the bridge's are 0 */
 	rc |= sj_buf_puts(out, "\n{\n\tif (($arg1 >> 16) && ($arg1 >> 16) != stp_pid()) next\n\t");
-	rc |= assignments(out, d->label, "\t", "\n");
+	rc |= sj_emit_assignments(out, d->label, "\t", "\n");
 	rc |= sj_buf_puts(out, "}\n");
 	return rc ? -ENOMEM : 0;
 }
@@ -275,6 +278,12 @@ int sj_emit_bridge_args(const struct sj_translation *t, const struct sj_bridge_o
 		rc |= word(out, form, "--slot");
 		rc |= word(out, form, "%zu:%s.%s:%s", i, sj_kind_name(t->slots[i].kind),
 			   t->slots[i].event, t->slots[i].pattern);
+	}
+	for (size_t i = 0; i < t->jfr.n; i++) {
+		if (!t->jfr.p[i].used)
+			continue;
+		rc |= word(out, form, "--jfr-slot");
+		rc |= word(out, form, "%zu:%s", i, t->jfr.p[i].spec);
 	}
 	for (unsigned f = 0; f < N_SWITCHED_FAMILIES; f++)
 		if (t->families & EVENT_FAMILY_BIT(event_families[f].family))

@@ -133,4 +133,9 @@ int sj_emit_target_command(const struct sj_target_cmd *tc, struct sj_buf *out);
 /* TARGET_PID: -x's, named in the message (the bridge ends with that JVM). */
 int sj_emit_watch(const char *bridge, bool in_target, const char *target_pid, struct sj_buf *out);
 
+/* The assignments of the alias of the event labelled LABEL (the table of
+ * variables), each "NAME = EXPR" and END, SEP between them: the slots', the
+ * families' and the java.jfr points' aliases (sj_jfr.h). 0 or nonzero. */
+int sj_emit_assignments(struct sj_buf *out, const char *label, const char *sep, const char *end);
+
 #endif

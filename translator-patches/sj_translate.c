@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "jfrspec.h"
 #include "pattern.h"
 #include "similar.h"
 #include "sj_diag.h"
@@ -394,6 +395,79 @@ static size_t java_rewrite(struct scan *s, size_t i)
 	return k;
 }
 
+/* --- one java.jfr("TYPE"[, "SETTINGS"]) point (sj_jfr.h) ----------------------------- */
+
+/* The text of string literal P into *TEXT, *LEN; false after an error. */
+static bool jfr_string(struct scan *s, const struct sj_token *p, const char *what, const char **text,
+		       size_t *len)
+{
+	if (p->kind == SJ_TOK_STRING && p->len >= 2 && p->text[p->len - 1] == '"') {
+		*text = p->text + 1;
+		*len = p->len - 2;
+		return true;
+	}
+	error_at(s, p, "expected a string literal as the %s of java.jfr", what);
+	return false;
+}
+
+/* Tokens I, I+1, I+2 are `java` `.` `jfr`.  Returns the index of the first
+ * token after the point (after an error: where scanning goes on). */
+static size_t java_jfr_point(struct scan *s, size_t i)
+{
+	static char spec[JFRSPEC_MAX_PATTERN + JFRSPEC_MAX_SETTINGS * (JFRSPEC_MAX_NAME + JFRSPEC_MAX_VALUE + 2) + 2];
+	const char *type = NULL, *settings = NULL;
+	size_t j = i + 3, tlen = 0, slen = 0, stok = 0;
+	char err[300];
+
+	if (!is_op(tok(s, j), "(")) {
+		error_at(s, tok(s, j), "expected '(' and an event type after java.jfr");
+		return j;
+	}
+	bool ok = jfr_string(s, tok(s, j + 1), "event type", &type, &tlen);
+	j += 2;
+	if (ok && is_op(tok(s, j), ",")) {
+		stok = j + 1;
+		ok = jfr_string(s, tok(s, stok), "settings", &settings, &slen);
+		j += 2;
+	}
+	if (!is_op(tok(s, j), ")")) {
+		if (ok)
+			error_at(s, tok(s, j), "expected ')' after the event type (and settings) of java.jfr");
+		return j;
+	}
+	j++;
+	if (is_op(tok(s, j), ".")) {
+		error_at(s, tok(s, j), "expected the end of the probe point after java.jfr(...)");
+		return j;
+	}
+	if (!ok)
+		return j;
+	if (sj_jfr_spec(type, tlen, settings, slen, spec, sizeof spec, err, sizeof err) < 0) {
+		/* the type alone right: the settings are what is wrong */
+		char ignored[8];
+		bool type_ok = stok && sj_jfr_spec(type, tlen, NULL, 0, spec, sizeof spec, ignored, sizeof ignored) == 0;
+		error_at(s, tok(s, type_ok ? stok : i + 4), "bad java.jfr point: %s", err);
+		return j;
+	}
+	int n = sj_jfr_point_for(&s->t->jfr, spec);
+	if (n == -ENOSPC) {
+		error_at(s, tok(s, i), "too many java.jfr points: at most %d distinct ones per script, all "
+			 "branches of %%( %%) conditionals counted", SJ_MAX_JFR);
+		return j;
+	}
+	char name[32];
+	snprintf(name, sizeof name, SJ_JFR_PREFIX "%d", n);
+	if (n < 0 || emit_text(s, tok(s, i)->off, tok(s, j - 1)->off + tok(s, j - 1)->len, name) < 0)
+		s->oom = 1;
+	return j;
+}
+
+static bool is_java_jfr(const struct scan *s, size_t i)
+{
+	return sj_tok_is(tok(s, i), SJ_TOK_IDENT, "java") && is_op(tok(s, i + 1), ".") &&
+	       sj_tok_is(tok(s, i + 2), SJ_TOK_IDENT, "jfr") && is_op(tok(s, i + 3), "(");
+}
+
 /* Tokens I.. are `java` `.` WORD `(` with WORD no kind: a kind it is a typo of,
  * or NULL (stap says what it thinks of the rest). */
 static const char *misspelt_kind(const struct scan *s, size_t i)
@@ -455,6 +529,14 @@ static void classify_pending(struct scan *s)
 		unsigned long n = strtoul(first + plen, NULL, 10);
 		if (n < s->t->nslots)
 			s->t->slots[n].used = true;	/* a Java point kept by stap's pass 1 */
+		return;
+	}
+	plen = strlen(SJ_JFR_PREFIX);
+	if (strncmp(first, SJ_JFR_PREFIX, plen) == 0 && first[plen] &&
+	    strspn(first + plen, "0123456789") == strlen(first + plen)) {
+		unsigned long n = strtoul(first + plen, NULL, 10);
+		if (n < s->t->jfr.n)
+			s->t->jfr.p[n].used = true;	/* a java.jfr point kept by stap's pass 1 */
 		return;
 	}
 	if (strcmp(first, "java") == 0 && is_op(tok(s, (size_t)i + 1), ".")) {
@@ -603,6 +685,12 @@ static int scan_all(struct scan *s)
 			i = java_point(s, i, (enum sj_kind)kind);
 			continue;
 		}
+		if (!s->resolving && s->brace == 0 && s->paren == 0 && is_java_jfr(s, i)) {
+			if (s->in_header && s->at_pp)
+				s->at_pp = false;	/* the bridge's marker: never forces sync */
+			i = java_jfr_point(s, i);
+			continue;
+		}
 		const char *meant = !s->resolving && s->brace == 0 && s->paren == 0 && s->in_header
 			? misspelt_kind(s, i) : NULL;
 		if (meant) {
@@ -655,6 +743,8 @@ int sj_translation_resolve(struct sj_translation *t, const char *parsed, size_t 
 
 	for (size_t i = 0; i < t->nslots; i++)
 		t->slots[i].used = false;
+	for (size_t i = 0; i < t->jfr.n; i++)
+		t->jfr.p[i].used = false;
 	free_names(t->other_points, t->nother);
 	free_names(t->aliases, t->naliases);
 	t->other_points = t->aliases = NULL;
@@ -682,6 +772,7 @@ void sj_translation_free(struct sj_translation *t)
 	}
 	free_names(t->other_points, t->nother);
 	free_names(t->aliases, t->naliases);
+	sj_jfr_points_free(&t->jfr);
 	sj_buf_free(&t->errors);
 }
 
@@ -702,5 +793,5 @@ bool sj_translation_uses_java(const struct sj_translation *t)
 	for (size_t i = 0; i < t->nslots; i++)
 		if (t->slots[i].used)
 			return true;
-	return t->families != 0;
+	return t->families != 0 || sj_jfr_any_used(&t->jfr);
 }

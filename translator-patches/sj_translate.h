@@ -35,6 +35,7 @@
 
 #include "sj_buf.h"
 #include "sj_java.h"
+#include "sj_jfr.h"
 
 #define SJ_MAX_SLOTS 256	/* markers slot0 .. slot255 of stpd-bridge */
 #define SJ_SLOT_PREFIX "__stapjava_s"
@@ -75,6 +76,7 @@ struct sj_translation {
 	char *const *script_args;	/* for @1 .. @N */
 	size_t nscript_args;
 	bool needs_resolution;	/* see above */
+	struct sj_jfr_points jfr;	/* the java.jfr points (sj_jfr.h) */
 };
 
 void sj_translation_init(struct sj_translation *t, char *const *script_args, size_t nargs);
@@ -89,7 +91,7 @@ int sj_translate_text(struct sj_translation *t, const char *name, const char *bu
  * left): 0 or -ENOMEM. */
 int sj_translation_resolve(struct sj_translation *t, const char *parsed, size_t len);
 
-/* Is a slot used, or a java.gc/vm/thread/monitor family? */
+/* Is a slot or a java.jfr point used, or a java.gc/vm/thread/monitor family? */
 bool sj_translation_uses_java(const struct sj_translation *t);
 
 /* Does the script have a probe point that is neither Java nor one of begin, end,

@@ -304,7 +304,10 @@ static int classify_command(const char *cmd, bool *simple)
 static int target_command(struct job *j, const struct sj_bridge_opts *bo)
 {
 	struct sj_buf args = { 0 };
-	struct sj_target_cmd tc = { .bridge = bo->in_thread ? NULL : j->paths.bridge,
+	/* java.jfr points fire in the bridge even in-thread: it must be in the
+	 * target's tree, where stap's uprobes are */
+	struct sj_target_cmd tc = { .bridge = bo->in_thread && !sj_jfr_any_used(&j->tr.jfr) ? NULL
+											 : j->paths.bridge,
 				    .command = j->cmd.command };
 	int rc = classify_command(j->cmd.command, &tc.exec);
 
@@ -351,10 +354,12 @@ static int generate(struct job *j)
 		rc = sj_emit_aliases(&j->tr, bo.in_thread ? j->paths.agent : j->paths.bridge,
 				     bo.in_thread, &j->aliases);
 	if (rc == 0)
+		rc = sj_emit_jfr_aliases(&j->tr.jfr, j->paths.bridge, &j->aliases);
+	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
 		rc = target_command(j, &bo);
-		if (rc == 0 && !bo.in_thread) {
+		if (rc == 0 && (!bo.in_thread || sj_jfr_any_used(&j->tr.jfr))) {
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
 			if (rc == 0)
 				rc = sj_emit_fired_report(&j->tr, &j->main_text);
@@ -494,7 +499,7 @@ static int dump(const struct job *j)
 	for (size_t i = 0; i < j->cmd.nextra; i++)
 		printf("# stap-java --dump: script <input%zu>\n%s\n", i + 1, sj_buf_str(&j->extra[i]));
 	printf("# stap-java --dump: tapset <tmpdir>/" SJ_PATHS_TAPSET "\n%s", sj_buf_str(&j->paths_text));
-	if (j->uses_java && j->tr.nslots)
+	if (j->uses_java && (j->tr.nslots || j->tr.jfr.n))
 		printf("# stap-java --dump: tapset <tmpdir>/" SLOTS_TAPSET "\n%s", sj_buf_str(&j->aliases));
 	if (j->uses_java) {
 		printf("# stap-java --dump: bridge\n");
@@ -633,7 +638,7 @@ static int run(struct job *j)
 {
 	int rc = workdir(j);
 
-	if (rc == 0 && j->uses_java && j->tr.nslots)
+	if (rc == 0 && j->uses_java && (j->tr.nslots || j->tr.jfr.n))
 		rc = sj_write_file(j->slots, j->aliases.data, j->aliases.len, 0600);
 	if (rc == 0 && j->script[0])
 		rc = sj_write_file(j->script, j->main_text.data, j->main_text.len, 0600);
@@ -724,30 +729,32 @@ static int stap_lines(struct job *j, const char *others, struct sj_lines *lines)
 /* The names `stpd-bridge --matches -x PID` gives for L's points: what the
  * JVM has loaded (the bridge loads the agent into a JVM without one, and
  * says on stderr what went wrong).  Its exit status, or -errno. */
-static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
+/* The bridge's command line that lists (MODE: --matches, --jfr-types) in
+ * the JVM -x PID, loading the agent into it when it has none, with the
+ * bridge options (STAPJAVA_BRIDGE_OPTS) at the end; the caller adds what to
+ * list (ADD, ADD's context). 0 or nonzero. */
+static int listing_bridge_argv(struct job *j, const char *mode,
+			       int (*add)(const void *what, char ***v, size_t *n), const void *what,
+			       char ***v, size_t *n)
 {
-	static const char *const flag[] = { [SJ_KIND_METHOD] = "-m", [SJ_KIND_CLASS] = "-c",
-					    [SJ_KIND_EXCEPTION] = "-e" };
-	char **v = NULL;
-	size_t n = 0;
-	int rc;
+	int rc = bridge_opts(j);
 
-	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
-	if (check_programs(j, true) < 0)
-		return 1;
-	rc = bridge_opts(j);
-	rc |= sj_argv_push(&v, &n, j->paths.bridge);
-	rc |= sj_argv_push(&v, &n, "--matches");
-	rc |= sj_argv_push(&v, &n, "-x");
-	rc |= sj_argv_push(&v, &n, j->cmd.target_pid);
-	rc |= sj_argv_push(&v, &n, "--agent");
-	rc |= sj_argv_push(&v, &n, j->paths.agent);
-	for (size_t i = 0; i < l->npoints; i++) {
-		rc |= sj_argv_push(&v, &n, flag[l->points[i].kind]);
-		rc |= sj_argv_push(&v, &n, pattern_text(&l->points[i].pattern, NULL));
-	}
+	rc |= sj_argv_push(v, n, j->paths.bridge);
+	rc |= sj_argv_push(v, n, mode);
+	rc |= sj_argv_push(v, n, "-x");
+	rc |= sj_argv_push(v, n, j->cmd.target_pid);
+	rc |= sj_argv_push(v, n, "--agent");
+	rc |= sj_argv_push(v, n, j->paths.agent);
+	rc |= add(what, v, n);
 	for (size_t i = 0; i < j->nopts; i++)
-		rc |= sj_argv_push(&v, &n, j->opts[i]);
+		rc |= sj_argv_push(v, n, j->opts[i]);
+	return rc;
+}
+
+/* Runs V (NULL-ended; RC: how making it went), its stdout lines into
+ * *FOUND: the bridge's exit status, 1 when it cannot run (said), or -ENOMEM. */
+static int run_listing_bridge(struct job *j, char **v, int rc, char ***found)
+{
 	if (rc) {
 		free(v);
 		return rc < 0 ? rc : -ENOMEM;
@@ -757,6 +764,74 @@ static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
 		sj_error("cannot run %s: %s", j->paths.bridge, strerror(-rc));
 	free(v);
 	return rc < 0 ? 1 : rc;
+}
+
+static int add_patterns(const void *what, char ***v, size_t *n)
+{
+	static const char *const flag[] = { [SJ_KIND_METHOD] = "-m", [SJ_KIND_CLASS] = "-c",
+					    [SJ_KIND_EXCEPTION] = "-e" };
+	const struct sj_list *l = what;
+	int rc = 0;
+
+	for (size_t i = 0; i < l->npoints; i++) {
+		rc |= sj_argv_push(v, n, flag[l->points[i].kind]);
+		rc |= sj_argv_push(v, n, pattern_text(&l->points[i].pattern, NULL));
+	}
+	return rc;
+}
+
+static int jvm_matches(struct job *j, const struct sj_list *l, char ***found)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	/* said as a run says it (the agent too: the bridge loads it into a JVM without one) */
+	if (check_programs(j, true) < 0)
+		return 1;
+	int rc = listing_bridge_argv(j, "--matches", add_patterns, l, &v, &n);
+
+	return run_listing_bridge(j, v, rc, found);
+}
+
+/* -l / -L of java.jfr("TYPE") points: the event types (and with -L their
+ * variables and fields) of the running JVM -x PID, from `stpd-bridge
+ * --jfr-types` (sj_jfr.h). Its exit status, 1 when nothing matched, or -errno. */
+static int add_jfr_types(const void *what, char ***v, size_t *n)
+{
+	char *const *types = what;
+	int rc = 0;
+
+	for (size_t i = 0; types[i]; i++) {
+		rc |= sj_argv_push(v, n, "--jfr");
+		rc |= sj_argv_push(v, n, types[i]);
+	}
+	return rc;
+}
+
+static int run_jfr_listing(struct job *j, char **types)
+{
+	char **v = NULL, **found = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!j->cmd.target_pid) {
+		sj_error("%s %s lists the event types of a running JVM: give -x PID", j->cmd.list_vars ? "-L" : "-l",
+			 j->cmd.list_point);
+		return 1;
+	}
+	if (check_programs(j, true) < 0)
+		return 1;
+	rc = listing_bridge_argv(j, "--jfr-types", add_jfr_types, types, &v, &n);
+	rc = run_listing_bridge(j, v, rc, &found);
+	if (rc < 0)
+		return rc;
+	int listed = rc == 0 ? sj_jfr_list_print(found, j->cmd.list_vars) : 0;
+	sj_run_free_lines(found);
+	if (listed == -ENOMEM)
+		return -ENOMEM;
+	if (rc == 0 && listed == 0)
+		sj_error("no JFR event type of JVM %s matches %s", j->cmd.target_pid, j->cmd.list_point);
+	return rc ? rc : listed ? 0 : 1;
 }
 
 /* -l / -L with probe points: those that take a pattern listed from the class
@@ -812,7 +887,23 @@ static int run_point_listing(struct job *j)
 
 static int run_listing(struct job *j)
 {
-	return j->cmd.list_point ? run_point_listing(j) : run_stap_listing(j);
+	char **types = NULL, err[400];
+	int rc;
+
+	if (!j->cmd.list_point)
+		return run_stap_listing(j);
+	rc = sj_jfr_list_parse(j->cmd.list_point, &types, err, sizeof err);
+	if (rc == -EINVAL) {
+		sj_error("%s", err);
+		return 1;
+	}
+	if (rc <= 0)
+		return rc < 0 ? rc : run_point_listing(j);
+	rc = run_jfr_listing(j, types);
+	for (size_t i = 0; types[i]; i++)
+		free(types[i]);
+	free(types);
+	return rc;
 }
 
 /* With -x and a run to the end: a pid that is no JVM the bridge may serve

@@ -627,3 +627,36 @@ testsuite_fuzz_replay_jfr_live_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_fuzz_replay_jfr_live_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_jfr_live
+
+# ---- the JFR wishes (runtime/jfrspec.c): a bridge's JfrSettings lines are
+# read by the agent, so every byte is untrusted.
+#
+#   make fuzz-jfrspec [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_jfrspec with
+#                                        $(FUZZ_CC) and run it on a copy of
+#                                        testsuite/fuzz/corpus-jfrspec/ for N seconds
+FUZZ_JFRSPEC_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_jfrspec.c $(top_srcdir)/runtime/jfrspec.c
+
+EXTRA_DIST += testsuite/fuzz/fuzz_jfrspec.c testsuite/fuzz/corpus-jfrspec
+CLEANFILES += testsuite/fuzz/fuzz_jfrspec
+
+testsuite/fuzz/fuzz_jfrspec: $(FUZZ_JFRSPEC_SRC) $(top_srcdir)/runtime/jfrspec.h
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_JFRSPEC_SRC) -o $@
+
+fuzz-jfrspec:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_jfrspec
+	$(call FUZZ_RUN,jfrspec,corpus-jfrspec)
+
+.PHONY: fuzz-jfrspec
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_jfrspec
+testsuite_fuzz_replay_jfrspec_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_jfrspec.c
+testsuite_fuzz_replay_jfrspec_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-jfrspec"' \
+	-DCORPUS_MIN_FILES=20 -DREPLAY_GROUP='"fuzz_jfrspec_corpus"'
+testsuite_fuzz_replay_jfrspec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_jfrspec_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_jfrspec

@@ -14,6 +14,7 @@ testsuite_java_sjclient_LDADD = runtime/libsjruntime.la $(CAP_LIBS) -lm
 SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java testsuite/java/LoadAll.java \
 	testsuite/java/Named.java testsuite/java/Unicode.java testsuite/java/Clog.java
 SJ_JAVA_FILES += testsuite/java/JfrWork.java
+SJ_JAVA_FILES += testsuite/java/JfrGc.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp

@@ -188,3 +188,10 @@ testsuite_unit_test_jfr_live_SOURCES = testsuite/unit/test_jfr_live.c $(JFR_LIVE
 testsuite_unit_test_jfr_live_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_jfr_live
+
+# The JFR wishes of a session (runtime/jfrspec.c): --jfr and JfrSettings.
+check_PROGRAMS += testsuite/unit/test_jfrspec
+testsuite_unit_test_jfrspec_SOURCES = testsuite/unit/test_jfrspec.c
+testsuite_unit_test_jfrspec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_jfrspec_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_jfrspec

@@ -149,12 +149,12 @@ static void test_truncated_commands(void **state)
 /* ------------------------------------------------------------ codes */
 static bool event_known(unsigned c)
 {
-	return (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0x9A);
+	return (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0x9B);
 }
 
 static bool command_known(unsigned c)
 {
-	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x59);
+	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5A);
 }
 
 static void test_unknown_codes(void **state)

@@ -569,3 +569,43 @@ ctx_script() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e 's/-[0-9]*-[0-9]*-[0-9]*\.sock$/-NS-PID-START.sock/' "$D/x.B.agent.log"
 	[ "$output" = 'stapjava-agent[N]: info: listening on /run/sjd/jvm-NS-PID-START.sock' ] || { cat "$D/x.B.agent.log" >&2; false; }
 }
+
+# Issue 15: JFR events as probe points beside a kernel probe (the script is
+# in-thread for its syscall probe; the java.jfr points fire in the bridge,
+# which stap-java then starts in the target's tree). wait_ms holds main()
+# until the session's recording runs; the handler of the last event lets the
+# JVM exit, so nothing it flushed is lost to the session's end.
+@test "java.jfr: a collection's name, cause and pauses, a lock's class and previous owner, a file write's path and bytes, beside fsync(2)" {
+	cat >"$D/jfr.stp" <<-EOF
+		global gc, lock, file, fsyncs
+		probe java.jfr("jdk.GarbageCollection") {
+			if (@jfr_field("cause") == "System.gc()")
+				gc = sprintf("gc %s %s %s", @jfr_field("name"), @jfr_field("cause"),
+					@jfr_field_long("sumOfPauses") > 0 && jfr_duration_ns > 0 ? "paused" : "no pause")
+		}
+		probe java.jfr("jdk.JavaMonitorEnter", "threshold=1 ms") {
+			lock = sprintf("lock %s waited for a %s held by %s", java_thread_name,
+				@jfr_field("monitorClass.name"), @jfr_field("previousOwner.javaName"))
+		}
+		probe java.jfr("jdk.FileWrite", "threshold=0 ms") {
+			if (@jfr_field_long("bytesWritten") == 1048576) {
+				file = sprintf("file %s %d bytes", @jfr_field("path"), @jfr_field_long("bytesWritten"))
+				system("touch $D/jfr.stop")
+			}
+		}
+		probe syscall.fsync, syscall.fdatasync { if (execname() == "java") fsyncs++ }
+		probe end { println(gc); println(lock); println(file); printf("fsync %s\n", fsyncs ? "seen" : "not seen") }
+	EOF
+	mkdir -p "$D/jfr.dir"
+	run_e2e jfr "$D/jfr.stp" "$(java_cmd jfr -XX:+UseG1GC -cp "$CLASSES" SlowRequests "$D/jfr.dir" /dev/null "$D/jfr.stop")"
+	[ "$status" -eq 0 ] || { show jfr; false; }
+	expected=$(cat <<-EOF
+		gc G1Full System.gc() paused
+		lock main waited for a SlowRequests\$Ledger held by auditor
+		file $D/jfr.dir/request.log 1048576 bytes
+		fsync seen
+	EOF
+	)
+	diff -u <(echo "$expected") "$D/jfr.out" || { show jfr; false; }
+	[ -z "$(clean_err "$D/jfr.err")" ] || { show jfr; false; }
+}

@@ -1,0 +1,420 @@
+/* jfrfeed.c: see jfrfeed.h. */
+#include "jfrfeed.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jfrspec.h"
+#include "log.h"
+#include "print.h"
+
+struct jfrfeed {
+	struct jfr_live *live;
+	struct jfrspec_entry *entries;
+	int64_t *threshold;      /* per entry, ns; 0: none */
+	int8_t *slot;            /* per entry, its --jfr-slot, -1: none */
+	size_t n;
+	pid_t pid;
+	jfrfeed_event_fn fn;
+	void *ctx;
+	int fn_rc;               /* FN's failure, returned by jfrfeed_data */
+	bool in_chunk;           /* the parser has a chunk begun */
+	bool error_said;         /* a chunk was refused (said once) */
+	uint64_t refused;        /* chunks refused after the first */
+};
+
+static bool want(void *ctx, const char *type)
+{
+	const struct jfrfeed *f = ctx;
+
+	for (size_t i = 0; i < f->n; i++)
+		if (jfrspec_match(&f->entries[i].pattern, type))
+			return true;
+	return false;
+}
+
+/* An event is the session's when an entry selects its type and its
+ * duration reaches that entry's threshold; SLOTS, the slots of those entries. */
+static int on_event(void *ctx, const struct jfr_live_event *ev)
+{
+	struct jfrfeed *f = ctx;
+	uint64_t slots = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (!jfrspec_match(&f->entries[i].pattern, ev->type) || ev->duration_ns < f->threshold[i])
+			continue;
+		any = true;
+		if (f->slot[i] >= 0)
+			slots |= 1ull << f->slot[i];
+	}
+	if (!any || f->fn_rc)
+		return 0;
+	f->fn_rc = f->fn(f->ctx, ev, slots);
+	return 0;
+}
+
+int jfrfeed_new(struct jfrfeed **out, const struct registry *reg, pid_t pid, jfrfeed_event_fn fn, void *ctx)
+{
+	struct jfrfeed *f = calloc(1, sizeof *f);
+	char err[300];
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	f->pid = pid;
+	f->fn = fn;
+	f->ctx = ctx;
+	f->entries = calloc(reg->jfr_entries + 1, sizeof *f->entries);
+	f->threshold = calloc(reg->jfr_entries + 1, sizeof *f->threshold);
+	f->slot = calloc(reg->jfr_entries + 1, sizeof *f->slot);
+	if (!f->entries || !f->threshold || !f->slot || jfr_live_new(&f->live, want, on_event, f) < 0) {
+		jfrfeed_free(f);
+		return -ENOMEM;
+	}
+	/* the registry holds only entries jfrspec_parse took (registry_add_jfr) */
+	for (const char *line = reg->jfr; line && *line && f->n < reg->jfr_entries;) {
+		size_t len = strcspn(line, "\n");
+		struct jfrspec_entry *e = &f->entries[f->n];
+		if (jfrspec_parse(line, len, e, err, sizeof err) == 0) {
+			const struct jfrspec_text *th = jfrspec_setting(e, "threshold");
+			if (!th || jfrspec_duration_ns(th, &f->threshold[f->n]) < 0)
+				f->threshold[f->n] = 0;   /* JFR's own words for "none" ("0 ns" ...) or its own */
+			f->slot[f->n] = reg->jfr_slots[f->n];
+			f->n++;
+		}
+		line += len + (line[len] ? 1 : 0);
+	}
+	*out = f;
+	return 0;
+}
+
+void jfrfeed_free(struct jfrfeed *f)
+{
+	if (!f)
+		return;
+	if (f->live)
+		jfr_live_free(f->live);
+	free(f->entries);
+	free(f->threshold);
+	free(f->slot);
+	free(f);
+}
+
+int jfrfeed_data(struct jfrfeed *f, const struct wire_event *ev)
+{
+	struct record_error err = { 0 };
+	int rc;
+
+	if (ev->jfr_flags & WIRE_JFR_CHUNK_BEGIN) {
+		rc = jfr_live_chunk_begin(f->live);
+		if (rc < 0)
+			return rc;
+		f->in_chunk = true;
+	}
+	if (!f->in_chunk)
+		return 0;   /* the rest of a chunk the parser gave up on */
+	rc = jfr_live_feed(f->live, (const uint8_t *)ev->name.ptr, ev->name.len, &err);
+	if (rc < 0 && rc != -ENOMEM) {
+		f->in_chunk = false;
+		if (!f->error_said)
+			sj_warn("pid %d: the JVM's JFR data is malformed at offset %" PRIu64 " of its chunk: %s; "
+				"that chunk's later events are skipped, the next chunk is read",
+				(int)f->pid, err.offset, err.text[0] ? err.text : strerror(-rc));
+		else
+			f->refused++;
+		f->error_said = true;
+	} else if (rc == -ENOMEM) {
+		return rc;
+	}
+	rc = f->fn_rc;
+	f->fn_rc = 0;
+	return rc;
+}
+
+void jfrfeed_end(struct jfrfeed *f)
+{
+	struct record_error err = { 0 };
+	uint64_t unresolved = 0;
+
+	if (!f)
+		return;
+	if (f->in_chunk && jfr_live_end(f->live, &unresolved, &err) < 0 && err.text[0])
+		sj_warn("pid %d: the JVM's JFR stream ended inside a record, at offset %" PRIu64 " of its "
+			"chunk: %s", (int)f->pid, err.offset, err.text);
+	if (unresolved)
+		sj_warn("pid %d: the JVM's JFR stream ended mid-chunk: %" PRIu64 " events whose constants "
+			"never came are not shown", (int)f->pid, unresolved);
+	if (f->refused)
+		sj_warn("pid %d: %" PRIu64 " more malformed JFR chunks were skipped", (int)f->pid, f->refused);
+}
+
+struct list_ctx {
+	struct jfrfeed *f;
+	jfr_live_type_fn fn;
+	void *ctx;
+	int n;
+};
+
+static int list_one(void *ctx, const char *type, const char *const *paths, size_t npaths)
+{
+	struct list_ctx *l = ctx;
+
+	l->n++;
+	return want(l->f, type) ? l->fn(l->ctx, type, paths, npaths) : 0;
+}
+
+int jfrfeed_list(struct jfrfeed *f, jfr_live_type_fn fn, void *ctx)
+{
+	struct list_ctx l = { f, fn, ctx, 0 };
+	int rc = jfr_live_types(f->live, list_one, &l);
+
+	return rc < 0 ? rc : l.n;
+}
+
+/* ------------------------------------------------------------ the line */
+
+struct line {
+	char *buf;
+	size_t cap, len;
+	bool full;
+};
+
+static void add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= l->cap - l->len)
+		l->full = true;
+	else
+		l->len += (size_t)n;
+}
+
+/* A piece from a print.h function at the end of the line. */
+static void add_printed(struct line *l, ssize_t (*fn)(char *, size_t, const char *, size_t), const char *s)
+{
+	ssize_t n;
+
+	if (l->full)
+		return;
+	n = fn(l->buf + l->len, l->cap - l->len, s, strlen(s));
+	if (n < 0)
+		l->full = true;
+	else
+		l->len += (size_t)n;
+}
+
+static void add_value(struct line *l, const struct jfr_live_value *v)
+{
+	switch (v->kind) {
+	case JFR_LIVE_NULL:
+		add(l, "null");
+		return;
+	case JFR_LIVE_LONG:
+		add(l, "%" PRId64, v->l);
+		return;
+	case JFR_LIVE_DOUBLE:
+		add(l, "%.17g", v->d);
+		return;
+	case JFR_LIVE_STRING:
+		add_printed(l, print_quoted, v->s);
+		return;
+	}
+}
+
+ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, const struct jfr_live_event *ev)
+{
+	struct line l = { buf, cap, 0, cap == 0 };
+
+	add(&l, "jfr pid=%" PRIu32 " tid=%" PRIu64 " start_ns=%" PRId64 " duration_ns=%" PRId64 " type=", pid,
+	    host_tid, ev->start_ns, ev->duration_ns);
+	add_printed(&l, print_text, ev->type);
+	add(&l, " thread=");
+	add_printed(&l, print_quoted, ev->thread_name);
+	for (size_t i = 0; i < ev->nfields; i++) {
+		add(&l, " ");
+		add_printed(&l, print_text, ev->fields[i].path);
+		add(&l, "=");
+		add_value(&l, &ev->fields[i].v);
+	}
+	if (ev->nframes) {
+		add(&l, " stack=");
+		for (size_t i = 0; i < ev->nframes; i++) {
+			add(&l, "%s", i ? "|" : "");
+			add_printed(&l, print_text, ev->frames[i].method);
+			if (ev->frames[i].line >= 0)
+				add(&l, ":%" PRId32, ev->frames[i].line);
+		}
+		if (ev->stack_truncated)
+			add(&l, "|...");
+	}
+	add(&l, "\n");
+	return l.full ? -ENOSPC : (ssize_t)l.len;
+}
+
+/* ------------------------------------------------------------ the marker */
+
+struct room {
+	char *buf;
+	size_t cap, len;
+};
+
+/* S (N bytes) and a NUL at the end of R; NULL when it does not fit. */
+static char *put(struct room *r, const char *s, size_t n)
+{
+	char *at = r->buf + r->len;
+
+	if (r->cap - r->len < n + 1)
+		return NULL;
+	memcpy(at, s, n);
+	at[n] = '\0';
+	r->len += n + 1;
+	return at;
+}
+
+/* Room for a head of N u32 words before what follows, 4-aligned. */
+static char *head(struct room *r, size_t n)
+{
+	r->len = (r->len + 3) & ~(size_t)3;
+	if (r->cap - r->len < 4 * n + 1)
+		return NULL;
+	r->len += 4 * n;
+	return r->buf + r->len;
+}
+
+static void put_u32(char *at, uint32_t v)
+{
+	memcpy(at, &v, 4);
+}
+
+/* What did not fit: R back to MARK, then an empty text whose head says 0. */
+static const char *empty_block(struct room *r, size_t mark)
+{
+	char *text;
+
+	r->len = mark;
+	text = head(r, 1);
+	if (!text)
+		return "";
+	put(r, "", 0);
+	put_u32(text - 4, 0);
+	return text;
+}
+
+/* "PATH\0VALUE\0" per field after a head: the count at -4, the offset
+ * of field I at -8 - 4I (doc/markers.md); "" with a count of 0 when it
+ * does not fit. */
+static const char *field_block(struct room *r, const struct jfr_live_event *ev)
+{
+	size_t mark = r->len;
+	char *text = head(r, ev->nfields + 1), num[40];
+
+	for (size_t i = 0; text && i < ev->nfields; i++) {
+		const struct jfr_live_field *fl = &ev->fields[i];
+		const char *v = "";
+		size_t vn = 0;
+
+		switch (fl->v.kind) {
+		case JFR_LIVE_LONG:
+			vn = (size_t)snprintf(num, sizeof num, "%" PRId64, fl->v.l);
+			v = num;
+			break;
+		case JFR_LIVE_DOUBLE:
+			vn = (size_t)snprintf(num, sizeof num, "%.17g", fl->v.d);
+			v = num;
+			break;
+		case JFR_LIVE_STRING:
+			v = fl->v.s;
+			vn = strlen(fl->v.s);
+			break;
+		case JFR_LIVE_NULL:
+			break;
+		}
+		size_t at = r->len;
+		if (!put(r, fl->path, strlen(fl->path)) || !put(r, v, vn))
+			text = NULL;
+		else
+			put_u32(text - 8 - 4 * i, (uint32_t)(r->buf + at - text));
+	}
+	if (!text)
+		return empty_block(r, mark);
+	put_u32(text - 4, (uint32_t)ev->nfields);
+	if (!ev->nfields)
+		put(r, "", 0);
+	return text;
+}
+
+/* The frames as the other stacks' text ("Class.method:LINE" joined by
+ * '|'), after their head. */
+static const char *stack_text(struct room *r, const struct jfr_live_event *ev)
+{
+	size_t mark = r->len;
+	char *text = head(r, ev->nframes + 1), line[24];
+	size_t start = r->len;
+
+	for (size_t i = 0; text && i < ev->nframes; i++) {
+		const struct jfr_live_frame *fr = &ev->frames[i];
+		size_t ln = fr->line >= 0 ? (size_t)snprintf(line, sizeof line, ":%" PRId32, fr->line) : 0;
+		size_t mn = strlen(fr->method), need = (i ? 1 : 0) + mn + ln;
+
+		if (r->cap - r->len < need + 1) {
+			text = NULL;
+			break;
+		}
+		put_u32(text - 8 - 4 * i, (uint32_t)(r->len + (i ? 1 : 0) - start));
+		if (i)
+			r->buf[r->len++] = '|';
+		memcpy(r->buf + r->len, fr->method, mn);
+		r->len += mn;
+		memcpy(r->buf + r->len, line, ln);
+		r->len += ln;
+	}
+	if (text && r->cap - r->len >= 1) {
+		r->buf[r->len++] = '\0';
+		put_u32(text - 4, (uint32_t)ev->nframes);
+		return text;
+	}
+	return empty_block(r, mark);
+}
+
+static int64_t realtime_ahead_ns(void)
+{
+	struct timespec rt, mono;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000 + (rt.tv_nsec - mono.tv_nsec);
+}
+
+void jfrfeed_marker_args(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, uint64_t slots,
+			 const struct jfr_live_event *ev, struct marker_args *a)
+{
+	struct room r = { buf, cap, 0 };
+	const char *s;
+
+	memset(a, 0, sizeof *a);
+	a->event = WIRE_EV_JFR_DATA | (ev->nframes ? WIRE_TF_STACK << MARKERS_FLAGS_SHIFT : 0);
+	a->pid = pid;
+	a->tid = (int64_t)host_tid;
+	a->timestamp_ns = ev->start_ns - realtime_ahead_ns();
+	a->name = (s = put(&r, ev->type, strlen(ev->type))) ? s : "";
+	a->method = field_block(&r, ev);
+	/* $arg7 is a number here: the start, ns since the epoch */
+	a->args = (const char *)(uintptr_t)ev->start_ns;
+	a->ret = "";
+	a->num1 = ev->duration_ns;
+	a->num2 = (int64_t)slots;
+	a->thread_name = (s = put(&r, ev->thread_name, strlen(ev->thread_name))) ? s : "";
+	a->stack = stack_text(&r, ev);
+}
