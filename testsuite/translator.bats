@@ -125,6 +125,16 @@ section() {
 	[ "$output" = "sh -c 'export JAVA_TOOL_OPTIONS=-agentpath:/opt/stapjava/lib/libstapjava.so=wait_ms=10000; exec java Demo'" ]
 }
 
+@test "java.jfr with a kernel probe and -x PID: said, once, that those points will not fire; not said without the kernel probe" {
+	run "$SJ" --dump -p2 -x 1234 -e 'probe java.jfr("jdk.GarbageCollection"), syscall.read {}'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'warn: ' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"stap-java["*"]: warn: -x 1234: the script's java.jfr points will not fire: beside kernel probes stap watches only the JVM's process tree, and their marker is the bridge's; use -c COMMAND, or give the JVM to the bridge alone (STAPJAVA_BRIDGE_OPTS='-x 1234', without -x)"* ]]
+	run "$SJ" --dump -p2 -x 1234 -e 'probe java.jfr("jdk.GarbageCollection") {}'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"warn: "* ]]
+}
+
 @test "line and column of every token outside rewritten points are unchanged" {
 	run "$SJ" --dump -p2 -g -r "$KREL" tricky.stp
 	[ "$status" -eq 0 ]

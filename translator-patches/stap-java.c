@@ -341,6 +341,13 @@ static int generate(struct job *j)
 		sj_error("-x '%s': not a process id", j->cmd.target_pid);
 		return -EINVAL;
 	}
+	/* in-thread, stap gets -x and its uprobes are the JVM's tree; the jfr
+	 * marker is the bridge's, outside it (doc/jfr.md): said, not silent */
+	if (bo.in_thread && j->cmd.target_pid && sj_jfr_any_used(&j->tr.jfr))
+		sj_warn("-x %s: the script's java.jfr points will not fire: beside kernel probes stap "
+			"watches only the JVM's process tree, and their marker is the bridge's; use -c "
+			"COMMAND, or give the JVM to the bridge alone (STAPJAVA_BRIDGE_OPTS='-x %s', "
+			"without -x)", j->cmd.target_pid, j->cmd.target_pid);
 	if (j->cmd.target_pid && j->cmd.command) {
 		sj_error("-c and -x cannot be given together");
 		return -EINVAL;
