@@ -126,6 +126,7 @@ $DEST$libdir/libstapjava.so" ]
 	args='$arg1:long $arg2:long $arg3:long $arg4:long $arg5:long $arg6:long $arg7:long $arg8:long $arg9:long $arg10:long $arg11:long $arg12:long'
 	expected="java.gc.finish $common $args
 java.gc.start $common $args
+java.jfr $common jfr_type:string jfr_start_ns:long jfr_duration_ns:long $args
 java.lost $common java_lost:long $args
 java.monitor.contended_enter $common java_object:long java_monitor_class:string java_monitor_owner_tid:long java_monitor_owner_name:string $args
 java.monitor.contended_entered $common java_object:long java_monitor_class:string $args
