@@ -78,12 +78,13 @@ defines() {
 	local tapset=$DEST$pkgdatadir/tapset/stapjava.stp paths=$DEST$pkgdatadir/tapset/stapjava_paths.stpm
 	# the aliases name them through the macros of stapjava_paths.stpm only
 	run grep -c 'process(@__stapjava_bridge).mark(' "$tapset"
-	[ "$output" = 11 ]
-	# every family but lost fires in the agent too (in-thread dispatch)
+	[ "$output" = 12 ]
+	# every family but lost and jfr (parsed in the bridge) fires in the agent
+	# too (in-thread dispatch)
 	run grep -c 'process(@__stapjava_agent).mark(' "$tapset"
 	[ "$output" = 10 ]
 	run grep -c 'process(' "$tapset"
-	[ "$output" = 21 ]
+	[ "$output" = 22 ]
 	[ "$(defines "$paths")" = "@define __stapjava_bridge %( \"$bindir/stpd-bridge\" %)
 @define __stapjava_agent %( \"$libdir/libstapjava.so\" %)" ]
 	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ -e @STAPJAVA_AGENT@ "$tapset" "$paths"
