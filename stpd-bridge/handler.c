@@ -299,14 +299,20 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	}
 	/* what the agent cannot do for us: the user reads it in the log (stderr) */
 	if (ev->code == WIRE_EV_NOTICE) {
+		/* bytes from the agent: the log escapes every control byte but
+		 * the NUL, which would end the text here; it is written as the
+		 * log writes the others */
 		char text[1001];
-		size_t n = ev->name.len < sizeof(text) - 1 ? ev->name.len : sizeof(text) - 1;
-		/* bytes from the agent: no control character reaches a terminal */
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)ev->name.ptr[i];
-			text[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		size_t o = 0;
+		for (size_t i = 0; i < ev->name.len && o + 4 < sizeof text; i++) {
+			if (ev->name.ptr[i] == '\0') {
+				memcpy(text + o, "\\x00", 4);
+				o += 4;
+			} else {
+				text[o++] = ev->name.ptr[i];
+			}
 		}
-		text[n] = '\0';
+		text[o] = '\0';
 		sj_warn("pid %d: %s", (int)h->pid, text);
 		return 0;
 	}

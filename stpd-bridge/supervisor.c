@@ -74,6 +74,7 @@ struct supervisor {
 	struct jvm_list failed;  /* -x JVMs that cannot be served: not again */
 	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
 	struct jvm_list bad_socket; /* something unusable where the socket should be: said once */
+	struct jvm_list unselected; /* JVMs --jvm does not select: their command line is read once */
 	struct recorder rec;     /* --record */
 	struct restart *restarts; /* JVMs whose worker died, while they live */
 	size_t nrestarts;
@@ -232,6 +233,7 @@ static void forget_dead_served(struct supervisor *s)
 {
 	forget_dead(&s->served);
 	forget_dead(&s->bad_socket);
+	forget_dead(&s->unselected);
 	for (size_t i = 0; i < s->nrestarts;)
 		if (!procfs_same_process(&s->restarts[i].jvm))
 			s->restarts[i] = s->restarts[--s->nrestarts];
@@ -490,10 +492,21 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
  * (they get the agent loaded). */
 static void consider_selected(struct supervisor *s, pid_t pid)
 {
-	if (!s->o->njvms)
+	struct jvm_id id;
+
+	if (!s->o->njvms) {
 		consider(s, pid, false);
-	else if (jvmsel_matches(pid, s->o->jvms, s->o->njvms))
+		return;
+	}
+	/* a JVM's command line does not change once it is a JVM (exec keeps
+	 * the pid, but discovery calls it a JVM only after the exec): read it
+	 * once, not at every scan */
+	if (procfs_read_jvm(pid, &id) < 0 || jvm_list_has(&s->unselected, &id))
+		return;
+	if (jvm_list_has(&s->served, &id) || jvmsel_matches(pid, s->o->jvms, s->o->njvms))
 		consider(s, pid, true);
+	else
+		jvm_list_add(&s->unselected, &id);
 }
 
 static void scan(struct supervisor *s)
@@ -849,6 +862,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 	free(s.failed.v);
 	free(s.told.v);
 	free(s.bad_socket.v);
+	free(s.unselected.v);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);

@@ -459,6 +459,42 @@ check_attach() {
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 17)" { check_attach "$JDK17"; }
 @test "attach: -x PID loads the agent into a JVM started without it; method events by injected calls (JDK 25)" { check_attach "$JDK25"; }
 
+# --jvm NAME: the command line of a JVM it does not select is read once, not
+# at every scan (the supervisor keeps the answer by pid and start time); a
+# JVM that starts later likewise. Counted with strace: the bridge's scans
+# (opens of /proc) and its opens of each JVM's cmdline.
+proc_scans() { cat "$T/strace" 2>/dev/null | grep -c 'openat(AT_FDCWD, "/proc", [^)]*O_DIRECTORY'; }
+proc_scans_over() { [ "$(proc_scans)" -gt "$1" ]; }
+socks_are() { [ "$(compgen -G "$T/s/jvm-*.sock" | wc -l)" -eq "$1" ]; }
+cmdline_reads() { grep -c "openat(AT_FDCWD, \"/proc/$1/cmdline\"" "$T/strace"; }
+check_jvm_unselected() {
+	local java=$1 first second n
+	start_jvm "$java" "" -- Families hello "$T/go"
+	first=$JPID
+	wait_until 30 sock_exists
+	strace -f -qq -e trace=openat -o "$T/strace" "$BRIDGE" --jvm NoSuchApp -m 'Demo.*' --sockdir "$T/s" \
+		--rescan-ms 20 --print -o "$T/b.out" --log-file "$T/b.log" --log-level info 3>&- &
+	BPIDS+=("$!")
+	wait_until 30 proc_scans_over 10
+	start_jvm "$java" "" -- Families hello "$T/go"
+	second=$JPID
+	wait_until 30 socks_are 2
+	n=$(proc_scans)
+	wait_until 30 proc_scans_over $((n + 10))
+	kill "$(pgrep -P "${BPIDS[0]}")"
+	wait_until 30 gone "${BPIDS[0]}"
+	touch "$T/go"
+	wait_exit "$first"
+	wait_exit "$second"
+	[ "$(cmdline_reads "$first")" = 1 ]
+	[ "$(cmdline_reads "$second")" = 1 ]
+	[ ! -s "$T/b.out" ]
+	! grep -q 'worker' "$T/b.log" || return 1
+	bridge_quiet b
+}
+@test "--jvm NAME: a JVM it does not select has its command line read once, one started later too (JDK 17)" { check_jvm_unselected "$JDK17"; }
+@test "--jvm NAME: a JVM it does not select has its command line read once, one started later too (JDK 25)" { check_jvm_unselected "$JDK25"; }
+
 # --matches: what each pattern selects among what the JVM has loaded now (the
 # idle scenario has loaded Families, not Demo); stap-java -l/-L -x lists the
 # same as probe points.

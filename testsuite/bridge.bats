@@ -357,6 +357,14 @@ method.enter pid=PID tid=4250 ts=2000000 method=Demo.tick()V args=' ]
 	kill -0 "$BR"
 }
 
+@test "an agent's Notice reaches the log as one line, every control byte, NUL and non-UTF-8 byte escaped once" {
+	start_fake 0 0 --scenario notice
+	start_bridge --print -m 'Demo.*'
+	wait_for "$T/log" "pid $FA: bad"
+	run log_lines
+	[ "$output" = "stpd-bridge: warn: pid $FA: bad\\x1b[31m\\x0aline\\x00nul \\xff café" ]
+}
+
 @test "what the protocol forbids: a number given again or an event after VmDeath disconnects, a gap is said once" {
 	start_fake 0 0 --scenario seq-repeat
 	local rep=$FA

@@ -2,7 +2,7 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
- *             [--scenario all|some|classforms|garbage|partial|seq-gap|seq-repeat|after-death|
+ *             [--scenario all|some|classforms|garbage|notice|partial|seq-gap|seq-repeat|after-death|
  *                         first-gap|seq-zero|late-hello|names-flood|stream|jfr|none] [--jfr-file FILE]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
@@ -353,6 +353,17 @@ static void scenario_jfr(int fd)
 	send_chunk(fd, chunk, len - 1);
 }
 
+/* A Notice with control bytes, a NUL, bytes that are not UTF-8 and
+ * UTF-8 that is: the bridge's log shows each byte once, escaped once. */
+static void scenario_notice(int fd)
+{
+	static const char text[] = "bad\x1b[31m\nline\0nul \xff caf\xc3\xa9";
+	struct wire_event *ev = event(WIRE_EV_NOTICE, NULL, 4250);
+
+	ev->name = (struct wire_str){ text, sizeof text - 1 };
+	send_event(fd, ev, 4250);
+}
+
 static void run_scenario(int fd)
 {
 	/* MethodEnter whose name claims 70000 bytes: over WIRE_MAX_STRING */
@@ -375,6 +386,8 @@ static void run_scenario(int fd)
 		scenario_jfr(fd);
 	else if (strcmp(scenario, "stream") == 0)
 		scenario_stream(fd);
+	else if (strcmp(scenario, "notice") == 0)
+		scenario_notice(fd);
 	else if (strcmp(scenario, "partial") == 0)
 		send_bytes(fd, garbage, 3); /* a MethodEnter's code and half its name's length */
 	else if (strcmp(scenario, "seq-gap") == 0 || strcmp(scenario, "seq-repeat") == 0 ||
