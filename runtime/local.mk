@@ -14,6 +14,7 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/patindex.c runtime/patindex.h \
 	runtime/signature.c runtime/signature.h \
 	runtime/errtext.c runtime/errtext.h \
+	runtime/outbuf.c runtime/outbuf.h \
 	runtime/print.c runtime/print.h \
 	runtime/similar.c runtime/similar.h \
 	runtime/jfrspec.c runtime/jfrspec.h

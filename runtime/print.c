@@ -4,61 +4,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "events.h"
+#include "outbuf.h"
 #include "pattern.h"
 #include "utf8.h"
-
-/* Output cursor: once full, every later append is a no-op and the result
- * is -ENOSPC, so formatting code need not check each step. */
-struct out {
-	char *buf;
-	size_t cap, pos;
-	bool full;
-};
-
-static void out_bytes(struct out *o, const void *p, size_t n)
-{
-	if (o->full || n >= o->cap - o->pos) { /* keep room for the NUL */
-		o->full = true;
-		return;
-	}
-	memcpy(o->buf + o->pos, p, n);
-	o->pos += n;
-}
-
-static void out_str(struct out *o, const char *s)
-{
-	out_bytes(o, s, strlen(s));
-}
-
-static __attribute__((format(printf, 2, 3))) void out_fmt(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->pos, o->cap - o->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->cap - o->pos)
-		o->full = true;
-	else
-		o->pos += (size_t)n;
-}
-
-static ssize_t out_finish(struct out *o)
-{
-	if (o->full || o->pos >= o->cap)
-		return -ENOSPC;
-	o->buf[o->pos] = '\0';
-	return (ssize_t)o->pos;
-}
 
 /* The number of decimal digits of V (1 for 0), without a loop: log10 from
  * the bit length (1233 / 4096 ~ log10(2)), then one comparison. */
@@ -81,7 +34,7 @@ static inline unsigned digits_u64(uint64_t v)
  * the buffer, last first: a temporary copied with memcpy cost a failed
  * store-to-load forwarding (small stores read back by a wide load) per
  * number. Values below 2^32 divide in 32 bits, which is quicker. */
-static void out_u64(struct out *o, uint64_t v)
+static void out_u64(struct outbuf *o, uint64_t v)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
@@ -121,17 +74,17 @@ static void out_u64(struct out *o, uint64_t v)
 	}
 }
 
-static void out_i64(struct out *o, int64_t v)
+static void out_i64(struct outbuf *o, int64_t v)
 {
 	if (v < 0) {
-		out_bytes(o, "-", 1);
+		outbuf_bytes(o, "-", 1);
 		out_u64(o, -(uint64_t)v);
 	} else
 		out_u64(o, (uint64_t)v);
 }
 
 /* Lower-case hex without leading zeros, as %x. */
-static void out_x64(struct out *o, uint64_t v)
+static void out_x64(struct outbuf *o, uint64_t v)
 {
 	char tmp[16];
 	size_t n = 0;
@@ -140,15 +93,15 @@ static void out_x64(struct out *o, uint64_t v)
 		tmp[sizeof tmp - 1 - n++] = "0123456789abcdef"[v & 0xF];
 		v >>= 4;
 	} while (v);
-	out_bytes(o, tmp + sizeof tmp - n, n);
+	outbuf_bytes(o, tmp + sizeof tmp - n, n);
 }
 
 /* \xHH, lower-case. */
-static void out_byte_escape(struct out *o, uint8_t c)
+static void out_byte_escape(struct outbuf *o, uint8_t c)
 {
 	char e[4] = { '\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF] };
 
-	out_bytes(o, e, sizeof e);
+	outbuf_bytes(o, e, sizeof e);
 }
 
 /* Does none of the eight bytes of X need escaping: each from LOWEST (at
@@ -187,7 +140,7 @@ static inline size_t plain_run(const uint8_t *p, size_t i, size_t n, uint8_t low
 /* Names and free text: bytes from LOWEST to 0x7E other than '\\' and
  * valid UTF-8 sequences are copied, every other byte becomes \xHH. Runs of
  * plain ASCII, which is nearly every name, are copied at once. */
-static void out_escaped(struct out *o, const char *s, size_t n, uint8_t lowest)
+static void out_escaped(struct outbuf *o, const char *s, size_t n, uint8_t lowest)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	size_t i = 0;
@@ -196,7 +149,7 @@ static void out_escaped(struct out *o, const char *s, size_t n, uint8_t lowest)
 		size_t run = plain_run(p, i, n, lowest, false), len;
 
 		if (run > i) {
-			out_bytes(o, p + i, run - i);
+			outbuf_bytes(o, p + i, run - i);
 			i = run;
 			continue;
 		}
@@ -205,7 +158,7 @@ static void out_escaped(struct out *o, const char *s, size_t n, uint8_t lowest)
 			out_byte_escape(o, p[i]);
 			i++;
 		} else {
-			out_bytes(o, p + i, len);
+			outbuf_bytes(o, p + i, len);
 			i += len;
 		}
 	}
@@ -214,30 +167,30 @@ static void out_escaped(struct out *o, const char *s, size_t n, uint8_t lowest)
 /* Names (methods, classes, thread-less text): a name with a space or a
  * control byte would break the field syntax, so such bytes become \xHH,
  * and so does '\\' to keep the escape unambiguous. */
-static void out_name(struct out *o, const char *s, size_t n)
+static void out_name(struct outbuf *o, const char *s, size_t n)
 {
 	out_escaped(o, s, n, 0x21);
 }
 
 /* Free text (thread names): like out_name, but spaces stay. */
-static void out_text(struct out *o, const char *s, size_t n)
+static void out_text(struct outbuf *o, const char *s, size_t n)
 {
 	out_escaped(o, s, n, 0x20);
 }
 
 /* A quoted string: "..." with \" \\ \n \t \r and \xHH for other control
  * bytes, 0x7F and bytes that are not UTF-8. */
-static void out_quoted(struct out *o, const char *s, size_t n)
+static void out_quoted(struct outbuf *o, const char *s, size_t n)
 {
 	const uint8_t *p = (const uint8_t *)s;
 
-	out_bytes(o, "\"", 1);
+	outbuf_bytes(o, "\"", 1);
 	for (size_t i = 0; i < n && !o->full;) {
 		size_t run = plain_run(p, i, n, 0x20, true), len;
 		uint8_t c;
 
 		if (run > i) {
-			out_bytes(o, p + i, run - i);
+			outbuf_bytes(o, p + i, run - i);
 			i = run;
 			continue;
 		}
@@ -246,28 +199,28 @@ static void out_quoted(struct out *o, const char *s, size_t n)
 		if (c == '"' || c == '\\') {
 			char e[2] = { '\\', (char)c };
 
-			out_bytes(o, e, 2);
+			outbuf_bytes(o, e, 2);
 		} else if (c == '\n')
-			out_str(o, "\\n");
+			outbuf_str(o, "\\n");
 		else if (c == '\t')
-			out_str(o, "\\t");
+			outbuf_str(o, "\\t");
 		else if (c == '\r')
-			out_str(o, "\\r");
+			outbuf_str(o, "\\r");
 		else if (len == 0)
 			out_byte_escape(o, c);
 		else {
-			out_bytes(o, p + i, len);
+			outbuf_bytes(o, p + i, len);
 			i += len;
 			continue;
 		}
 		i++;
 	}
-	out_bytes(o, "\"", 1);
+	outbuf_bytes(o, "\"", 1);
 }
 
 /* A class signature in Java form ("java.lang.String", "int[]"), with
  * DROP_DIMS trailing "[]" removed; a malformed signature is shown as sent. */
-static void out_class(struct out *o, const struct wire_str *sig, unsigned drop_dims)
+static void out_class(struct outbuf *o, const struct wire_str *sig, unsigned drop_dims)
 {
 	/* The Java form is at most ~2x the signature ("[Z" -> "boolean[]"). */
 	char dotted[2 * WIRE_MAX_STRING + 16];
@@ -282,21 +235,21 @@ static void out_class(struct out *o, const struct wire_str *sig, unsigned drop_d
 	out_name(o, dotted, (size_t)n);
 }
 
-static void out_double(struct out *o, double d, int digits)
+static void out_double(struct outbuf *o, double d, int digits)
 {
 	if (isnan(d))
-		out_str(o, "NaN");
+		outbuf_str(o, "NaN");
 	else if (isinf(d))
-		out_str(o, d > 0 ? "Infinity" : "-Infinity");
+		outbuf_str(o, d > 0 ? "Infinity" : "-Infinity");
 	else
-		out_fmt(o, "%.*g", digits, d);
+		outbuf_fmt(o, "%.*g", digits, d);
 }
 
-static void out_value(struct out *o, const struct wire_value *v)
+static void out_value(struct outbuf *o, const struct wire_value *v)
 {
 	switch (v->type) {
 	case WIRE_T_BOOLEAN:
-		out_str(o, v->v.i ? "true" : "false");
+		outbuf_str(o, v->v.i ? "true" : "false");
 		break;
 	case WIRE_T_BYTE:
 	case WIRE_T_SHORT:
@@ -308,9 +261,9 @@ static void out_value(struct out *o, const struct wire_value *v)
 		uint16_t c = (uint16_t)v->v.i;
 
 		if (c >= 0x20 && c < 0x7F && c != '\'' && c != '\\')
-			out_fmt(o, "'%c'", (char)c);
+			outbuf_fmt(o, "'%c'", (char)c);
 		else
-			out_fmt(o, "U+%04X", c);
+			outbuf_fmt(o, "U+%04X", c);
 		break;
 	}
 	case WIRE_T_FLOAT:
@@ -320,43 +273,43 @@ static void out_value(struct out *o, const struct wire_value *v)
 		out_double(o, v->v.d, 17);
 		break;
 	case WIRE_T_VOID:
-		out_str(o, "void");
+		outbuf_str(o, "void");
 		break;
 	case WIRE_T_NULL:
-		out_str(o, "null");
+		outbuf_str(o, "null");
 		break;
 	case WIRE_T_STRING:
 		out_quoted(o, v->str.ptr, v->str.len);
 		if (v->truncated)
-			out_str(o, "...");
+			outbuf_str(o, "...");
 		break;
 	case WIRE_T_OBJECT:
 		out_class(o, &v->str, 0);
-		out_bytes(o, "@", 1);
+		outbuf_bytes(o, "@", 1);
 		out_x64(o, v->aux);
-		out_bytes(o, "#", 1);
+		outbuf_bytes(o, "#", 1);
 		out_u64(o, v->object_id);
 		break;
 	case WIRE_T_ARRAY:
 		out_class(o, &v->str, 1);
-		out_bytes(o, "[", 1);
+		outbuf_bytes(o, "[", 1);
 		out_u64(o, v->aux);
-		out_bytes(o, "]#", 2);
+		outbuf_bytes(o, "]#", 2);
 		out_u64(o, v->object_id);
 		break;
 	case WIRE_T_NONE:
 	default: /* the decoder admits no other type; never print garbage */
-		out_str(o, "?");
+		outbuf_str(o, "?");
 		break;
 	}
 }
 
 ssize_t print_value(char *buf, size_t cap, const struct wire_value *v)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_value(&o, v);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 const char *print_event_label(unsigned code)
@@ -366,22 +319,22 @@ const char *print_event_label(unsigned code)
 	return d ? d->label : NULL;
 }
 
-static void out_values(struct out *o, const struct wire_value *v, size_t n)
+static void out_values(struct outbuf *o, const struct wire_value *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			out_bytes(o, ",", 1);
+			outbuf_bytes(o, ",", 1);
 		out_value(o, &v[i]);
 	}
 }
 
-static void out_frames(struct out *o, const struct wire_trailer *t)
+static void out_frames(struct outbuf *o, const struct wire_trailer *t)
 {
 	for (size_t i = 0; i < t->depth; i++) {
 		if (i)
-			out_bytes(o, "|", 1);
+			outbuf_bytes(o, "|", 1);
 		out_name(o, t->frames[i].method.ptr, t->frames[i].method.len);
-		out_bytes(o, ":", 1);
+		outbuf_bytes(o, ":", 1);
 		out_i64(o, t->frames[i].line);
 	}
 }
@@ -390,7 +343,7 @@ static void out_frames(struct out *o, const struct wire_trailer *t)
  * module: "Shop.handle(Shop.java:42)", "(Shop.java)" when the line is
  * unknown, "(Unknown Source)" when the file is, "(Native Method)". */
 /* A name in a frame: '|' separates frames, so a name's own is \x7c too. */
-static void out_frame_name(struct out *o, const char *s, size_t n)
+static void out_frame_name(struct outbuf *o, const char *s, size_t n)
 {
 	const char *bar;
 
@@ -403,32 +356,32 @@ static void out_frame_name(struct out *o, const char *s, size_t n)
 	out_name(o, s, n);
 }
 
-static void out_java_frame(struct out *o, const struct wire_frame *f)
+static void out_java_frame(struct outbuf *o, const struct wire_frame *f)
 {
 	const char *open = memchr(f->method.ptr, '(', f->method.len);
 	size_t n = open ? (size_t)(open - f->method.ptr) : f->method.len;
 
 	out_frame_name(o, f->method.ptr, n);
 	if (f->line == -2)
-		out_str(o, "(Native Method)");
+		outbuf_str(o, "(Native Method)");
 	else if (f->source.len == 0)
-		out_str(o, "(Unknown Source)");
+		outbuf_str(o, "(Unknown Source)");
 	else {
-		out_bytes(o, "(", 1);
+		outbuf_bytes(o, "(", 1);
 		out_frame_name(o, f->source.ptr, f->source.len);
 		if (f->line >= 0) {
-			out_bytes(o, ":", 1);
+			outbuf_bytes(o, ":", 1);
 			out_i64(o, f->line);
 		}
-		out_bytes(o, ")", 1);
+		outbuf_bytes(o, ")", 1);
 	}
 }
 
-static void out_java_frames(struct out *o, const struct wire_trailer *t, uint32_t *offsets)
+static void out_java_frames(struct outbuf *o, const struct wire_trailer *t, uint32_t *offsets)
 {
 	for (size_t i = 0; i < t->depth; i++) {
 		if (i)
-			out_bytes(o, "|", 1);
+			outbuf_bytes(o, "|", 1);
 		if (offsets)
 			offsets[i] = (uint32_t)o->pos;
 		out_java_frame(o, &t->frames[i]);
@@ -437,76 +390,76 @@ static void out_java_frames(struct out *o, const struct wire_trailer *t, uint32_
 
 /* The monitor's class, and on a contended enter who holds it (OWNER_TID
  * as the host sees it): the documented order. */
-static void out_monitor(struct out *o, const struct wire_event *ev, uint64_t owner_tid)
+static void out_monitor(struct outbuf *o, const struct wire_event *ev, uint64_t owner_tid)
 {
-	out_str(o, " class=");
+	outbuf_str(o, " class=");
 	out_class(o, &ev->trailer.monitor_class, 0);
 	if (ev->code != WIRE_EV_MONITOR_ENTER)
 		return;
-	out_str(o, " owner=");
+	outbuf_str(o, " owner=");
 	out_u64(o, owner_tid);
-	out_str(o, " owner_thread=");
+	outbuf_str(o, " owner_thread=");
 	out_quoted(o, ev->trailer.owner_name.ptr, ev->trailer.owner_name.len);
 }
 
 /* The fields after ts=, in the documented order. */
-static void out_fields(struct out *o, const struct print_meta *m, const struct wire_event *ev)
+static void out_fields(struct outbuf *o, const struct print_meta *m, const struct wire_event *ev)
 {
 	switch (ev->code) {
 	case WIRE_EV_METHOD_ENTER:
-		out_str(o, " method=");
+		outbuf_str(o, " method=");
 		out_name(o, ev->name.ptr, ev->name.len);
-		out_str(o, " args=");
+		outbuf_str(o, " args=");
 		out_values(o, ev->values, ev->nvalues);
 		break;
 	case WIRE_EV_METHOD_EXIT:
-		out_str(o, " method=");
+		outbuf_str(o, " method=");
 		out_name(o, ev->name.ptr, ev->name.len);
-		out_str(o, ev->popped ? " popped=1 ret=" : " popped=0 ret=");
+		outbuf_str(o, ev->popped ? " popped=1 ret=" : " popped=0 ret=");
 		out_value(o, &ev->retval);
 		break;
 	case WIRE_EV_METHOD_COMPILE:
-		out_str(o, " method=");
+		outbuf_str(o, " method=");
 		out_name(o, ev->name.ptr, ev->name.len);
-		out_fmt(o, " code_size=%" PRIu32, ev->u32);
+		outbuf_fmt(o, " code_size=%" PRIu32, ev->u32);
 		if (ev->nvalues > 0 && ev->values[0].type == WIRE_T_LONG)
-			out_fmt(o, " code_addr=0x%" PRIx64, (uint64_t)ev->values[0].v.i);
+			outbuf_fmt(o, " code_addr=0x%" PRIx64, (uint64_t)ev->values[0].v.i);
 		break;
 	case WIRE_EV_CLASS_LOAD:
 	case WIRE_EV_CLASS_PREPARE:
 	case WIRE_EV_CLASS_UNLOAD:
-		out_str(o, " class=");
+		outbuf_str(o, " class=");
 		out_class(o, &ev->name, 0);
 		break;
 	case WIRE_EV_EXCEPTION_THROWN:
 	case WIRE_EV_EXCEPTION_CATCH:
 		/* the documented order: exception= before method= */
-		out_str(o, " exception=");
+		outbuf_str(o, " exception=");
 		out_class(o, &ev->name, 0);
-		out_str(o, " method=");
+		outbuf_str(o, " method=");
 		out_name(o, ev->method.ptr, ev->method.len);
 		break;
 	case WIRE_EV_THREAD_START:
 	case WIRE_EV_THREAD_END:
 		if (m->thread_name) {
-			out_str(o, " thread=");
+			outbuf_str(o, " thread=");
 			out_quoted(o, m->thread_name, m->thread_name_len);
 		}
 		break;
 	case WIRE_EV_MONITOR_ENTER:
 	case WIRE_EV_MONITOR_ENTERED:
-		out_fmt(o, " object=%" PRIu64, ev->object);
+		outbuf_fmt(o, " object=%" PRIu64, ev->object);
 		break;
 	case WIRE_EV_MONITOR_WAIT:
-		out_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
+		outbuf_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
 		break;
 	case WIRE_EV_MONITOR_WAITED:
-		out_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
+		outbuf_fmt(o, " object=%" PRIu64 " timeout_ms=%" PRIu32, ev->object, ev->u32);
 		if (ev->has_trailer) /* the flag travels only in the trailer */
-			out_fmt(o, " timed_out=%d", (ev->trailer.flags & WIRE_TF_TIMED_OUT) ? 1 : 0);
+			outbuf_fmt(o, " timed_out=%d", (ev->trailer.flags & WIRE_TF_TIMED_OUT) ? 1 : 0);
 		break;
 	case WIRE_EV_LOST:
-		out_fmt(o, " lost=%" PRIu64, ev->lost);
+		outbuf_fmt(o, " lost=%" PRIu64, ev->lost);
 		break;
 	default: /* gc.*, vm.*: nothing but the common fields */
 		break;
@@ -514,7 +467,7 @@ static void out_fields(struct out *o, const struct print_meta *m, const struct w
 	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_MONITOR) && events_in_family(ev->code, EVENT_FAMILY_MONITORS))
 		out_monitor(o, ev, m->owner_tid);
 	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_STACK)) {
-		out_str(o, " stack=");
+		outbuf_str(o, " stack=");
 		out_frames(o, &ev->trailer);
 	}
 }
@@ -523,74 +476,74 @@ ssize_t print_event_line(char *buf, size_t cap, const struct print_meta *meta,
 			 const struct wire_event *ev)
 {
 	const char *label = print_event_label(ev->code);
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	if (!label)
 		return 0;
-	out_str(&o, label);
-	out_str(&o, " pid=");
+	outbuf_str(&o, label);
+	outbuf_str(&o, " pid=");
 	out_u64(&o, meta->pid);
-	out_str(&o, " tid=");
+	outbuf_str(&o, " tid=");
 	out_u64(&o, meta->tid);
-	out_str(&o, " ts=");
+	outbuf_str(&o, " ts=");
 	out_u64(&o, meta->ts_ns);
 	out_fields(&o, meta, ev);
-	out_bytes(&o, "\n", 1);
-	return out_finish(&o);
+	outbuf_bytes(&o, "\n", 1);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_name(char *buf, size_t cap, const struct wire_str *name)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_name(&o, name->ptr, name->len);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_class(char *buf, size_t cap, const struct wire_str *sig)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_class(&o, sig, 0);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_text(char *buf, size_t cap, const char *s, size_t n)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_text(&o, s, n);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_quoted(char *buf, size_t cap, const char *s, size_t n)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_quoted(&o, s, n);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_values(char *buf, size_t cap, const struct wire_value *v, size_t n)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_values(&o, v, n);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_stack(char *buf, size_t cap, const struct wire_trailer *t)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_frames(&o, t);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }
 
 ssize_t print_java_stack(char *buf, size_t cap, const struct wire_trailer *t, uint32_t *offsets)
 {
-	struct out o = { buf, cap, 0, cap == 0 };
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 
 	out_java_frames(&o, t, offsets);
-	return out_finish(&o);
+	return outbuf_finish(&o);
 }

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "jfrspec.h"
 #include "log.h"
+#include "outbuf.h"
 #include "print.h"
 
 struct jfrfeed {
@@ -179,88 +179,52 @@ int jfrfeed_list(struct jfrfeed *f, jfr_live_type_fn fn, void *ctx)
 
 /* ------------------------------------------------------------ the line */
 
-struct line {
-	char *buf;
-	size_t cap, len;
-	bool full;
-};
-
-static void add(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (l->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= l->cap - l->len)
-		l->full = true;
-	else
-		l->len += (size_t)n;
-}
-
-/* A piece from a print.h function at the end of the line. */
-static void add_printed(struct line *l, ssize_t (*fn)(char *, size_t, const char *, size_t), const char *s)
-{
-	ssize_t n;
-
-	if (l->full)
-		return;
-	n = fn(l->buf + l->len, l->cap - l->len, s, strlen(s));
-	if (n < 0)
-		l->full = true;
-	else
-		l->len += (size_t)n;
-}
-
-static void add_value(struct line *l, const struct jfr_live_value *v)
+static void add_value(struct outbuf *l, const struct jfr_live_value *v)
 {
 	switch (v->kind) {
 	case JFR_LIVE_NULL:
-		add(l, "null");
+		outbuf_str(l, "null");
 		return;
 	case JFR_LIVE_LONG:
-		add(l, "%" PRId64, v->l);
+		outbuf_fmt(l, "%" PRId64, v->l);
 		return;
 	case JFR_LIVE_DOUBLE:
-		add(l, "%.17g", v->d);
+		outbuf_fmt(l, "%.17g", v->d);
 		return;
 	case JFR_LIVE_STRING:
-		add_printed(l, print_quoted, v->s);
+		outbuf_with(l, print_quoted, v->s, strlen(v->s));
 		return;
 	}
 }
 
 ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, const struct jfr_live_event *ev)
 {
-	struct line l = { buf, cap, 0, cap == 0 };
+	struct outbuf l = OUTBUF_INIT(buf, cap);
 
-	add(&l, "jfr pid=%" PRIu32 " tid=%" PRIu64 " start_ns=%" PRId64 " duration_ns=%" PRId64 " type=", pid,
+	outbuf_fmt(&l, "jfr pid=%" PRIu32 " tid=%" PRIu64 " start_ns=%" PRId64 " duration_ns=%" PRId64 " type=", pid,
 	    host_tid, ev->start_ns, ev->duration_ns);
-	add_printed(&l, print_text, ev->type);
-	add(&l, " thread=");
-	add_printed(&l, print_quoted, ev->thread_name);
+	outbuf_with(&l, print_text, ev->type, strlen(ev->type));
+	outbuf_str(&l, " thread=");
+	outbuf_with(&l, print_quoted, ev->thread_name, strlen(ev->thread_name));
 	for (size_t i = 0; i < ev->nfields; i++) {
-		add(&l, " ");
-		add_printed(&l, print_text, ev->fields[i].path);
-		add(&l, "=");
+		outbuf_str(&l, " ");
+		outbuf_with(&l, print_text, ev->fields[i].path, strlen(ev->fields[i].path));
+		outbuf_str(&l, "=");
 		add_value(&l, &ev->fields[i].v);
 	}
 	if (ev->nframes) {
-		add(&l, " stack=");
+		outbuf_str(&l, " stack=");
 		for (size_t i = 0; i < ev->nframes; i++) {
-			add(&l, "%s", i ? "|" : "");
-			add_printed(&l, print_text, ev->frames[i].method);
+			outbuf_fmt(&l, "%s", i ? "|" : "");
+			outbuf_with(&l, print_text, ev->frames[i].method, strlen(ev->frames[i].method));
 			if (ev->frames[i].line >= 0)
-				add(&l, ":%" PRId32, ev->frames[i].line);
+				outbuf_fmt(&l, ":%" PRId32, ev->frames[i].line);
 		}
 		if (ev->stack_truncated)
-			add(&l, "|...");
+			outbuf_str(&l, "|...");
 	}
-	add(&l, "\n");
-	return l.full ? -ENOSPC : (ssize_t)l.len;
+	outbuf_str(&l, "\n");
+	return outbuf_finish(&l);
 }
 
 /* ------------------------------------------------------------ the marker */
