@@ -9,6 +9,7 @@
 #include "agent.h"
 #include "callbacks.h"
 #include "emit.h"
+#include "inthread.h"
 #include "io.h"
 #include "jfr.h"
 #include "jvmti_events.h"
@@ -124,6 +125,9 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 		return 0;
 	case WIRE_CMD_JFR_SETTINGS:
 		return jfr_settings(c, jni, &cmd->pattern);
+	case WIRE_CMD_JFR_EVENT:
+		inthread_fire_jfr((unsigned)(c - conns), &cmd->jfr);
+		return 0;
 	case WIRE_CMD_RESET:
 		jfr_conn_closed(c);
 		regset_clear(&c->regs);
@@ -192,6 +196,7 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 	switch (cmd->code) {
 	case WIRE_CMD_HELLO:
 	case WIRE_CMD_ACK:
+	case WIRE_CMD_JFR_EVENT:
 		return;
 	case WIRE_CMD_REGISTER_METHOD:
 	case WIRE_CMD_REGISTER_CLASS:

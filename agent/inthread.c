@@ -2,6 +2,7 @@
 #include "inthread.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -137,4 +138,22 @@ void inthread_fire(const struct emission *em, uint32_t want)
 			}
 		}
 	}
+}
+
+/* A JfrEvent's strings (four of at most WIRE_MAX_STRING bytes) with their
+ * heads and NULs. */
+#define JFR_MARKER_BYTES (4u * (WIRE_MAX_STRING + 1u) + 4u * (2u * WIRE_MAX_STRING + 4u))
+
+void inthread_fire_jfr(unsigned conn, const struct wire_jfr_event *e)
+{
+	static char *buf;   /* I/O thread only */
+	struct marker_args a;
+
+	if (!markers_family_probed(WIRE_EV_JFR_DATA) || conn >= AGENT_MAX_CONNS)
+		return;
+	if (!buf && !(buf = malloc(JFR_MARKER_BYTES)))
+		return;   /* the event is not shown, as when a tracer came too late */
+	markers_fill_jfr(buf, JFR_MARKER_BYTES, (uint32_t)agent.pid,
+			 __atomic_load_n(&conns[conn].session, __ATOMIC_RELAXED), e, &a);
+	markers_fire_family(WIRE_EV_JFR_DATA, &a);
 }

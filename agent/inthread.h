@@ -55,4 +55,11 @@ void inthread_fire(const struct emission *em, uint32_t conns);
  * connection before anything is made for it. */
 bool inthread_would_fire(const struct fire_set *set, unsigned conn, uint64_t gen);
 
+/* I/O thread: fire the jfr marker for a JfrEvent E of connection CONN,
+ * with its session (PROTOCOL.md, JfrEvent): the agent's own thread fires
+ * it, not a Java thread, with the bridge's jfr marker's arguments. Its
+ * strings go into a buffer of the I/O thread's, made at the first. */
+struct wire_jfr_event;
+void inthread_fire_jfr(unsigned conn, const struct wire_jfr_event *e);
+
 #endif

@@ -129,12 +129,13 @@ static inline bool events_in_family(unsigned code, enum event_family f)
 
 	return d && d->family == f;
 }
-/* Does the agent fire D's family marker in the Java thread too (in-thread
- * dispatch)? The switched families' events: Lost is the bridge's alone,
- * since in-thread dispatch loses nothing. */
+/* Does the agent fire D's family marker too (in-thread dispatch)? The
+ * switched families' events, in the Java thread; JfrData's jfr marker, in
+ * the agent's own thread for the bridge that parsed the event (JfrEvent).
+ * Lost is the bridge's alone, since in-thread dispatch loses nothing. */
 static inline bool events_fired_in_thread(const struct event_desc *d)
 {
-	return d->marker && events_family(d->family);
+	return d->marker && (events_family(d->family) || d->family == EVENT_FAMILY_JFR);
 }
 /* The event of a registration KIND and event BIT (one bit), NULL if none. */
 const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "events.h"
 #include "print.h"
@@ -279,4 +280,72 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 	default:
 		break;
 	}
+}
+
+/* ------------------------------------------------------------ JFR events */
+
+/* PARTS: N NUL-ended parts (the decoder counted them), in groups of STEP.
+ * After a head of N/STEP + 1 words (4-aligned: the count of groups at -4,
+ * group I's offset at -8 - 4I), their text, each NUL between two groups
+ * turned into SEP when SEP is not NUL; an empty text whose head says 0
+ * when it does not fit. */
+static const char *take_parts(struct strings *s, const struct wire_str *parts, uint32_t n, uint32_t step,
+			      char sep)
+{
+	uint32_t groups = n / step, zero = 0;
+	size_t pad = (size_t)(-(uintptr_t)(s->buf + s->pos)) & 3u;
+	size_t head = pad + 4u * ((size_t)groups + 1u);
+
+	if (head + parts->len + 1 > ROOM(s)) {
+		groups = 0;
+		head = pad + 4u;
+		if (head >= ROOM(s))
+			return empty(s);
+	}
+	char *text = s->buf + s->pos + head;
+	s->pos += head;
+	if (!groups) {
+		memcpy(text - 4, &zero, 4);
+		return empty(s);
+	}
+	memcpy(text, parts->ptr, parts->len);
+	for (uint32_t i = 0, at = 0; i < n; i++) {
+		if (i % step == 0)
+			memcpy(text - 8 - 4 * (i / step), &at, 4);
+		at += (uint32_t)strlen(text + at) + 1;
+		if (sep && i + 1 < n && (i + 1) % step == 0)
+			text[at - 1] = sep;
+	}
+	memcpy(text - 4, &groups, 4);
+	return take(s, (ssize_t)parts->len - 1);
+}
+
+static int64_t realtime_ahead_ns(void)
+{
+	struct timespec rt, mono;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000 + (rt.tv_nsec - mono.tv_nsec);
+}
+
+void markers_fill_jfr(char *buf, size_t cap, uint32_t pid, uint32_t session, const struct wire_jfr_event *e,
+		      struct marker_args *a)
+{
+	struct strings strs = { buf, cap, 0 }, *s = &strs;
+
+	a->event = (int64_t)WIRE_EV_JFR_DATA | (int64_t)session << MARKERS_SESSION_SHIFT |
+		   (e->depth ? (int64_t)WIRE_TF_STACK << MARKERS_FLAGS_SHIFT : 0);
+	a->pid = pid;
+	a->tid = (int64_t)e->tid;
+	a->timestamp_ns = e->start_ns - realtime_ahead_ns();
+	a->name = take(s, copy_shown(s->buf + s->pos, ROOM(s), &e->type));
+	a->method = take_parts(s, &e->fields, 2u * e->nfields, 2, '\0');
+	/* $arg7 is a number here: the start, ns since the epoch */
+	a->args = (const char *)(uintptr_t)e->start_ns;
+	a->ret = empty(s);
+	a->num1 = e->duration_ns;
+	a->num2 = (int64_t)e->slots;
+	a->thread_name = take(s, copy_shown(s->buf + s->pos, ROOM(s), &e->thread_name));
+	a->stack = take_parts(s, &e->stack, e->depth, 1, '|');
 }

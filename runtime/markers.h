@@ -81,6 +81,14 @@ void markers_fill_args_shown(char *buf, size_t cap, const struct marker_meta *m,
 			     const struct wire_event *ev, const struct wire_str *shown,
 			     struct marker_args *a);
 
+/* The jfr marker's arguments (doc/markers.md, "JFR events") for E, a JFR
+ * event of the JVM PID (the bridge's parse of it, or a JfrEvent it sent):
+ * its type, field block, thread name and stack written into BUF[0..CAP)
+ * right before the marker fires, SESSION in bits 16.. of $arg1. A field
+ * block or stack that does not fit is empty, its head saying 0. */
+void markers_fill_jfr(char *buf, size_t cap, uint32_t pid, uint32_t session, const struct wire_jfr_event *e,
+		      struct marker_args *a);
+
 /* Enough room for every string of any event the decoder accepts. */
 #define MARKERS_STRINGS_MAX (4u * WIRE_MAX_MESSAGE + 65536u + 4u * WIRE_MAX_STRING + 64u)
 

@@ -91,6 +91,7 @@ enum wire_command_code {
 	WIRE_CMD_REGISTER_SLOT      = 0x58, /* u8 kind, u8 events, u16 slot, string pattern */
 	WIRE_CMD_LIST_MATCHES       = 0x59, /* u8 kind, string pattern: the loaded methods/classes it selects */
 	WIRE_CMD_JFR_SETTINGS       = 0x5A, /* string: the JFR event types wanted, one "PATTERN[#k=v[;k=v]]" a line */
+	WIRE_CMD_JFR_EVENT          = 0x5B, /* one parsed JFR event for the agent to fire (struct wire_jfr_event) */
 	/* Not a wire code: the bridge's Hello travels as REGISTER_METHOD (0x40)
 	 * whose string starts with "\0STPJ", so that an Appendix-only agent takes
 	 * it for a pattern that matches no method. Decoders report it with this
@@ -135,8 +136,11 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_JFR            = 1u << 11, /* 0x5A JfrSettings, 0x9B JfrData */
 	/* method patterns ending ":LINE" select that line (pattern.h) */
 	WIRE_CAP_LINES          = 1u << 12,
+	/* 0x5B JfrEvent: in-thread, the agent's own thread fires the jfr marker */
+	WIRE_CAP_JFR_FIRE       = 1u << 13,
 };
-#define WIRE_CAP_ALL 0x1FFFu
+#define WIRE_CAP_ALL 0x3FFFu
+#define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags: the bytes are the first of a new chunk (its header). */
 #define WIRE_JFR_CHUNK_BEGIN 0x01u
@@ -239,6 +243,23 @@ struct wire_event {
 	struct wire_trailer trailer;
 };
 
+/* JfrEvent: one JFR event a session's --jfr-slot points select, as the
+ * bridge parsed it. fields holds nfields x "PATH\0VALUE\0", stack depth x
+ * "FRAME\0" (innermost first): the decoder checks the NULs' count, so a
+ * receiver splits them without further checks. */
+struct wire_jfr_event {
+	uint64_t slots;          /* bit N: --jfr-slot N selects it */
+	uint64_t tid;            /* eventThread's OS thread id, as the host sees it; 0: none */
+	int64_t start_ns;        /* since the epoch, JFR's clock */
+	int64_t duration_ns;
+	struct wire_str type;    /* "jdk.GarbageCollection" */
+	struct wire_str thread_name;
+	uint16_t nfields;
+	struct wire_str fields;
+	uint16_t depth;
+	struct wire_str stack;
+};
+
 struct wire_command {
 	unsigned code;           /* enum wire_command_code */
 	uint8_t kind;            /* REGISTER, REGISTER_SLOT, UNREGISTER: enum wire_kind */
@@ -252,6 +273,7 @@ struct wire_command {
 	uint32_t timeout_us;     /* DISPATCH_MODE */
 	uint64_t seq;            /* ACK */
 	struct wire_hello hello; /* HELLO */
+	struct wire_jfr_event jfr; /* JFR_EVENT */
 };
 
 /* What one side knows of its peer's stream. Starts as wire_peer_init()

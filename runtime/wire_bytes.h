@@ -50,6 +50,8 @@ static inline uint32_t wire_command_needs_cap(unsigned code)
 		return WIRE_CAP_LIST;
 	if (code == WIRE_CMD_JFR_SETTINGS)
 		return WIRE_CAP_JFR;
+	if (code == WIRE_CMD_JFR_EVENT)
+		return WIRE_CAP_JFR_FIRE;
 	return 0;
 }
 

@@ -29,6 +29,7 @@ static const char *const extension_command_names[] = {
 	[WIRE_CMD_REGISTER_SLOT - 0x50] = "RegisterSlot",
 	[WIRE_CMD_LIST_MATCHES - 0x50]  = "ListMatches",
 	[WIRE_CMD_JFR_SETTINGS - 0x50]  = "JfrSettings",
+	[WIRE_CMD_JFR_EVENT - 0x50]     = "JfrEvent",
 };
 
 #define TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
@@ -66,12 +67,12 @@ bool wire_event_is_extension(unsigned code)
 
 bool wire_command_is_extension(unsigned code)
 {
-	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_JFR_SETTINGS) || code == WIRE_CMD_HELLO;
+	return (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_LAST_EXTENSION) || code == WIRE_CMD_HELLO;
 }
 
 bool wire_early_window_ignores(struct wire_early_window *w, const struct wire_peer *peer, unsigned code)
 {
-	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_JFR_SETTINGS)
+	if (code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_LAST_EXTENSION)
 		w->closed = true;
 	if (w->closed || !(peer->caps & WIRE_CAP_EARLY_APPENDIX) ||
 	    code < WIRE_CMD_REGISTER_METHOD || code > WIRE_CMD_OPTIONAL_DATA)

@@ -693,6 +693,37 @@ static int wire_read_dispatch_mode(struct wire_cursor *c, struct wire_command *c
 	return wire_read_u32(c, "timeout", &cmd->timeout_us);
 }
 
+/* A string of exactly N NUL-terminated parts: their ends are all it holds
+ * of NULs, the last byte one of them. */
+static int wire_read_parts(struct wire_cursor *c, const char *len_field, const char *field, uint32_t n,
+			   struct wire_str *out)
+{
+	size_t at = c->pos;
+	uint32_t nuls = 0;
+
+	TRY(wire_read_string(c, len_field, field, out));
+	for (uint32_t i = 0; i < out->len; i++)
+		nuls += out->ptr[i] == '\0';
+	if (nuls != n || (n && out->ptr[out->len - 1] != '\0'))
+		return wire_fail(c, field, at, "%u bytes hold %u NUL-ended parts, not the %u announced",
+				 out->len, nuls, n);
+	return 0;
+}
+
+static int wire_read_jfr_event(struct wire_cursor *c, struct wire_jfr_event *j)
+{
+	TRY(wire_read_u64(c, "slots", &j->slots));
+	TRY(wire_read_u64(c, "thread", &j->tid));
+	TRY(wire_read_u64(c, "start", (uint64_t *)&j->start_ns));
+	TRY(wire_read_u64(c, "duration", (uint64_t *)&j->duration_ns));
+	TRY(READ_STRING(c, "event type", &j->type));
+	TRY(READ_STRING(c, "thread name", &j->thread_name));
+	TRY(wire_read_u16(c, "field count", &j->nfields));
+	TRY(wire_read_parts(c, "fields length", "fields", 2u * j->nfields, &j->fields));
+	TRY(wire_read_u16(c, "stack depth", &j->depth));
+	return wire_read_parts(c, "stack length", "stack", j->depth, &j->stack);
+}
+
 static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer *peer,
 				  struct wire_command *cmd)
 {
@@ -723,6 +754,8 @@ static int wire_read_command_body(struct wire_cursor *c, const struct wire_peer 
 		return 0;
 	case WIRE_CMD_JFR_SETTINGS:
 		return READ_STRING(c, "jfr settings", &cmd->pattern);
+	case WIRE_CMD_JFR_EVENT:
+		return wire_read_jfr_event(c, &cmd->jfr);
 	case WIRE_CMD_DISPATCH_MODE:
 		return wire_read_dispatch_mode(c, cmd);
 	case WIRE_CMD_ACK:

@@ -446,6 +446,34 @@ static bool wire_pattern_is_hello(const struct wire_str *s)
 	       memcmp(s->ptr, WIRE_BRIDGE_HELLO_PREFIX, WIRE_BRIDGE_HELLO_PREFIX_LEN) == 0;
 }
 
+/* The count of NULs in S: the decoder takes only as many as announced. */
+static uint32_t wire_nuls(const struct wire_str *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; s->ptr && i < s->len; i++)
+		n += s->ptr[i] == '\0';
+	return n;
+}
+
+static void wire_put_jfr_event(struct wire_writer *w, const struct wire_jfr_event *j)
+{
+	if (wire_nuls(&j->fields) != 2u * j->nfields || wire_nuls(&j->stack) != j->depth ||
+	    (j->nfields && j->fields.ptr[j->fields.len - 1]) || (j->depth && j->stack.ptr[j->stack.len - 1]))
+		w->invalid = true;
+	wire_put_u8(w, WIRE_CMD_JFR_EVENT);
+	wire_put_u64(w, j->slots);
+	wire_put_u64(w, j->tid);
+	wire_put_u64(w, (uint64_t)j->start_ns);
+	wire_put_u64(w, (uint64_t)j->duration_ns);
+	wire_put_string(w, &j->type);
+	wire_put_string(w, &j->thread_name);
+	wire_put_u16(w, j->nfields);
+	wire_put_string(w, &j->fields);
+	wire_put_u16(w, j->depth);
+	wire_put_string(w, &j->stack);
+}
+
 static void wire_put_command_body(struct wire_writer *w, const struct wire_command *cmd)
 {
 	switch (cmd->code) {
@@ -505,6 +533,9 @@ static void wire_put_command_body(struct wire_writer *w, const struct wire_comma
 	case WIRE_CMD_JFR_SETTINGS:
 		wire_put_u8(w, (uint8_t)cmd->code);
 		wire_put_string(w, &cmd->pattern);
+		break;
+	case WIRE_CMD_JFR_EVENT:
+		wire_put_jfr_event(w, &cmd->jfr);
 		break;
 	case WIRE_CMD_DISPATCH_MODE:
 		if (cmd->mode != WIRE_DISPATCH_ASYNC && cmd->mode != WIRE_DISPATCH_SYNC)

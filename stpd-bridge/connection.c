@@ -106,6 +106,8 @@ void conn_close(struct agent_conn *c)
 		close(c->fd);
 	c->fd = -1;
 	wire_reader_free(&c->rd);
+	free(c->jfr_out);
+	c->jfr_out = NULL;
 }
 
 static int send_command(struct agent_conn *c, const struct wire_command *cmd)
@@ -353,6 +355,9 @@ int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 	}
 	/* the Appendix B registration it keeps was made for no capability */
 	say_missing(c, next == CONN_NEXT_NOTHING ? 0 : c->peer.caps, reg);
+	if (it && reg->jfr_len && have(c, WIRE_CAP_JFR) && !have(c, WIRE_CAP_JFR_FIRE))
+		sj_warn("pid %d: the agent cannot fire java.jfr points in the JVM (an older agent): they "
+			"fire in the bridge, where a script given -x or -c does not see them", (int)c->jvm.pid);
 	if (next == CONN_NEXT_NOTHING)
 		return 0;
 	if (next == CONN_NEXT_RESET_REGISTER) {
@@ -400,6 +405,23 @@ int conn_send_reset(struct agent_conn *c)
 	if (c->fd < 0 || !have(c, WIRE_CAP_EXT_CMDS))
 		return 0;
 	return send_command(c, &cmd);
+}
+
+/* A JfrEvent's four strings, the rest of it and a little more. */
+#define JFR_EVENT_MAX (4u * (4u + WIRE_MAX_STRING) + 64u)
+
+int conn_send_jfr_event(struct agent_conn *c, const struct wire_jfr_event *e)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_JFR_EVENT, .jfr = *e };
+	struct wire_buf b = { c->jfr_out, JFR_EVENT_MAX, 0 };
+	int rc;
+
+	if (!c->jfr_out && !(b.data = c->jfr_out = malloc(JFR_EVENT_MAX)))
+		return -ENOMEM;
+	rc = wire_encode_command(&b, &cmd);
+	if (rc == 0)
+		rc = conn_flush_acks(c);
+	return rc < 0 ? rc : fd_send_all(c->fd, b.data, b.len);
 }
 
 int conn_flush_acks(struct agent_conn *c)

@@ -52,6 +52,7 @@ struct agent_conn {
 	bool gap_said;           /* a gap in the numbers was said (once) */
 	uint8_t acks[CONN_ACK_BATCH + 16]; /* encoded Acks not yet sent */
 	size_t acks_len;
+	uint8_t *jfr_out;        /* conn_send_jfr_event's message, made at its first */
 };
 
 /* DIRFD: the socket directory (discovery_find_socket); DIR, that
@@ -93,6 +94,10 @@ int conn_send_list(struct agent_conn *c, const struct registry *reg);
 int conn_send_registrations(struct agent_conn *c, const struct registry *reg,
 			    const struct conn_in_thread *it);
 int conn_send_reset(struct agent_conn *c);        /* no-op unless WIRE_CAP_EXT_CMDS */
+/* In-thread: a JFR event for the agent to fire (JfrEvent; the caller checked
+ * that WIRE_CAP_JFR_FIRE was negotiated), sent at once with any Acks queued
+ * before it. */
+int conn_send_jfr_event(struct agent_conn *c, const struct wire_jfr_event *e);
 /* Acks go in batches: conn_queue_ack() encodes one (sending the queue
  * when it is full), conn_flush_acks() sends what is queued with one send.
  * The agent gets every Ack, in order, as if each had been sent alone; the

@@ -39,7 +39,7 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		rc = jfrfeed_new(&h->jfr, &opts->reg, h->pid, jfr_event, h);
 		if (rc < 0)
 			return rc;
-		if (opts->fire && !(h->jfr_buf = malloc(HANDLER_JFR_MARKER_BYTES)))
+		if ((opts->fire || opts->in_thread) && !(h->jfr_buf = malloc(HANDLER_JFR_MARKER_BYTES)))
 			return -ENOMEM;
 	}
 	/* in-thread, the agents fire: what still comes here (VmDeath) fires nothing */
@@ -186,9 +186,16 @@ static int print_event(struct handler *h, const struct wire_event *ev,
 	return batch_line(h, (size_t)n);
 }
 
+void handler_send_jfr_to(struct handler *h, int (*fn)(void *ctx, const struct wire_jfr_event *e), void *ctx)
+{
+	h->jfr_send = fn;
+	h->jfr_send_ctx = ctx;
+}
+
 /* --jfr: an event of the JVM's JFR stream that the session asked for. Its
- * thread is the host's, as every event's. With --fire the jfr marker fires
- * from here, in-thread sessions included: the agent parses no JFR. */
+ * thread is the host's, as every event's. In-thread the agent fires the jfr
+ * marker (it parses no JFR: we send it the event), else with --fire it
+ * fires from here. */
 static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots)
 {
 	struct handler *h = ctx;
@@ -197,7 +204,15 @@ static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots)
 
 	if (tid && !h->tids.identity)
 		tid = tidmap_host(&h->tids, tid, monotonic_ns());
-	if (h->opts->fire && h->jfr_buf && markers_family_probed(WIRE_EV_JFR_DATA)) {
+	if (h->jfr_send && h->jfr_buf) {
+		struct wire_jfr_event e;
+		int rc;
+
+		jfrfeed_event_text(h->jfr_buf, HANDLER_JFR_MARKER_BYTES, tid, slots, ev, &e);
+		rc = h->jfr_send(h->jfr_send_ctx, &e);
+		if (rc < 0)
+			return rc;
+	} else if (h->opts->fire && h->jfr_buf && markers_family_probed(WIRE_EV_JFR_DATA)) {
 		struct marker_args a;
 		jfrfeed_marker_args(h->jfr_buf, HANDLER_JFR_MARKER_BYTES, (uint32_t)h->pid, tid, slots, ev, &a);
 		markers_fire_family(WIRE_EV_JFR_DATA, &a);

@@ -53,6 +53,10 @@ struct handler {
 	struct jfrfeed *jfr;     /* --jfr: the JVM's JFR stream, NULL: not asked for */
 	char *jfr_buf;           /* --jfr --fire: the jfr marker's strings */
 	bool jfr_listed;         /* --jfr-types: the JVM's types are listed */
+	/* in-thread: hands a JFR event to the agent to fire (JfrEvent), NULL:
+	 * the bridge fires it (an agent without WIRE_CAP_JFR_FIRE) */
+	int (*jfr_send)(void *ctx, const struct wire_jfr_event *e);
+	void *jfr_send_ctx;
 };
 
 /* The jfr marker's strings, field block and stack: what does not fit is "". */
@@ -68,6 +72,10 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 void handler_free(struct handler *h);
 /* --record: send the events to the record channel FD (recfwd.h). 0 or -ENOMEM. */
 int handler_record_to(struct handler *h, int fd);
+
+/* In-thread: the JFR events go to FN (the agent fires them) rather than to
+ * the bridge's marker. FN's failure is handler_event()'s. */
+void handler_send_jfr_to(struct handler *h, int (*fn)(void *ctx, const struct wire_jfr_event *e), void *ctx);
 
 int handler_event(struct handler *h, const struct wire_event *ev);
 /* At the end of a session with this JVM: the events the agent dropped, if

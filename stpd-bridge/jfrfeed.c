@@ -232,59 +232,51 @@ ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, con
 struct room {
 	char *buf;
 	size_t cap, len;
+	bool full;
 };
 
-/* S (N bytes) and a NUL at the end of R; NULL when it does not fit. */
-static char *put(struct room *r, const char *s, size_t n)
+/* S (N bytes) and a NUL at the end of R, or R full. */
+static void put(struct room *r, const char *s, size_t n)
 {
-	char *at = r->buf + r->len;
-
-	if (r->cap - r->len < n + 1)
-		return NULL;
-	memcpy(at, s, n);
-	at[n] = '\0';
+	if (r->full || r->cap - r->len < n + 1) {
+		r->full = true;
+		return;
+	}
+	memcpy(r->buf + r->len, s, n);
+	r->buf[r->len + n] = '\0';
 	r->len += n + 1;
-	return at;
 }
 
-/* Room for a head of N u32 words before what follows, 4-aligned. */
-static char *head(struct room *r, size_t n)
+/* R's text from AT as a string of the event, or "" (and no parts) when it
+ * did not fit R or a wire string. */
+static struct wire_str taken(struct room *r, size_t at, uint16_t *nparts)
 {
-	r->len = (r->len + 3) & ~(size_t)3;
-	if (r->cap - r->len < 4 * n + 1)
-		return NULL;
-	r->len += 4 * n;
-	return r->buf + r->len;
+	if (r->full || r->len - at > WIRE_MAX_STRING) {
+		r->len = at;
+		r->full = false;
+		*nparts = 0;
+		return (struct wire_str){ "", 0 };
+	}
+	return (struct wire_str){ r->buf + at, (uint32_t)(r->len - at) };
 }
 
-static void put_u32(char *at, uint32_t v)
+void jfrfeed_event_text(char *buf, size_t cap, uint64_t host_tid, uint64_t slots, const struct jfr_live_event *ev,
+			struct wire_jfr_event *out)
 {
-	memcpy(at, &v, 4);
-}
+	/* more than a JfrEvent counts: as if they did not fit */
+	const size_t nfields = ev->nfields <= UINT16_MAX / 2 ? ev->nfields : 0;
+	const size_t nframes = ev->nframes <= UINT16_MAX ? ev->nframes : 0;
+	struct room r = { buf, cap, 0, false };
+	char num[40];
+	size_t at = 0;
 
-/* What did not fit: R back to MARK, then an empty text whose head says 0. */
-static const char *empty_block(struct room *r, size_t mark)
-{
-	char *text;
-
-	r->len = mark;
-	text = head(r, 1);
-	if (!text)
-		return "";
-	put(r, "", 0);
-	put_u32(text - 4, 0);
-	return text;
-}
-
-/* "PATH\0VALUE\0" per field after a head: the count at -4, the offset
- * of field I at -8 - 4I (doc/markers.md); "" with a count of 0 when it
- * does not fit. */
-static const char *field_block(struct room *r, const struct jfr_live_event *ev)
-{
-	size_t mark = r->len;
-	char *text = head(r, ev->nfields + 1), num[40];
-
-	for (size_t i = 0; text && i < ev->nfields; i++) {
+	*out = (struct wire_jfr_event){
+		.slots = slots, .tid = host_tid, .start_ns = ev->start_ns, .duration_ns = ev->duration_ns,
+		.type = { ev->type, (uint32_t)strnlen(ev->type, WIRE_MAX_STRING) },
+		.thread_name = { ev->thread_name, (uint32_t)strnlen(ev->thread_name, WIRE_MAX_STRING) },
+		.nfields = (uint16_t)nfields, .depth = (uint16_t)nframes,
+	};
+	for (size_t i = 0; i < nfields; i++) {
 		const struct jfr_live_field *fl = &ev->fields[i];
 		const char *v = "";
 		size_t vn = 0;
@@ -305,80 +297,31 @@ static const char *field_block(struct room *r, const struct jfr_live_event *ev)
 		case JFR_LIVE_NULL:
 			break;
 		}
-		size_t at = r->len;
-		if (!put(r, fl->path, strlen(fl->path)) || !put(r, v, vn))
-			text = NULL;
-		else
-			put_u32(text - 8 - 4 * i, (uint32_t)(r->buf + at - text));
+		put(&r, fl->path, strlen(fl->path));
+		put(&r, v, vn);
 	}
-	if (!text)
-		return empty_block(r, mark);
-	put_u32(text - 4, (uint32_t)ev->nfields);
-	if (!ev->nfields)
-		put(r, "", 0);
-	return text;
-}
-
-/* The frames as the other stacks' text ("Class.method:LINE" joined by
- * '|'), after their head. */
-static const char *stack_text(struct room *r, const struct jfr_live_event *ev)
-{
-	size_t mark = r->len;
-	char *text = head(r, ev->nframes + 1), line[24];
-	size_t start = r->len;
-
-	for (size_t i = 0; text && i < ev->nframes; i++) {
+	out->fields = taken(&r, at, &out->nfields);
+	at = r.len;
+	/* frames as the other stacks show them: "Class.method:LINE" */
+	for (size_t i = 0; i < nframes; i++) {
 		const struct jfr_live_frame *fr = &ev->frames[i];
-		size_t ln = fr->line >= 0 ? (size_t)snprintf(line, sizeof line, ":%" PRId32, fr->line) : 0;
-		size_t mn = strlen(fr->method), need = (i ? 1 : 0) + mn + ln;
+		size_t mn = strlen(fr->method);
 
-		if (r->cap - r->len < need + 1) {
-			text = NULL;
-			break;
+		put(&r, fr->method, mn);
+		if (!r.full && fr->line >= 0) {
+			int n = snprintf(num, sizeof num, ":%" PRId32, fr->line);
+			r.len--;   /* over the NUL */
+			put(&r, num, (size_t)n);
 		}
-		put_u32(text - 8 - 4 * i, (uint32_t)(r->len + (i ? 1 : 0) - start));
-		if (i)
-			r->buf[r->len++] = '|';
-		memcpy(r->buf + r->len, fr->method, mn);
-		r->len += mn;
-		memcpy(r->buf + r->len, line, ln);
-		r->len += ln;
 	}
-	if (text && r->cap - r->len >= 1) {
-		r->buf[r->len++] = '\0';
-		put_u32(text - 4, (uint32_t)ev->nframes);
-		return text;
-	}
-	return empty_block(r, mark);
-}
-
-static int64_t realtime_ahead_ns(void)
-{
-	struct timespec rt, mono;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000 + (rt.tv_nsec - mono.tv_nsec);
+	out->stack = taken(&r, at, &out->depth);
 }
 
 void jfrfeed_marker_args(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, uint64_t slots,
 			 const struct jfr_live_event *ev, struct marker_args *a)
 {
-	struct room r = { buf, cap, 0 };
-	const char *s;
+	struct wire_jfr_event e;
 
-	memset(a, 0, sizeof *a);
-	a->event = WIRE_EV_JFR_DATA | (ev->nframes ? WIRE_TF_STACK << MARKERS_FLAGS_SHIFT : 0);
-	a->pid = pid;
-	a->tid = (int64_t)host_tid;
-	a->timestamp_ns = ev->start_ns - realtime_ahead_ns();
-	a->name = (s = put(&r, ev->type, strlen(ev->type))) ? s : "";
-	a->method = field_block(&r, ev);
-	/* $arg7 is a number here: the start, ns since the epoch */
-	a->args = (const char *)(uintptr_t)ev->start_ns;
-	a->ret = "";
-	a->num1 = ev->duration_ns;
-	a->num2 = (int64_t)slots;
-	a->thread_name = (s = put(&r, ev->thread_name, strlen(ev->thread_name))) ? s : "";
-	a->stack = stack_text(&r, ev);
+	jfrfeed_event_text(buf, cap / 2, host_tid, slots, ev, &e);
+	markers_fill_jfr(buf + cap / 2, cap - cap / 2, pid, 0, &e, a);
 }

@@ -45,6 +45,14 @@ int jfrfeed_list(struct jfrfeed *f, jfr_live_type_fn fn, void *ctx);
  * FIELD=VALUE... [stack=FRAME|...]\n" into BUF: its length, or -ENOSPC. */
 ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, const struct jfr_live_event *ev);
 
+/* EV as a JfrEvent carries it (wire.h, struct wire_jfr_event): its fields
+ * ("PATH\0VALUE\0" each, numbers in decimal, null "") and frames
+ * ("Class.method:LINE\0" each) written into BUF[0..CAP), the rest pointing
+ * into EV. Fields or frames that do not fit BUF or a wire string are left
+ * out (a count of 0), as are more than a JfrEvent counts. */
+void jfrfeed_event_text(char *buf, size_t cap, uint64_t host_tid, uint64_t slots, const struct jfr_live_event *ev,
+			struct wire_jfr_event *out);
+
 /* The jfr marker's arguments for EV (doc/markers.md, "JFR events"): its
  * strings and field block written into BUF[0..CAP) right before the marker
  * fires; a field block or stack that does not fit is empty. */

@@ -46,6 +46,16 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static int send_jfr(void *ctx, const struct wire_jfr_event *e)
+{
+	struct worker *w = ctx;
+	int rc = conn_send_jfr_event(&w->conn, e);
+
+	if (rc < 0)
+		sj_warn("pid %d: sending a JFR event to the agent failed: %s", w->pid, strerror(-rc));
+	return rc;
+}
+
 static enum step registrations(struct worker *w)
 {
 	int rc;
@@ -63,6 +73,8 @@ static enum step registrations(struct worker *w)
 	rc = conn_send_registrations(&w->conn, &o->reg, o->in_thread ? &it : NULL);
 	if (rc == -EPROTONOSUPPORT)
 		return STEP_STOP;
+	if (o->in_thread && (w->conn.peer.caps & WIRE_CAP_JFR_FIRE))
+		handler_send_jfr_to(&w->h, send_jfr, w);
 	if (rc < 0) {
 		sj_warn("pid %d: sending the registrations failed: %s", w->pid, strerror(-rc));
 		return STEP_STOP;

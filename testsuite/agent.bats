@@ -1646,7 +1646,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
+info: conn#1: Hello from pid N, version 1, caps 0x3fff; negotiated 0x3fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1664,14 +1664,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x1fff' \
+	printf '%s\n' 'hello pid=P caps=0x3fff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
+info: conn#1: Hello from pid N, version 1, caps 0x3fff; negotiated 0x3fff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -2885,6 +2885,7 @@ check_rogue() {
 		[bad-kind]="warn: conn#N (pid P uid U): Register (0x50): kind at offset 1: 9 is not 1 (method), 2 (class) or 3 (exception); disconnecting"
 		[bad-dispatch]="warn: conn#N (pid P uid U): DispatchMode (0x54): mode at offset 1: 7 is not 0 (async) or 1 (sync); disconnecting"
 		[bad-slot]="warn: conn#N (pid P uid U): RegisterSlot (0x58): slot at offset 3: 65535 is not below 256; disconnecting"
+		[bad-jfr-event]="warn: conn#N (pid P uid U): JfrEvent (0x5b): fields at offset 43: 2 bytes hold 0 NUL-ended parts, not the 2 announced; disconnecting"
 		[flood]="warn: Register pattern \"rogue.C1024.m0\" refused: this connection has 16384 registrations, the most the agent takes from one connection; disconnecting"
 		[reset-churn]=""
 		[ack-flood]=""

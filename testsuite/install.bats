@@ -79,12 +79,12 @@ defines() {
 	# the aliases name them through the macros of stapjava_paths.stpm only
 	run grep -c 'process(@__stapjava_bridge).mark(' "$tapset"
 	[ "$output" = 12 ]
-	# every family but lost and jfr (parsed in the bridge) fires in the agent
-	# too (in-thread dispatch)
+	# every family but lost fires in the agent too (in-thread dispatch; jfr
+	# in the agent's thread, for the bridge that parsed the event)
 	run grep -c 'process(@__stapjava_agent).mark(' "$tapset"
-	[ "$output" = 10 ]
+	[ "$output" = 11 ]
 	run grep -c 'process(' "$tapset"
-	[ "$output" = 22 ]
+	[ "$output" = 23 ]
 	[ "$(defines "$paths")" = "@define __stapjava_bridge %( \"$bindir/stpd-bridge\" %)
 @define __stapjava_agent %( \"$libdir/libstapjava.so\" %)" ]
 	run grep -F -e "$STAPJAVA_BUILDDIR" -e "$DEST" -e @STPD_BRIDGE@ -e @STAPJAVA_AGENT@ "$tapset" "$paths"

@@ -187,6 +187,13 @@ static void case_dribble(void)
 }
 static void case_bad_dispatch(void) { put_hello(); put_bytes("540700000000"); }
 static void case_bad_slot(void) { put_hello(); put_bytes("580101ffff0100000041"); }
+/* a JfrEvent announcing 1 field whose text "ab" holds no NUL */
+static void case_bad_jfr_event(void)
+{
+	put_hello();
+	put_bytes("5b" "0000000000000000" "0000000000000000" "0000000000000000" "0000000000000000"
+		  "00000000" "00000000" "0100" "02000000" "6162");
+}
 
 struct rogue_case {
 	const char *name;
@@ -208,6 +215,7 @@ static const struct rogue_case cases[] = {
 	{ "bad-kind", case_bad_kind, true, false, false },
 	{ "bad-dispatch", case_bad_dispatch, true, false, false },
 	{ "bad-slot", case_bad_slot, true, false, false },
+	{ "bad-jfr-event", case_bad_jfr_event, true, false, false },
 	{ "flood", case_flood, true, false, false },
 	{ "reset-churn", case_reset_churn, false, false, false },
 	{ "ack-flood", case_ack_flood, false, false, false },

@@ -46,8 +46,12 @@ teardown() {
 	[ "$(grep -c '^probe java\.' "$built")" -eq 12 ]
 	run awk '/^ \* probe java\./ { doc = $3 } /^probe java\./ { if ($2 != doc || prev != " */") print "misplaced: " $2 } { prev = $0 }' "$built"
 	[ -z "$output" ]
-	# the agent fires every family's marker but Lost's
-	[ "$(grep -c 'process(@__stapjava_agent)' "$built")" -eq 10 ]
+	# the agent fires every family's marker but Lost's (jfr's in its own
+	# thread, for an in-thread bridge)
+	[ "$(grep -c 'process(@__stapjava_agent)' "$built")" -eq 11 ]
+	[ "$(sed -n '/^probe java.jfr =/,/^{$/p' "$built")" = 'probe java.jfr = process(@__stapjava_bridge).mark("jfr"),
+	process(@__stapjava_agent).mark("jfr")
+{' ]
 	[ "$(sed -n '/^probe java.lost =/,/^}$/p' "$built")" = 'probe java.lost = process(@__stapjava_bridge).mark("lost")
 {
 	if (($arg1 >> 16) && ($arg1 >> 16) != stp_pid()) next

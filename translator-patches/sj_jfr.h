@@ -7,8 +7,10 @@
  * words must hold no space); a fault is said in ERR. sj_jfr_point_for()
  * numbers the distinct entries of a script in order of first use, at most
  * SJ_MAX_JFR (bits of the jfr marker's $arg10); each becomes the alias
- * SJ_JFR_PREFIX"N", on the bridge's jfr marker, that keeps the events whose
- * bit N is set (sj_emit_jfr_aliases), and the bridge's --jfr-slot N:ENTRY.
+ * SJ_JFR_PREFIX"N", on the jfr marker (the bridge's; in-thread the agent's,
+ * which its own thread fires for the bridge: doc/jfr.md), that keeps the
+ * events whose bit N is set and, in-thread, whose session is the script's
+ * (sj_emit_jfr_aliases), and the bridge's --jfr-slot N:ENTRY.
  * Functions return 0 or a negative errno (-ENOSPC: no number left).
  */
 #ifndef STAPJAVA_SJ_JFR_H
@@ -37,9 +39,9 @@ int sj_jfr_spec(const char *type, size_t tlen, const char *settings, size_t slen
 int sj_jfr_point_for(struct sj_jfr_points *j, const char *spec);
 void sj_jfr_points_free(struct sj_jfr_points *j);
 bool sj_jfr_any_used(const struct sj_jfr_points *j);
-/* The aliases, each on BRIDGE's jfr marker (asynchronous always: the
- * bridge alone parses JFR). */
-int sj_emit_jfr_aliases(const struct sj_jfr_points *j, const char *bridge, struct sj_buf *out);
+/* The aliases, each on BINARY's jfr marker: the bridge's, or IN_THREAD the
+ * agent's. */
+int sj_emit_jfr_aliases(const struct sj_jfr_points *j, const char *binary, bool in_thread, struct sj_buf *out);
 
 /* -l/-L of java.jfr points: POINTS (the argument, NUL-terminated) is one or
  * more java.jfr("TYPE") points joined by ',', and nothing else: their TYPEs

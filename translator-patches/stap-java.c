@@ -304,10 +304,8 @@ static int classify_command(const char *cmd, bool *simple)
 static int target_command(struct job *j, const struct sj_bridge_opts *bo)
 {
 	struct sj_buf args = { 0 };
-	/* java.jfr points fire in the bridge even in-thread: it must be in the
-	 * target's tree, where stap's uprobes are */
-	struct sj_target_cmd tc = { .bridge = bo->in_thread && !sj_jfr_any_used(&j->tr.jfr) ? NULL
-											 : j->paths.bridge,
+	/* in-thread, java.jfr points too fire in the JVM (the agent's thread) */
+	struct sj_target_cmd tc = { .bridge = bo->in_thread ? NULL : j->paths.bridge,
 				    .command = j->cmd.command };
 	int rc = classify_command(j->cmd.command, &tc.exec);
 
@@ -341,13 +339,6 @@ static int generate(struct job *j)
 		sj_error("-x '%s': not a process id", j->cmd.target_pid);
 		return -EINVAL;
 	}
-	/* in-thread, stap gets -x and its uprobes are the JVM's tree; the jfr
-	 * marker is the bridge's, outside it (doc/jfr.md): said, not silent */
-	if (bo.in_thread && j->cmd.target_pid && sj_jfr_any_used(&j->tr.jfr))
-		sj_warn("-x %s: the script's java.jfr points will not fire: beside kernel probes stap "
-			"watches only the JVM's process tree, and their marker is the bridge's; use -c "
-			"COMMAND, or give the JVM to the bridge alone (STAPJAVA_BRIDGE_OPTS='-x %s', "
-			"without -x)", j->cmd.target_pid, j->cmd.target_pid);
 	if (j->cmd.target_pid && j->cmd.command) {
 		sj_error("-c and -x cannot be given together");
 		return -EINVAL;
@@ -361,12 +352,13 @@ static int generate(struct job *j)
 		rc = sj_emit_aliases(&j->tr, bo.in_thread ? j->paths.agent : j->paths.bridge,
 				     bo.in_thread, &j->aliases);
 	if (rc == 0)
-		rc = sj_emit_jfr_aliases(&j->tr.jfr, j->paths.bridge, &j->aliases);
+		rc = sj_emit_jfr_aliases(&j->tr.jfr, bo.in_thread ? j->paths.agent : j->paths.bridge, bo.in_thread,
+					 &j->aliases);
 	if (rc == 0)
 		rc = sj_emit_bridge_args(&j->tr, &bo, SJ_ARGS_SYSTEM, &j->bridge_args);
 	if (rc == 0 && j->cmd.command) {
 		rc = target_command(j, &bo);
-		if (rc == 0 && (!bo.in_thread || sj_jfr_any_used(&j->tr.jfr))) {
+		if (rc == 0 && !bo.in_thread) {
 			rc = sj_emit_watch(j->paths.bridge, true, NULL, &j->main_text);
 			if (rc == 0)
 				rc = sj_emit_fired_report(&j->tr, &j->main_text);

@@ -449,6 +449,54 @@ static void test_markers_monitor_detail(void **state)
 	assert_int_equal(a.num2, 0);
 }
 
+/* The jfr marker's arguments from a JfrEvent (what the agent fires, and
+ * the bridge from its parse): the field block and the stack after their
+ * heads, the session in $arg1, $arg7 the start as a number, the slots in
+ * $arg10; a block that does not fit says 0 and is "". */
+static void test_markers_jfr(void **state)
+{
+	static char strings[4096];
+	const struct wire_jfr_event e = {
+		.slots = 0x5, .tid = 4321, .start_ns = 1764150000123456789, .duration_ns = 2500000,
+		.type = S("jdk.GarbageCollection"), .thread_name = S("VM Thread"),
+		.nfields = 2, .fields = SN("name\0G1Old\0sumOfPauses\0002500000\0", 32),
+		.depth = 2, .stack = SN("java.lang.System.gc:1\0Demo.main:7\0", 34),
+	};
+	struct marker_args a;
+
+	(void)state;
+	markers_fill_jfr(strings, sizeof strings, 4242, 77, &e, &a);
+	assert_int_equal(a.event, WIRE_EV_JFR_DATA | WIRE_TF_STACK << 8 | 77 << 16);
+	assert_int_equal(a.pid, 4242);
+	assert_int_equal(a.tid, 4321);
+	assert_string_equal(a.name, "jdk.GarbageCollection");
+	assert_int_equal((uintptr_t)a.method % 4, 0);
+	assert_int_equal(word_before(a.method, 1), 2);
+	assert_int_equal(word_before(a.method, 2), 0);
+	assert_int_equal(word_before(a.method, 3), 11);
+	assert_string_equal(a.method, "name");
+	assert_string_equal(a.method + 5, "G1Old");
+	assert_string_equal(a.method + 11, "sumOfPauses");
+	assert_string_equal(a.method + 23, "2500000");
+	assert_int_equal((int64_t)(uintptr_t)a.args, 1764150000123456789);
+	assert_string_equal(a.ret, "");
+	assert_int_equal(a.num1, 2500000);
+	assert_int_equal(a.num2, 0x5);
+	assert_string_equal(a.thread_name, "VM Thread");
+	assert_string_equal(a.stack, "java.lang.System.gc:1|Demo.main:7");
+	assert_int_equal((uintptr_t)a.stack % 4, 0);
+	assert_int_equal(word_before(a.stack, 1), 2);
+	assert_int_equal(word_before(a.stack, 2), 0);
+	assert_int_equal(word_before(a.stack, 3), 22);
+	/* room for the type and the field heads only: blocks say 0 */
+	markers_fill_jfr(strings, 40, 4242, 0, &e, &a);
+	assert_string_equal(a.name, "jdk.GarbageCollection");
+	assert_string_equal(a.method, "");
+	assert_int_equal(word_before(a.method, 1), 0);
+	assert_string_equal(a.stack, "");
+	assert_int_equal(a.event, WIRE_EV_JFR_DATA | WIRE_TF_STACK << 8);
+}
+
 static void test_event_hostile_names(void **state)
 {
 	(void)state;
@@ -705,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_event_monitor_detail),
 		cmocka_unit_test(test_markers_monitor_detail),
 		cmocka_unit_test(test_markers_stack_head),
+		cmocka_unit_test(test_markers_jfr),
 		cmocka_unit_test(test_event_hostile_names),
 		cmocka_unit_test(test_events_without_line),
 		cmocka_unit_test(test_buffer_bounds),

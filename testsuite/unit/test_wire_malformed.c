@@ -154,7 +154,7 @@ static bool event_known(unsigned c)
 
 static bool command_known(unsigned c)
 {
-	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5A);
+	return (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5B);
 }
 
 static void test_unknown_codes(void **state)
@@ -283,6 +283,10 @@ static size_t bad_values(const struct wire_ref_field *f, const struct wire_peer 
 	case WIRE_REF_MAGIC:
 		out[n++] = 0x58504453u; /* bytes "SDPX" / "XPDS" */
 		out[n++] = 0;
+		break;
+	case WIRE_REF_JFR_FLAGS:
+		out[n++] = current | 0x02;
+		out[n++] = 0xFF;
 		break;
 	default:
 		fail_msg("field kind %c", f->kind);
@@ -500,10 +504,44 @@ static void test_register_slot_bounds(void **state)
 	assert_int_equal(wire_encode_command(&b, &cmd), -EINVAL);
 }
 
+/* A JfrEvent whose fields or stack hold other than the NUL-ended parts its
+ * counts announce: refused, naming the string at its offset (the agent
+ * splits them without another check), and never written by our encoder. */
+static void test_jfr_event_parts(void **state)
+{
+	struct wire_command cmd = { .code = WIRE_CMD_JFR_EVENT, .jfr = {
+		.type = { "jdk.X", 5 }, .thread_name = { "", 0 },
+		.nfields = 1, .fields = { "a\0b\0", 4 }, .depth = 1, .stack = { "f:1\0", 4 } } };
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_JFR_FIRE };
+	/* code, slots, tid, start, duration, type, thread name, count */
+	const size_t fields_at = 1 + 32 + 4 + 5 + 4 + 2;
+	const size_t stack_at = fields_at + 4 + 4 + 2;
+	struct wire_buf b = { msg, BUF_CAP, 0 };
+	size_t len;
+
+	(void)state;
+	len = wire_ref_encode_command(&cmd, wire_host_is_big_endian(), msg, BUF_CAP);
+	assert_int_equal(len, stack_at + 4 + 4);
+	cmd.jfr.nfields = 2;
+	len = wire_ref_encode_command(&cmd, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("JfrEvent 2 fields in 2 parts", true, &peer, msg, len, "fields", fields_at);
+	assert_int_equal(wire_encode_command(&b, &cmd), -EINVAL);
+	cmd.jfr.nfields = 1;
+	cmd.jfr.fields = (struct wire_str){ "a\0b", 3 };   /* the last part not ended */
+	len = wire_ref_encode_command(&cmd, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("JfrEvent fields not NUL-ended", true, &peer, msg, len, "fields", fields_at);
+	cmd.jfr.fields = (struct wire_str){ "a\0b\0", 4 };
+	cmd.jfr.depth = 0;
+	len = wire_ref_encode_command(&cmd, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("JfrEvent depth 0 with a frame", true, &peer, msg, len, "stack", stack_at);
+	assert_int_equal(wire_encode_command(&b, &cmd), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_register_slot_bounds),
+		cmocka_unit_test(test_jfr_event_parts),
 		cmocka_unit_test(test_truncated_events),
 		cmocka_unit_test(test_truncated_commands),
 		cmocka_unit_test(test_unknown_codes),

@@ -382,7 +382,7 @@ static void test_names(void **state)
 	assert_string_equal(wire_command_name(WIRE_CMD_HELLO), "Hello");
 	for (unsigned c = 0; c < 0x200; c++) {
 		bool ev_known = (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0x9B);
-		bool cmd_known = (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5A) ||
+		bool cmd_known = (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5B) ||
 				 c == WIRE_CMD_HELLO;
 
 		if ((wire_event_name(c) != NULL) != ev_known)
@@ -391,7 +391,7 @@ static void test_names(void **state)
 			fail_msg("wire_command_name(0x%x)", c);
 		if (wire_event_is_extension(c) != (c >= 0x90 && c <= 0x9B))
 			fail_msg("wire_event_is_extension(0x%x)", c);
-		if (wire_command_is_extension(c) != ((c >= 0x50 && c <= 0x5A) || c == WIRE_CMD_HELLO))
+		if (wire_command_is_extension(c) != ((c >= 0x50 && c <= 0x5B) || c == WIRE_CMD_HELLO))
 			fail_msg("wire_command_is_extension(0x%x)", c);
 	}
 	/* names are distinct */

@@ -203,6 +203,11 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 		put_u8(&o, ev->kind);
 		put_u32(&o, ev->u32);
 		break;
+	case 0x9B:
+		mark(&o, WIRE_REF_JFR_FLAGS, 1, "jfr flags");
+		put_u8(&o, ev->jfr_flags);
+		put_str(&o, ev->name);
+		break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
@@ -268,6 +273,19 @@ static size_t ref_command(struct out *o0, const struct wire_command *c)
 		put_u32(&o, c->timeout_us);
 		break;
 	case 0x55: put_u64(&o, c->seq); break;
+	case 0x5A: put_str(&o, c->pattern); break;
+	case 0x5B:
+		put_u64(&o, c->jfr.slots);
+		put_u64(&o, c->jfr.tid);
+		put_u64(&o, (uint64_t)c->jfr.start_ns);
+		put_u64(&o, (uint64_t)c->jfr.duration_ns);
+		put_str(&o, c->jfr.type);
+		put_str(&o, c->jfr.thread_name);
+		put_u16(&o, c->jfr.nfields);
+		put_str(&o, c->jfr.fields);
+		put_u16(&o, c->jfr.depth);
+		put_str(&o, c->jfr.stack);
+		break;
 	case WIRE_CMD_HELLO:
 		mark(&o, WIRE_REF_STRLEN, 4, "length");
 		put_u32(&o, WIRE_HELLO_MIN_STRING + c->hello.description.len);
@@ -373,7 +391,8 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 		      char *why, size_t why_len)
 {
 	unsigned c = a->code;
-	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98 || c == 0x99;
+	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98 || c == 0x99 ||
+			c == 0x9B;
 	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96;
 	bool has_values = c == 0x80 || c == 0x82;
 
@@ -386,6 +405,7 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	DIFF((c == 0x82 || c == 0x8B || c == 0x8C || c == 0x9A) && a->u32 != b->u32, "u32 %u != %u", a->u32, b->u32);
 	DIFF((c == 0x99 || c == 0x9A) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
 	DIFF(c == 0x97 && a->lost != b->lost, "lost differs");
+	DIFF(c == 0x9B && a->jfr_flags != b->jfr_flags, "jfr flags 0x%x != 0x%x", a->jfr_flags, b->jfr_flags);
 	if (c == 0x81) {
 		DIFF(a->popped != b->popped, "popped differs");
 		if (!value_equal(&a->retval, &b->retval, "retval", why, why_len))
@@ -419,7 +439,7 @@ bool wire_command_equal(const struct wire_command *a, const struct wire_command 
 	DIFF((c == 0x50 || c == 0x58) && a->events != b->events, "events 0x%x != 0x%x", a->events, b->events);
 	DIFF(c == 0x58 && a->slot != b->slot, "slot %u != %u", a->slot, b->slot);
 	DIFF(c == 0x57 && a->session != b->session, "session %u != %u", a->session, b->session);
-	DIFF((c == 0x40 || c == 0x41 || c == 0x42 || c == 0x50 || c == 0x51 || c == 0x58) &&
+	DIFF((c == 0x40 || c == 0x41 || c == 0x42 || c == 0x50 || c == 0x51 || c == 0x58 || c == 0x59 || c == 0x5A) &&
 	     !str_eq(a->pattern, b->pattern), "pattern differs");
 	DIFF((c == 0x43 || c == 0x44 || c == 0x45 || c == 0x53) && a->enable != b->enable,
 	     "enable differs");
@@ -427,6 +447,15 @@ bool wire_command_equal(const struct wire_command *a, const struct wire_command 
 	DIFF(c == 0x54 && a->mode != b->mode, "mode differs");
 	DIFF(c == 0x54 && a->timeout_us != b->timeout_us, "timeout_us differs");
 	DIFF(c == 0x55 && a->seq != b->seq, "seq differs");
+	if (c == 0x5B) {
+		const struct wire_jfr_event *x = &a->jfr, *y = &b->jfr;
+
+		DIFF(x->slots != y->slots || x->tid != y->tid, "jfr slots or thread differ");
+		DIFF(x->start_ns != y->start_ns || x->duration_ns != y->duration_ns, "jfr start or duration differ");
+		DIFF(!str_eq(x->type, y->type) || !str_eq(x->thread_name, y->thread_name), "jfr type or thread name differ");
+		DIFF(x->nfields != y->nfields || !str_eq(x->fields, y->fields), "jfr fields differ");
+		DIFF(x->depth != y->depth || !str_eq(x->stack, y->stack), "jfr stack differs");
+	}
 	if (c == WIRE_CMD_HELLO && !hello_equal(&a->hello, &b->hello, why, why_len))
 		return false;
 	return true;

@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  24
+#define N_OTHER  26
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -75,7 +75,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	static const unsigned codes[N_OTHER] = {
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
-		0x99, 0x99, 0x9A,
+		0x99, 0x99, 0x9A, 0x9B, 0x9B,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -84,6 +84,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"hello", "gc-start", "gc-finish", "vm-init", "vm-death",
 		"class-unload", "thread-name", "lost", "notice",
 		"match-method", "match-class", "match-end",
+		"jfr-data-chunk-begin", "jfr-data-more",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -172,6 +173,12 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	case WIRE_EV_MATCH_END:
 		ev->kind = WIRE_KIND_EXCEPTION;
 		ev->u32 = 0x80000001u;
+		break;
+	case WIRE_EV_JFR_DATA:
+		/* a chunk's first bytes (its magic, a NUL among them), then bytes
+		 * that go on with it: the agent never looks inside */
+		ev->jfr_flags = names[b][9] == 'c' ? WIRE_JFR_CHUNK_BEGIN : 0;
+		ev->name = ev->jfr_flags ? S("FLR\0\0\2\0\1") : S("");
 		break;
 	default: /* thread only, or nothing */
 		break;
@@ -279,7 +286,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 }
 
 /* ------------------------------------------------------------ commands */
-#define N_COMMANDS 32
+#define N_COMMANDS 36
 
 size_t wire_sample_command_count(void)
 {
@@ -385,6 +392,26 @@ static const char *base_command(size_t i, struct wire_command *c, struct wire_pe
 		c->slot = 0; c->pattern = S("");
 		peer->caps = WIRE_CAP_IN_THREAD;
 		return "cmd58-register-slot-0";
+	case 32: c->code = 0x5A; c->pattern = S("jdk.GarbageCollection\njdk.JavaMonitorEnter#threshold=1ms;stackTrace=true");
+		peer->caps = WIRE_CAP_JFR;
+		return "cmd5a-jfr-settings";
+	case 33: c->code = 0x5A; c->pattern = S("");
+		peer->caps = WIRE_CAP_JFR;
+		return "cmd5a-jfr-settings-none";
+	case 34: c->code = 0x5B;
+		c->jfr = (struct wire_jfr_event){
+			.slots = 0x8000000000000001ull, .tid = 4321, .start_ns = 1764150000123456789,
+			.duration_ns = 2500000, .type = S("jdk.GarbageCollection"), .thread_name = S("VM Thread"),
+			.nfields = 2, .fields = S("name\0G1Old\0sumOfPauses\0002500000\0"),
+			.depth = 2, .stack = S("java.lang.System.gc:1\0Demo.main:7\0"),
+		};
+		peer->caps = WIRE_CAP_JFR_FIRE;
+		return "cmd5b-jfr-event";
+	case 35: c->code = 0x5B;
+		c->jfr = (struct wire_jfr_event){ .start_ns = -1, .duration_ns = INT64_MIN, .type = S(""),
+						  .thread_name = S(""), .fields = S(""), .stack = S("") };
+		peer->caps = WIRE_CAP_JFR_FIRE;
+		return "cmd5b-jfr-event-empty";
 	default: c->code = 0x40; c->pattern = S("\0STP not a hello");
 		return "cmd40-register-method-nul";
 	}

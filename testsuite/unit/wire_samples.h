@@ -42,6 +42,7 @@ enum wire_ref_kind {
 	WIRE_REF_ORDER = 'o',   /* Hello byte order */
 	WIRE_REF_VERSION = 'v', /* Hello u16 version */
 	WIRE_REF_MAGIC = 'g',   /* event Hello "STPJ" */
+	WIRE_REF_JFR_FLAGS = 'j', /* JfrData flags */
 };
 struct wire_ref_field {
 	size_t offset;

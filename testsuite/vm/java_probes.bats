@@ -59,7 +59,7 @@ one_session_log() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
 	[ "$output" = "$(sed 's/^\t*//' <<-EOF
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1fff; negotiated 0x1fff
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x3fff; negotiated 0x3fff
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
 		stapjava-agent[N]: info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
@@ -571,8 +571,9 @@ ctx_script() {
 }
 
 # Issue 15: JFR events as probe points beside a kernel probe (the script is
-# in-thread for its syscall probe; the java.jfr points fire in the bridge,
-# which stap-java then starts in the target's tree). wait_ms holds main()
+# in-thread for its syscall probe; the bridge parses the JFR data and sends
+# each event back to the agent, whose own thread fires the jfr marker in the
+# JVM, the target's tree). wait_ms holds main()
 # until the session's recording runs; the handler of the last event lets the
 # JVM exit, so nothing it flushed is lost to the session's end.
 @test "java.jfr: a collection's name, cause and pauses, a lock's class and previous owner, a file write's path and bytes, beside fsync(2)" {
@@ -608,4 +609,63 @@ ctx_script() {
 	)
 	diff -u <(echo "$expected") "$D/jfr.out" || { show jfr; false; }
 	[ -z "$(clean_err "$D/jfr.err")" ] || { show jfr; false; }
+}
+
+# In-thread with -x PID, stap's uprobes are the JVM's alone: the jfr marker
+# of a java.jfr point fires in the JVM (the agent's thread, for the bridge
+# that parsed the event: JfrEvent), so the point fires beside the syscall
+# probe. The JVM, started before staprun with the agent, collects
+# (System.gc()) and fsyncs every 200 ms until staprun has ended (the handler
+# of its first System.gc() collection ends the script; at most 2 minutes).
+@test "java.jfr, -x PID, in-thread: the agent fires jdk.GarbageCollection in the JVM, beside a syscall probe" {
+	cat >"$D/GcLoop.java" <<-'EOF'
+		public class GcLoop {
+			public static void main(String[] args) throws Exception {
+				java.io.File stop = new java.io.File(args[0]);
+				try (java.io.FileOutputStream out = new java.io.FileOutputStream(args[1])) {
+					for (int i = 0; i < 600 && !stop.exists(); i++) {
+						out.write('x');
+						out.getFD().sync();
+						System.gc();
+						if (i == 0)
+							System.out.println("running");
+						Thread.sleep(200);
+					}
+				}
+				System.out.println(stop.exists() ? "stopped" : "never stopped");
+			}
+		}
+	EOF
+	javac -d "$D" "$D/GcLoop.java"
+	cat >"$D/jx.stp" <<-EOF
+		global fsyncs, seen
+		probe java.jfr("jdk.GarbageCollection") {
+			if (@jfr_field("cause") != "System.gc()" || seen++) next
+			printf("gc %s %s %s in the JVM:%d\n", @jfr_field("name"), @jfr_field("cause"),
+				@jfr_field_long("sumOfPauses") > 0 && jfr_duration_ns > 0 ? "paused" : "no pause",
+				pid() == target() && java_pid == target())
+			exit()
+		}
+		probe syscall.fsync { if (pid() == target()) fsyncs++ }
+		probe end { printf("fsync %s\n", fsyncs ? "seen" : "not seen") }
+	EOF
+	rm -f "$D/jx.stop"
+	local before after
+	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/jx.agent.log $JAVA -XX:+UseG1GC -cp $D GcLoop $D/jx.stop $D/jx.data >$D/jx.java.out 2>$D/jx.java.err & echo \$! >$D/jx.pid"
+	before+="; i=0; until grep -q running $D/jx.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
+	after="touch $D/jx.stop; p=\$(cat $D/jx.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done"
+	status=0
+	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--stap-opt -x --stap-opt 5000 --staprun-opt -x --staprun-opt 5000 --before "$before" --after "$after" \
+		"$D/jx.stp" >"$D/jx.out" 2>"$D/jx.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show jx; false; }
+	[ "$(cat "$D/jx.pid")" = 5000 ] || { echo "the JVM got pid $(cat "$D/jx.pid"), not 5000" >&2; false; }
+	diff -u - "$D/jx.out" <<-EOF || { show jx; false; }
+		gc G1Full System.gc() paused in the JVM:1
+		fsync seen
+	EOF
+	[ -z "$(clean_err "$D/jx.err")" ] || { show jx; false; }
+	[ "$(cat "$D/jx.java.out")" = "$(printf 'running\nstopped')" ] || { show jx; false; }
+	[ -z "$(clean_err "$D/jx.java.err")" ] || { show jx; false; }
 }
