@@ -229,35 +229,17 @@ ssize_t jfrfeed_line(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, con
 
 /* ------------------------------------------------------------ the marker */
 
-struct room {
-	char *buf;
-	size_t cap, len;
-	bool full;
-};
-
-/* S (N bytes) and a NUL at the end of R, or R full. */
-static void put(struct room *r, const char *s, size_t n)
+/* O's text from AT as a string of the event, or "" (and no parts) when it
+ * did not fit O or a wire string; O goes on from AT then. */
+static struct wire_str taken(struct outbuf *o, size_t at, uint16_t *nparts)
 {
-	if (r->full || r->cap - r->len < n + 1) {
-		r->full = true;
-		return;
-	}
-	memcpy(r->buf + r->len, s, n);
-	r->buf[r->len + n] = '\0';
-	r->len += n + 1;
-}
-
-/* R's text from AT as a string of the event, or "" (and no parts) when it
- * did not fit R or a wire string. */
-static struct wire_str taken(struct room *r, size_t at, uint16_t *nparts)
-{
-	if (r->full || r->len - at > WIRE_MAX_STRING) {
-		r->len = at;
-		r->full = false;
+	if (o->full || o->pos - at > WIRE_MAX_STRING) {
+		o->pos = at;
+		o->full = false;
 		*nparts = 0;
 		return (struct wire_str){ "", 0 };
 	}
-	return (struct wire_str){ r->buf + at, (uint32_t)(r->len - at) };
+	return (struct wire_str){ o->buf + at, (uint32_t)(o->pos - at) };
 }
 
 void jfrfeed_event_text(char *buf, size_t cap, uint64_t host_tid, uint64_t slots, const struct jfr_live_event *ev,
@@ -266,8 +248,7 @@ void jfrfeed_event_text(char *buf, size_t cap, uint64_t host_tid, uint64_t slots
 	/* more than a JfrEvent counts: as if they did not fit */
 	const size_t nfields = ev->nfields <= UINT16_MAX / 2 ? ev->nfields : 0;
 	const size_t nframes = ev->nframes <= UINT16_MAX ? ev->nframes : 0;
-	struct room r = { buf, cap, 0, false };
-	char num[40];
+	struct outbuf o = OUTBUF_INIT(buf, cap);
 	size_t at = 0;
 
 	*out = (struct wire_jfr_event){
@@ -278,43 +259,33 @@ void jfrfeed_event_text(char *buf, size_t cap, uint64_t host_tid, uint64_t slots
 	};
 	for (size_t i = 0; i < nfields; i++) {
 		const struct jfr_live_field *fl = &ev->fields[i];
-		const char *v = "";
-		size_t vn = 0;
 
+		outbuf_bytes(&o, fl->path, strlen(fl->path) + 1);
 		switch (fl->v.kind) {
 		case JFR_LIVE_LONG:
-			vn = (size_t)snprintf(num, sizeof num, "%" PRId64, fl->v.l);
-			v = num;
+			outbuf_fmt(&o, "%" PRId64, fl->v.l);
 			break;
 		case JFR_LIVE_DOUBLE:
-			vn = (size_t)snprintf(num, sizeof num, "%.17g", fl->v.d);
-			v = num;
+			outbuf_fmt(&o, "%.17g", fl->v.d);
 			break;
 		case JFR_LIVE_STRING:
-			v = fl->v.s;
-			vn = strlen(fl->v.s);
+			outbuf_str(&o, fl->v.s);
 			break;
 		case JFR_LIVE_NULL:
 			break;
 		}
-		put(&r, fl->path, strlen(fl->path));
-		put(&r, v, vn);
+		outbuf_bytes(&o, "", 1);
 	}
-	out->fields = taken(&r, at, &out->nfields);
-	at = r.len;
+	out->fields = taken(&o, at, &out->nfields);
+	at = o.pos;
 	/* frames as the other stacks show them: "Class.method:LINE" */
 	for (size_t i = 0; i < nframes; i++) {
-		const struct jfr_live_frame *fr = &ev->frames[i];
-		size_t mn = strlen(fr->method);
-
-		put(&r, fr->method, mn);
-		if (!r.full && fr->line >= 0) {
-			int n = snprintf(num, sizeof num, ":%" PRId32, fr->line);
-			r.len--;   /* over the NUL */
-			put(&r, num, (size_t)n);
-		}
+		outbuf_str(&o, ev->frames[i].method);
+		if (ev->frames[i].line >= 0)
+			outbuf_fmt(&o, ":%" PRId32, ev->frames[i].line);
+		outbuf_bytes(&o, "", 1);
 	}
-	out->stack = taken(&r, at, &out->depth);
+	out->stack = taken(&o, at, &out->depth);
 }
 
 void jfrfeed_marker_args(char *buf, size_t cap, uint32_t pid, uint64_t host_tid, uint64_t slots,

@@ -195,3 +195,13 @@ testsuite_unit_test_jfrspec_SOURCES = testsuite/unit/test_jfrspec.c
 testsuite_unit_test_jfrspec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_jfrspec_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_jfrspec
+
+# A parsed JFR event as the bridge hands it on (stpd-bridge/jfrfeed.c): the
+# JfrEvent text an in-thread agent fires, and the bridge's own jfr marker.
+check_PROGRAMS += testsuite/unit/test_jfrfeed
+testsuite_unit_test_jfrfeed_SOURCES = testsuite/unit/test_jfrfeed.c
+testsuite_unit_test_jfrfeed_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/formats
+testsuite_unit_test_jfrfeed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_jfrfeed_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
+	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
+UNIT_TESTS += testsuite/unit/test_jfrfeed
