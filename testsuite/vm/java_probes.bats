@@ -669,3 +669,33 @@ ctx_script() {
 	[ "$(cat "$D/jx.java.out")" = "$(printf 'running\nstopped')" ] || { show jx; false; }
 	[ -z "$(clean_err "$D/jx.java.err")" ] || { show jx; false; }
 }
+
+# The example itself, as its header runs it: a simple command (target() is
+# the JVM, whose output comes first: the script prints at its end), which
+# waits for the file the script makes once it has seen the three requests'
+# JFR events (-c ends the session with the command). A heap large enough
+# that only System.gc() collects.
+@test "examples/slow-request.stp: the request slow by GC, the one slow by a lock, the one slow by I/O and its fsync(2), in time order" {
+	local tcmd script=$S/examples/slow-request.stp
+	mkdir -p "$D/sr.dir"
+	rm -f "$D/sr.stop"
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/sr.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command \
+		"$JAVA -XX:+UseG1GC -Xms512m -Xmx512m -cp $CLASSES SlowRequests $D/sr.dir /dev/null $D/sr.stop" "$script")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$script" "$D/sr.stop" >"$D/sr.out" 2>"$D/sr.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show sr; false; }
+	diff -u - <(sed -E 's/[0-9]+ us/N us/g' "$D/sr.out") <<-EOF || { show sr; false; }
+		request gc done
+		request lock done
+		request io done
+		DONE
+		GC G1Full (System.gc()): paused N us in all
+		LOCK main waited N us for a SlowRequests\$Ledger held by auditor
+		FILE main wrote 1048576 bytes to $D/sr.dir/request.log in N us
+		KERNEL java: N us in fsync
+	EOF
+	[ -z "$(clean_err "$D/sr.err")" ] || { show sr; false; }
+}
