@@ -319,19 +319,26 @@ static void forget_chunk(struct jfr_live *s)
 }
 
 /* The chunk ends: its held events are delivered when every constant they
- * refer to is there, counted otherwise. */
+ * refer to is there, counted otherwise. A chunk cut inside a record (the
+ * JVM ended mid-flush) refuses nothing before it, but what it held waited
+ * for that flush's end, which never came: all of it is counted
+ * (forget_chunk), never delivered with constants the cut record may have
+ * changed. */
 static int end_chunk(struct jfr_live *s, struct record_error *err)
 {
+	bool cut = false;
 	int rc = 0;
 
 	if (s->in_chunk && !s->failed) {
 		if (s->buf.len < JFR_HEADER_SIZE)
 			rc = jfr_fail(err, 0, "the stream ended %zu bytes into a chunk header of %u", s->buf.len,
 				      JFR_HEADER_SIZE);
-		else if ((rc = deliver(s, true, err)) == 0 && s->scan < s->buf.len)
-			rc = jfr_fail(err, s->scan, "the stream ended inside a record: %zu bytes of it came",
-				      s->buf.len - s->scan);
-		if (rc < 0)
+		else if (s->scan < s->buf.len)
+			cut = (rc = jfr_fail(err, s->scan, "the stream ended inside a record: %zu bytes of it came",
+					     s->buf.len - s->scan)) < 0;
+		else
+			rc = deliver(s, true, err);
+		if (rc < 0 && !cut)
 			s->failed = true;
 	}
 	forget_chunk(s);

@@ -128,8 +128,10 @@ int jfr_live_chunk_begin(struct jfr_live *s);
 int jfr_live_feed(struct jfr_live *s, const uint8_t *bytes, size_t len, struct record_error *err);
 /* The stream ended: what can still be resolved is delivered; events held
  * for a checkpoint that never came are counted in *UNRESOLVED (may be NULL),
- * with those of earlier chunks that never got theirs. -EINVAL (after that)
- * when the chunk ends inside a record: ERR says where and how much of it came. */
+ * with those of earlier chunks that never got theirs. -EINVAL when the
+ * chunk ends inside a record (the JVM ended mid-flush): ERR says where and
+ * how much of it came, and every event it held, waiting for that flush's
+ * end, is counted, none delivered. */
 int jfr_live_end(struct jfr_live *s, uint64_t *unresolved, struct record_error *err);
 
 /* The event types the last metadata event declared (for -L and for

@@ -331,6 +331,50 @@ static void no_metadata_counts_every_event(void **state)
 	done(&p, &b);
 }
 
+/* B, cut 3 bytes into its last record (at CUT), ends with -EINVAL naming
+ * CUT, delivers nothing and counts two held events. */
+static void assert_cut_counts_two(struct jfr_buf *b, size_t cut)
+{
+	struct parser p;
+	uint64_t unresolved = 0;
+
+	b->len -= 3;
+	run(&p, b, b->len);
+	assert_int_equal(jfr_live_end(p.s, &unresolved, &p.err), -EINVAL);
+	assert_int_equal(p.err.offset, cut);
+	assert_int_equal(p.seen.n, 0);
+	assert_int_equal(unresolved, 2);
+	done(&p, b);
+}
+
+/* A chunk cut inside its last record -- the checkpoint its events wait
+ * for, or the metadata -- says where, and counts the events held for it,
+ * as any events whose constants never came (a bug counted none when the
+ * cut record was the metadata). */
+static void a_chunk_cut_in_its_last_record_counts_what_it_held(void **state)
+{
+	struct jfr_buf b = { 0 };
+	size_t cut;
+
+	(void)state;
+	/* the flush's checkpoints cut: its two events have no thread */
+	jlc_begin(&b);
+	jlc_every(&b, 1);
+	jlc_every(&b, 1);
+	cut = jlc_constants(&b);
+	assert_cut_counts_two(&b, cut);
+
+	/* the metadata cut, after the checkpoints: nothing says which are wanted */
+	memset(&b, 0, sizeof b);
+	jlc_header(&b);
+	jlc_every(&b, 1);
+	jlc_every(&b, 1);
+	jlc_constants(&b);
+	cut = b.len;
+	jlc_metadata(&b);
+	assert_cut_counts_two(&b, cut);
+}
+
 /* A constant no pool holds, once a checkpoint follows: null, as the JDK's reader says. */
 static void an_absent_constant_is_null(void **state)
 {
@@ -773,6 +817,7 @@ static void the_messages_name_the_offset(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_chunk_cut_in_its_last_record_counts_what_it_held),
 		cmocka_unit_test(every_value_resolved_at_the_next_checkpoint),
 		cmocka_unit_test(events_wait_for_the_flush_s_last_checkpoint),
 		cmocka_unit_test(the_next_chunk_ends_the_last),
