@@ -1,39 +1,25 @@
-/* jfr.c: see jfr.h. How the chunk data is had, and why: JFR writes its
- * chunks into its repository (a directory, one file a chunk, named by
- * time), flushing about once a second, and keeps each file's header
- * current (its size, and at byte 64 a state: 0 once the chunk is complete).
- * Reading those files from our own thread costs the JVM no Java object,
- * no JNI call per flush and no copy through the Java heap (the
- * FlightRecorderMXBean's stream hands out byte arrays, and needs the
- * jdk.management.jfr module): only a pread of what the JVM already wrote.
- * A descriptor held open keeps a chunk JFR deletes (its maxSize, or the JVM's
- * exit) readable to its end. */
+/* jfr.c: see jfr.h. The recordings and their settings, every JNI call of
+ * the family, on a thread of ours; the chunk data is read from JFR's
+ * repository by jfrrepo.c, on the same thread. */
 #define _GNU_SOURCE
 #include "jfr.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "agent.h"
 #include "emit.h"
 #include "io.h"
+#include "jfrrepo.h"
 #include "jfrspec.h"
 #include "log.h"
 #include "similar.h"
 
-#define JFR_PIECE 65535u            /* bytes of one JfrData (one wire string) */
-#define JFR_ROUND_BYTES (4u << 20)  /* read for one connection in one round, at most */
-#define JFR_HEADER 68u
 #define JFR_MAX_SIZE (64LL << 20)   /* our recording's maxSize: JFR deletes older chunks */
-#define JFR_RMDIR_TRIES 50          /* rounds to wait for JFR to delete its last chunks */
 
 /* One connection's wish and stream. */
 struct jfr_slot {
@@ -47,9 +33,7 @@ struct jfr_slot {
 	/* the JFR thread's */
 	uint64_t serving;        /* opened_gen of the connection the recording is for, 0: none */
 	jobject recording;       /* global reference, NULL: none */
-	int fd;                  /* the chunk being read, -1: none */
-	char file[256];
-	uint64_t offset;
+	struct jfrrepo_stream st;
 };
 
 static struct jfr_slot slots[AGENT_MAX_CONNS];
@@ -57,12 +41,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static bool started, dying, drained;
 static bool pending;             /* a request is waiting */
-/* the JFR thread's */
-static char repo[4096];          /* JFR's repository, "" before the first recording */
-static bool repo_ours;           /* our first recording made it */
-static int rmdir_tries;
-static uint8_t piece[JFR_PIECE];
-static struct wire_event data_ev;
+static struct jfrrepo repo;     /* the JFR thread's */
 
 /* ------------------------------------------------------------ JNI helpers */
 
@@ -309,121 +288,6 @@ static jobject settings_map(JNIEnv *jni, unsigned idx, const char *text, size_t 
 	return *ntypes ? map : NULL;
 }
 
-/* ------------------------------------------------------------ the repository */
-
-/* Chunk file names sort by time: "2026_11_26_07_14_13.jfr" before
- * "2026_11_26_07_14_13_01.jfr" ('.' < '_'). The first one after AFTER
- * ("": the last one) into OUT; false if none. */
-static bool next_chunk(const char *after, char *out, size_t cap)
-{
-	DIR *d = opendir(repo);
-	struct dirent *de;
-	bool found = false;
-
-	if (!d)
-		return false;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		if (n < 5 || n >= cap || strcmp(de->d_name + n - 4, ".jfr") != 0)
-			continue;
-		if (after[0] ? (strcmp(de->d_name, after) > 0 && (!found || strcmp(de->d_name, out) < 0))
-			     : (!found || strcmp(de->d_name, out) > 0)) {
-			memcpy(out, de->d_name, n + 1);
-			found = true;
-		}
-	}
-	closedir(d);
-	return found;
-}
-
-static int open_chunk(struct jfr_slot *s, const char *name)
-{
-	char path[sizeof repo + 300];
-
-	snprintf(path, sizeof path, "%s/%s", repo, name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = fd;
-	snprintf(s->file, sizeof s->file, "%s", name);
-	s->offset = 0;
-	return 0;
-}
-
-/* How far the chunk S reads is written for sure: its header's size, which
- * JFR sets at each flush, once the data before it is in the file (bytes past
- * it may be a write under way: JDK 25 was seen with zeros there). The header
- * is read as JFR's own reader does: the state byte at 64 before and after
- * (255 while JFR rewrites the header), the same both times. 0 with the
- * header being rewritten. *COMPLETE: state 0, the chunk is finished. */
-static uint64_t chunk_written(const struct jfr_slot *s, bool *complete)
-{
-	uint8_t h[JFR_HEADER], again;
-	uint64_t size = 0;
-
-	*complete = false;
-	if (pread(s->fd, h, sizeof h, 0) != (ssize_t)sizeof h || h[64] == 255 ||
-	    pread(s->fd, &again, 1, 64) != 1 || again != h[64])
-		return 0;
-	for (int i = 8; i < 16; i++)
-		size = size << 8 | h[i];   /* big-endian, as every JFR header field */
-	*complete = h[64] == 0;
-	return size;
-}
-
-/* Queue what S's chunks hold beyond what was sent, while C's queue is less
- * than half full. Returns the bytes queued. */
-static size_t stream(struct jfr_slot *s, unsigned idx)
-{
-	struct conn *c = &conns[idx];
-	size_t total = 0;
-
-	while (s->fd >= 0 && total < JFR_ROUND_BYTES) {
-		pthread_mutex_lock(&c->lock);
-		bool ok = c->active && c->opened_gen == s->serving && !c->ended;
-		size_t half = c->out_cap / 2, queued = conn_queued(c);
-		pthread_mutex_unlock(&c->lock);
-		if (!ok || queued + 128 >= half)
-			break;
-		bool complete;
-		uint64_t written = chunk_written(s, &complete);
-		if (written <= s->offset) {
-			char next[256];
-			if (complete && written == s->offset && next_chunk(s->file, next, sizeof next) &&
-			    open_chunk(s, next) == 0)
-				continue;
-			break;
-		}
-		size_t want = half - queued - 128;
-		if (want > JFR_PIECE)
-			want = JFR_PIECE;
-		if (want > written - s->offset)
-			want = (size_t)(written - s->offset);
-		ssize_t n = pread(s->fd, piece, want, (off_t)s->offset);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		memset(&data_ev, 0, offsetof(struct wire_event, values));
-		data_ev.code = WIRE_EV_JFR_DATA;
-		data_ev.jfr_flags = s->offset == 0 ? WIRE_JFR_CHUNK_BEGIN : 0;
-		data_ev.name.ptr = (const char *)piece;
-		data_ev.name.len = (uint32_t)n;
-		data_ev.has_trailer = true;
-		data_ev.trailer.timestamp_ns = agent_now_ns();
-		pthread_mutex_lock(&c->lock);
-		int rc = c->active && c->opened_gen == s->serving ? conn_queue_locked(c, &data_ev) : -EPIPE;
-		pthread_mutex_unlock(&c->lock);
-		if (rc)
-			break;
-		s->offset += (uint64_t)n;
-		total += (size_t)n;
-	}
-	return total;
-}
-
 /* ------------------------------------------------------------ recordings */
 
 static void close_recording(JNIEnv *jni, struct jfr_slot *s, unsigned serial)
@@ -438,31 +302,12 @@ static void close_recording(JNIEnv *jni, struct jfr_slot *s, unsigned serial)
 	}
 	s->recording = NULL;
 	s->serving = 0;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
+	jfrrepo_close(&s->st);
 	bool any = false;
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
 		any |= slots[i].recording != NULL;
-	if (!any && repo_ours)
-		rmdir_tries = JFR_RMDIR_TRIES;
-}
-
-/* JFR deletes the chunks of a closed recording on its own time: the
- * directory our first recording made goes once it is empty. */
-static void remove_repository(void)
-{
-	if (!rmdir_tries)
-		return;
-	rmdir_tries--;
-	if (rmdir(repo) == 0 || errno == ENOENT) {
-		sj_info("JFR repository %s removed", repo);
-		rmdir_tries = 0;
-		repo_ours = false;
-		repo[0] = '\0';
-	} else if (!rmdir_tries) {
-		sj_info("JFR repository %s left: %s", repo, strerror(errno));
-	}
+	if (!any)
+		jfrrepo_release(&repo);
 }
 
 static bool read_repository_path(JNIEnv *jni)
@@ -473,7 +318,7 @@ static bool read_repository_path(JNIEnv *jni)
 
 	(*jni)->ExceptionClear(jni);
 	if (u) {
-		snprintf(repo, sizeof repo, "%s", u);
+		snprintf(repo.dir, sizeof repo.dir, "%s", u);
 		(*jni)->ReleaseStringUTFChars(jni, v, u);
 	}
 	(*jni)->DeleteLocalRef(jni, key);
@@ -515,7 +360,7 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 		(*jni)->PopLocalFrame(jni, NULL);
 		return;
 	}
-	bool had_repo = read_repository_path(jni) && repo[0];
+	bool had_repo = read_repository_path(jni) && repo.dir[0];
 	char name[64];
 	snprintf(name, sizeof name, "stapjava conn#%u", serial);
 	jobject rec = (*jni)->NewObject(jni, J.rec, J.rec_new);
@@ -541,18 +386,17 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 	s->serving = gen;
 	(*jni)->PopLocalFrame(jni, NULL);
 	if (!had_repo)
-		repo_ours = true;
-	rmdir_tries = 0;
-	char first[256];
+		repo.ours = true;
+	jfrrepo_keep(&repo);
 	/* start() began a new chunk: the newest file is where this recording's data begins */
-	if (!read_repository_path(jni) || !next_chunk("", first, sizeof first) || open_chunk(s, first) < 0) {
+	if (!read_repository_path(jni) || jfrrepo_open_newest(&repo, &s->st) < 0) {
 		emit_notice(1u << idx, "JFR recording started, but its chunk files cannot be read in %s",
-			    repo[0] ? repo : "(no repository)");
+			    repo.dir[0] ? repo.dir : "(no repository)");
 		close_recording(jni, s, serial);
 		return;
 	}
-	sj_info("conn#%u: JFR recording started: %zu event types, from chunk %s/%s", serial, ntypes, repo,
-		s->file);
+	sj_info("conn#%u: JFR recording started: %zu event types, from chunk %s/%s", serial, ntypes, repo.dir,
+		s->st.file);
 }
 
 /* ------------------------------------------------------------ the thread */
@@ -604,10 +448,10 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		}
 		size_t sent = 0;
 		for (unsigned i = 0; i < AGENT_MAX_CONNS; i++)
-			sent += stream(&slots[i], i);
+			sent += jfrrepo_send(&repo, &slots[i].st, i, slots[i].serving);
 		if (sent)
 			io_wake();
-		remove_repository();
+		jfrrepo_tidy(&repo);
 	}
 	/* VM death: JFR's shutdown hook has completed the chunks; what the
 	 * queues take goes out before VmDeath (the I/O thread still writes) */
@@ -617,8 +461,8 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		size_t sent = 0;
 		bool left = false;
 		for (unsigned i = 0; i < AGENT_MAX_CONNS; i++) {
-			sent += stream(&slots[i], i);
-			left |= slots[i].fd >= 0;
+			sent += jfrrepo_send(&repo, &slots[i].st, i, slots[i].serving);
+			left |= slots[i].st.fd >= 0;
 		}
 		if (sent)
 			io_wake();
@@ -632,12 +476,8 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			nanosleep(&ts, NULL);
 			/* nothing more to read, and nothing more can come */
 			bool more = false;
-			for (unsigned i = 0; i < AGENT_MAX_CONNS; i++) {
-				struct jfr_slot *s = &slots[i];
-				bool complete;
-				if (s->fd >= 0)
-					more |= chunk_written(s, &complete) > s->offset;
-			}
+			for (unsigned i = 0; i < AGENT_MAX_CONNS; i++)
+				more |= jfrrepo_unsent(&slots[i].st);
 			if (!more)
 				break;
 		}
@@ -660,7 +500,7 @@ static int start_thread(JNIEnv *jni)
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < AGENT_MAX_CONNS; i++)
-		slots[i].fd = -1;
+		slots[i].st = JFRREPO_STREAM_INIT;
 	jvmtiError err = (*agent.jvmti)->RunAgentThread(agent.jvmti, thread, jfr_main, NULL,
 							  JVMTI_THREAD_NORM_PRIORITY);
 	return err == JVMTI_ERROR_NONE ? 0 : -EIO;

@@ -12,7 +12,7 @@
  * repository as the JVM flushes them (about once a second), from the chunk
  * the recording began with, and sent to the connection as JfrData, never
  * filling more than half its queue (the rest waits in the file, nothing is
- * lost). Settings that change restart nothing: the recording takes the new
+ * lost): jfrrepo.h, on the same thread. Settings that change restart nothing: the recording takes the new
  * ones. The last wish withdrawn (settings "", Reset, the connection closed),
  * the recording is stopped and closed, which deletes its chunk files, and a
  * repository directory our recording made is removed. JFR unavailable

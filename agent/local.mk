@@ -28,7 +28,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/agent.c agent/agent.h \
 	agent/options.c agent/options.h \
 	agent/listener.c agent/listener.h \
-	agent/jfr.c agent/jfr.h \
+	agent/jfr.c agent/jfr.h agent/jfrrepo.c agent/jfrrepo.h \
 	agent/io.c agent/io.h \
 	agent/conn.c agent/conn.h \
 	agent/regset.c agent/regset.h \
