@@ -419,8 +419,12 @@ int worker_main(const struct worker_config *cfg)
 		status = connect_and_run(&w);
 	/* the agent had the registrations and the session ended as sessions do
 	 * (not a broken peer): say which of them nothing matched */
-	if (w.conn.hello_done && status == WORKER_DONE)
+	if (w.conn.hello_done && status == WORKER_DONE) {
 		handler_report_silent(&w.h);
+		/* the JFR feed's end may deliver the events it still held */
+		if (handler_flush(&w.h) < 0)
+			sj_debug("pid %d: output closed at the end", w.pid);
+	}
 	conn_close(&w.conn);
 	handler_free(&w.h);
 	free(w.ev);

@@ -890,3 +890,22 @@ $gc" ] || { echo "$output"; false; }
 	! grep -Eq ' sumOfPauses=0( |$)' "$T/out" || return 1
 	grep -Eq ' sumOfPauses=[1-9][0-9]* ' "$T/out"
 }
+
+@test "--jfr: a stream of one whole chunk: its events printed, nothing said of JFR" {
+	local jdk=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+	mkdir -m 755 "$T/jfr"
+	"$jdk" -XX:+UseG1GC "-XX:StartFlightRecording=filename=$T/jfr/gc.jfr,settings=none,+jdk.GarbageCollection#enabled=true" \
+		-cp "$BUILD/testsuite/java/classes" JfrGc /dev/null 2 >"$T/jfr/java.out" 2>&1
+	chmod 644 "$T/jfr/gc.jfr"
+	start_fake 0 0 --scenario jfr-whole --jfr-file "$T/jfr/gc.jfr" --then exit
+	local fa=$FA
+	start_bridge --print --jfr jdk.GarbageCollection -x "$fa"
+	wait_gone "$BR"
+	run log_lines
+	# the fake ends without VmDeath; nothing said of JFR
+	[[ "$output" =~ ^"stpd-bridge: warn: pid $fa: the agent closed the connection before the VM's death event: events after number "[0-9]+" may be lost"$ ]] || { echo "$output"; false; }
+	run sed -E "s/ pid=$fa / pid=PID /; s/ start_ns=[0-9]+ duration_ns=[0-9]+ / start_ns=S duration_ns=D /; s/ (gcId|sumOfPauses|longestPause)=[0-9]+/ \\1=N/g" "$T/out"
+	local gc='jfr pid=PID tid=0 start_ns=S duration_ns=D type=jdk.GarbageCollection thread="" gcId=N name="G1Full" cause="System.gc()" sumOfPauses=N longestPause=N'
+	[ "$output" = "$gc
+$gc" ] || { echo "$output"; false; }
+}

@@ -2,7 +2,7 @@
  *
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
- *             [--scenario all|some|classforms|garbage|notice|partial|seq-gap|seq-repeat|after-death|
+ *             [--scenario all|some|classforms|garbage|notice|jfr|jfr-whole|partial|seq-gap|seq-repeat|after-death|
  *                         first-gap|seq-zero|late-hello|names-flood|stream|jfr|none] [--jfr-file FILE]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
@@ -348,6 +348,10 @@ static void scenario_jfr(int fd)
 	if (!f || len < 68)
 		die("--jfr-file: a .jfr file is needed");
 	fclose(f);
+	if (strcmp(scenario, "jfr-whole") == 0) {
+		send_chunk(fd, chunk, len);   /* alone: the stream ends with it */
+		return;
+	}
 	send_chunk(fd, nope, sizeof nope);
 	send_chunk(fd, chunk, len);
 	send_chunk(fd, chunk, len - 1);
@@ -382,7 +386,7 @@ static void run_scenario(int fd)
 		send_bytes(fd, garbage, sizeof garbage);
 	else if (strcmp(scenario, "names-flood") == 0)
 		scenario_names_flood(fd);
-	else if (strcmp(scenario, "jfr") == 0)
+	else if (strcmp(scenario, "jfr") == 0 || strcmp(scenario, "jfr-whole") == 0)
 		scenario_jfr(fd);
 	else if (strcmp(scenario, "stream") == 0)
 		scenario_stream(fd);
