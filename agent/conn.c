@@ -114,15 +114,20 @@ static void take_record(void *ctx, struct tbuf_rec *r)
 	if (!c->active || c->serial != r->meta.serial || c->ended)
 		return;
 	conn_queue_lost_locked(c);
-	if (at && at + 16 <= r->len) {
-		uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts);
-		memcpy(r->msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
-		memcpy(r->msg + at + 8, &ns, 8);
-	}
-	if (append_bytes_locked(c, r->msg, r->len) == 0)
-		queued_locked(c, r->msg[0]);
-	else
+	if (append_bytes_locked(c, r->msg, r->len) != 0) {
 		c->dropped++;
+		return;
+	}
+	/* stamped in the copy, never in the thread's buffer: a line of it
+	 * written here would have to come back from this core's cache at the
+	 * thread's next write there, where a line only read is just invalidated */
+	if (at && at + 16 <= r->len) {
+		uint8_t *msg = c->out + c->out_len - r->len;
+		uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts);
+		memcpy(msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
+		memcpy(msg + at + 8, &ns, 8);
+	}
+	queued_locked(c, r->msg[0]);
 }
 
 static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)

@@ -155,12 +155,21 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 		if (cap > META && cap > tried) {
 			int rc = encode(ctx, p + META, cap - META, &len, &at);
 			if (rc == 0) {
-				struct tbuf_meta m = *meta;
 				uint64_t w = t != mine || mine_dropped
-						     ? __atomic_load_n(&t->dropped[m.slot], __ATOMIC_RELAXED) : 0;
-				m.trailer_at = (uint32_t)at;
-				m.drops = (uint32_t)(w >> 32) == m.serial ? (uint32_t)w : 0;
-				memcpy(p, &m, META);
+						     ? __atomic_load_n(&t->dropped[meta->slot], __ATOMIC_RELAXED) : 0;
+				/* field by field, straight into the buffer (8-aligned):
+				 * a copy on the stack, patched, then read back whole
+				 * could not take the patched fields from the pending
+				 * stores (a failed store forward), and so waited at every
+				 * event for every older store to be done, those still
+				 * claiming their buffer lines from the I/O thread's core
+				 * too (perf: most of tbuf_put's time) */
+				struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;
+				m->ts = meta->ts;
+				m->serial = meta->serial;
+				m->trailer_at = (uint32_t)at;
+				m->slot = meta->slot;
+				m->drops = (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0;
 				ring_commit(r, META + len);
 				*filling = ring_filling(r);
 				return 0;
