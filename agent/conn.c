@@ -10,6 +10,8 @@
 #include "agent.h"
 #include "clock.h"
 #include "log.h"
+#include "plainev.h"
+#include "sites.h"
 #include "tbuf.h"
 
 struct conn conns[AGENT_MAX_CONNS];
@@ -104,6 +106,72 @@ static struct conn *taking_lock(struct taking *tk, unsigned slot)
 	return c;
 }
 
+/* A struct wire_event is ~19 KiB (stack frames, values): never on a
+ * thread's stack. Each connection's Lost and plain events (plainev.h) are
+ * made under its lock in its own slots. */
+static struct wire_event lost_ev[AGENT_MAX_CONNS], plain_ev[AGENT_MAX_CONNS];
+
+static int queue_locked(struct conn *c, struct wire_event *ev);
+
+/* A plain event's message, numbered and stamped, queued to C: copied from
+ * its template (made at its site's first event), its thread set. */
+static void take_plain(struct conn *c, const struct tbuf_rec *r)
+{
+	struct wire_event *ev = &plain_ev[c - conns];
+	const struct mentry *e;
+	struct plainev p;
+
+	if (plainev_read(r->msg, r->len, &p) < 0) {
+		c->dropped++;   /* cannot happen: emit.c writes only what plainev.h reads */
+		return;
+	}
+	const struct evtemplate_key k = {
+		.site = p.site, .slot = (uint8_t)(c - conns),
+		.code = r->meta.form == PLAINEV_ENTER ? WIRE_EV_METHOD_ENTER : WIRE_EV_METHOD_EXIT,
+		.serial = c->serial, .caps = c->peer.caps,
+	};
+	const struct evtemplate *t = c->plain ? evtemplate_find(c->plain, &k) : NULL;
+	uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts), thread = p.tid;
+
+	if (!t) {
+		uint8_t msg[EVTEMPLATE_BYTES];
+		struct wire_buf b = { .data = msg, .cap = sizeof(msg) };
+		size_t trailer_at;
+
+		if (!(e = sites_method(p.site)) || plainev_event(ev, r->meta.form, e->name, e->name_len, p.tid) < 0) {
+			c->dropped++;   /* cannot happen either: the site was made before its call */
+			return;
+		}
+		ev->trailer.seq = seq;
+		ev->trailer.timestamp_ns = ns;
+		/* the thread follows the code and the name (PROTOCOL.md, MethodEnter
+		 * and MethodExit); kept only where the encoding shows it there */
+		const size_t thread_at = 1 + 4 + (size_t)e->name_len;
+		if (!c->plain || wire_encode_event_at(&b, &c->peer, ev, &trailer_at) < 0 ||
+		    thread_at + 8 > b.len || memcmp(msg + thread_at, &thread, 8) != 0 ||
+		    evtemplate_keep(c->plain, &k, msg, b.len, thread_at, trailer_at) < 0 ||
+		    !(t = evtemplate_find(c->plain, &k))) {
+			if (queue_locked(c, ev) != 0)
+				c->dropped++;
+			return;
+		}
+	}
+	if (append_bytes_locked(c, t->bytes, t->len) != 0) {
+		c->dropped++;
+		return;
+	}
+	/* our byte order: the sender's (wire.h) */
+	uint8_t *msg = c->out + c->out_len - t->len;
+	uint32_t tid = p.tid;
+	memcpy(msg + t->thread_at, &thread, 8);
+	if (t->trailer_at) {
+		memcpy(msg + t->trailer_at, &seq, 8);
+		memcpy(msg + t->trailer_at + 8, &ns, 8);
+		memcpy(msg + t->trailer_at + 16, &tid, 4);
+	}
+	queued_locked(c, msg[0]);
+}
+
 /* The sink of tbuf_drain: one asynchronous event a thread made for the
  * connection at slot R->meta.slot, numbered and stamped here. */
 static void take_record(void *ctx, struct tbuf_rec *r)
@@ -114,6 +182,10 @@ static void take_record(void *ctx, struct tbuf_rec *r)
 	if (!c->active || c->serial != r->meta.serial || c->ended)
 		return;
 	conn_queue_lost_locked(c);
+	if (r->meta.form) {
+		take_plain(c, r);
+		return;
+	}
 	if (append_bytes_locked(c, r->msg, r->len) != 0) {
 		c->dropped++;
 		return;
@@ -161,10 +233,6 @@ size_t conn_take_thread_buffers(void)
 	return taking_done(&tk, tbuf_drain(take_record, take_drops, &tk));
 }
 
-/* A struct wire_event is ~19 KiB (stack frames, values): never on a
- * thread's stack. Each connection's Lost is built under its lock in its
- * own slot. */
-static struct wire_event lost_ev[AGENT_MAX_CONNS];
 
 /* Nothing after VmDeath: a callback that was already running when the VM
  * began to die finds the connection ended (-ESHUTDOWN), so a bridge never
@@ -216,7 +284,12 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 			free(out);
 			return NULL;
 		}
+		/* once per slot: kept for the slot's next connections */
+		struct evtemplates *plain = c->plain ? c->plain : malloc(sizeof(*plain));
 		pthread_mutex_lock(&c->lock);
+		c->plain = plain;
+		if (plain)
+			evtemplates_clear(plain);
 		c->fd = fd;
 		__atomic_store_n(&c->serial, ++conn_serial_next, __ATOMIC_RELAXED);
 		c->peer_pid = pid;

@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "events.h"
+#include "evtemplate.h"
 #include "inthread.h"
 #include "regset.h"
 #include "wire.h"
@@ -78,6 +79,9 @@ struct conn {
 	uint64_t seq, acked_seq;
 	uint64_t dropped, lost_sent;
 	uint64_t sync_timeouts;
+	/* the plain method events taken for it (evtemplate.h), made empty at
+	 * its open; NULL without memory (each is encoded then) */
+	struct evtemplates *plain;
 	/* I/O thread only */
 	int fd;
 	struct wire_reader rd;

@@ -11,13 +11,13 @@
 #include "clock.h"
 #include "io.h"
 #include "log.h"
+#include "plainev.h"
 #include "scratch.h"
 #include "tbuf.h"
 
 void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 {
 	memset(em, 0, sizeof(*em));
-	em->site = -1;
 	em->scratch = s;
 	em->ev = &s->ev;
 	em->tid = (uint32_t)agent_gettid();
@@ -168,8 +168,6 @@ static uint8_t shape_for(const struct emission *em, struct wire_event *ev, uint3
 struct thread_encoding {
 	struct wire_peer peer;
 	const struct wire_event *ev;
-	const uint8_t *msg;      /* out: where it went */
-	size_t len, trailer_at;
 };
 
 static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
@@ -179,31 +177,17 @@ static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t 
 	int rc = wire_encode_event_at(&b, &x->peer, x->ev, trailer_at);
 
 	*len = b.len;
-	x->msg = buf;
-	x->len = b.len;
-	x->trailer_at = *trailer_at;
 	return rc;
 }
 
-static int copy_template(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
+static int put_plain(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
 {
-	const struct evtemplate *e = ctx;
-
-	if (e->len > cap)
+	if (cap < PLAINEV_BYTES)
 		return -ENOSPC;
-	memcpy(buf, e->bytes, e->len);
-	*len = e->len;
-	*trailer_at = e->trailer_at;
+	memcpy(buf, ctx, PLAINEV_BYTES);
+	*len = PLAINEV_BYTES;
+	*trailer_at = 0;
 	return 0;
-}
-
-/* The event just encoded for connection slot I is plain (evtemplate.h):
- * nothing in it but the method, the thread and the time. */
-static bool is_plain(const struct emission *em, const struct wire_event *ev)
-{
-	return em->site >= 0 && (ev->code == WIRE_EV_METHOD_ENTER || ev->code == WIRE_EV_METHOD_EXIT) &&
-	       ev->trailer.flags == 0 && ev->nvalues == 0 && !ev->popped &&
-	       (ev->code != WIRE_EV_METHOD_EXIT || ev->retval.type == WIRE_T_NONE);
 }
 
 /* Put one record into the thread's buffer T. A full buffer is taken by the
@@ -253,15 +237,6 @@ static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t 
 		.ts = em->ts, .serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED), .slot = (uint8_t)i,
 	};
 	int rc = put_in_thread_buffer(t, &meta, encode_for_thread_buffer, &x, filling);
-	if (rc == 0 && x.msg && is_plain(em, ev)) {
-		const struct evtemplate_key k = {
-			.site = em->site, .code = (uint8_t)ev->code, .slot = (uint8_t)i,
-			.serial = meta.serial, .caps = x.peer.caps,
-		};
-		struct evtemplates *tt = scratch_templates(em->scratch);
-		if (tt)
-			evtemplate_keep(tt, &k, x.msg, x.len, x.trailer_at);
-	}
 	return rc == 0 ? 1 : rc;
 }
 
@@ -359,15 +334,13 @@ void emit(struct emission *em)
 bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
 		       uint64_t gen, uint32_t opt_needed)
 {
-	const struct evtemplate *tmpl[AGENT_MAX_CONNS];
-	uint32_t to = 0;
-	struct scratch *s = NULL;
+	uint32_t to = 0, serial[AGENT_MAX_CONNS];
 	struct tbuf *t;
 
 	if (atomic_load_explicit(&agent.dying, memory_order_relaxed))
 		return true;
-	/* every wanting connection can take the copy, or the event takes the
-	 * general path for all of them (never half of each) */
+	/* every wanting connection can take the plain record, or the event takes
+	 * the general path for all of them (never half of each) */
 	for (uint32_t m = wanting & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		const struct conn *c = &conns[i];
@@ -381,29 +354,28 @@ bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code,
 			continue;
 		}
 		if (__atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
-		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed) || (!s && !(s = scratch_idle())))
+		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed))
 			return false;
-		const struct evtemplate_key k = {
-			.site = site, .code = (uint8_t)code, .slot = (uint8_t)i,
-			.serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED),
-			.caps = __atomic_load_n(&c->peer.caps, __ATOMIC_RELAXED),
-		};
-		if (!s->templates || !(tmpl[i] = evtemplate_find(s->templates, &k)))
-			return false;
+		serial[i] = __atomic_load_n(&c->serial, __ATOMIC_RELAXED);
 		to |= 1u << i;
 	}
 	/* in-thread connections that nobody traces: nothing to make, no buffer */
 	if (!to)
 		return true;
-	if (!(t = tbuf_mine()))
+	/* made while another event of this thread is (its capture called Java):
+	 * the general path decides, as for any nested event */
+	if (!scratch_idle() || !(t = tbuf_mine()))
 		return false;
 	const uint64_t ts = clock_raw();
+	const struct plainev p = { .site = site, .tid = (uint32_t)agent_gettid() };
 	bool queued = false, filling = false;
 	for (uint32_t m = to; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
-		const struct tbuf_meta meta = { .ts = ts, .serial = tmpl[i]->key.serial, .slot = (uint8_t)i };
+		const struct tbuf_meta meta = {
+			.ts = ts, .serial = serial[i], .slot = (uint8_t)i, .form = plainev_form_of(code),
+		};
 		bool fill = false;
-		int rc = put_in_thread_buffer(t, &meta, copy_template, (void *)tmpl[i], &fill);
+		int rc = put_in_thread_buffer(t, &meta, put_plain, (void *)&p, &fill);
 
 		queued |= rc == 0;
 		filling |= fill;

@@ -62,8 +62,6 @@ struct emission {
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
 	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
 	uint64_t ts;            /* raw (clock.h): clock_to_ns() makes it CLOCK_MONOTONIC ns */
-	int32_t site;           /* an injected call's site (sites.h), -1 for none: a plain
-				 * method event is kept for emit_plain_method() */
 	const char *thread_name; /* ThreadStart/End: the name, for in-thread markers */
 	size_t thread_name_len;
 };
@@ -77,14 +75,14 @@ void emit(struct emission *em);
 /* The common method event at injected SITE, without an emission: CODE
  * (WIRE_EV_METHOD_ENTER or _EXIT) for the connections in WANTING (as
  * sites_conns() gave them for generation GEN), when every one of them is
- * asynchronous, asked for none of the optional data in OPT_NEEDED, and has
- * been sent this site's event before; an in-thread one is skipped when no
- * tracer is on its markers of the event's fire set FIRE (inthread_fire()
- * would fire nothing for it) (its encoded bytes are copied: see
- * evtemplate.h). True when it is done (queued, or nobody wants it any
- * more); false when the caller must take the general path (emit()), which
- * keeps the bytes for the next call. No lock, no system call while the I/O
- * thread is awake. */
+ * asynchronous and asked for none of the optional data in OPT_NEEDED; an
+ * in-thread one is skipped when no tracer is on its markers of the event's
+ * fire set FIRE (inthread_fire() would fire nothing for it). It goes into
+ * the thread's buffer as its site and thread only, made into its message
+ * where it is taken (plainev.h). True when it is done (queued, or nobody
+ * wants it any more); false when the caller must take the general path
+ * (emit()): the thread's first event, or one nested in another. No lock,
+ * no system call while the I/O thread is awake. */
 bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
 		       uint64_t gen, uint32_t opt_needed);
 

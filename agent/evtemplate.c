@@ -28,9 +28,10 @@ static unsigned position_for(const struct evtemplates *t, const struct evtemplat
 }
 
 int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const uint8_t *msg,
-		    size_t len, size_t trailer_at)
+		    size_t len, size_t thread_at, size_t trailer_at)
 {
-	if (k->site < 0 || trailer_at == 0 || trailer_at >= len)
+	if (k->site < 0 || thread_at == 0 || thread_at + 8 > (trailer_at ? trailer_at : len) ||
+	    (trailer_at && trailer_at + 20 > len))
 		return -EINVAL;
 	if (len > EVTEMPLATE_BYTES)
 		return -EMSGSIZE;
@@ -45,6 +46,7 @@ int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const
 	struct evtemplate *e = &t->e[t->index[h] - 1];
 	memcpy(e->bytes, msg, len);
 	e->len = (uint16_t)len;
+	e->thread_at = (uint16_t)thread_at;
 	e->trailer_at = (uint16_t)trailer_at;
 	e->key = *k;
 	return 0;

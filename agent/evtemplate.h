@@ -1,19 +1,20 @@
-/* evtemplate.h: a thread's plain method events, kept encoded to be copied.
+/* evtemplate.h: a connection's plain method events, kept encoded to be copied.
  *
  * Why: most method events carry nothing but the method, the thread and the
- * time (no arguments, return value or stack were asked for). Their encoded
- * bytes then depend only on the injected site, the event code, the
- * connection (its serial and negotiated caps) and the thread (its tid in
- * the trailer); the trailer's seq and timestamp are filled in later by the
- * I/O thread (tbuf.h). Encoding such an event again at every call was most
- * of what an event cost the Java thread: the first one is encoded by the
- * general path (emit.h) and kept here, the next ones are copied.
+ * time (no arguments, return value or stack were asked for). A thread puts
+ * such an event into its buffer as its site and thread only (plainev.h);
+ * whoever takes it makes the message. Its encoded bytes depend only on the
+ * injected site, the event code and the connection (its serial and
+ * negotiated caps), but for the thread (in the body and the trailer) and
+ * the trailer's seq and timestamp, which the taker writes into the copy: the
+ * first one is encoded by the general encoder and kept here, the next ones
+ * are copied.
  *
- * Contract: one table per thread (its scratch's, made at its first plain
- * event: no lock, no allocation after that) of EVTEMPLATE_SLOTS entries of at most
- * EVTEMPLATE_BYTES bytes (a longer message is never kept, so it always takes
- * the general path). evtemplate_find() returns the entry only when every
- * part of its key matches. Pure: no JVMTI, no I/O.
+ * Contract: one table per connection (made at its open, used under its
+ * lock) of EVTEMPLATE_SLOTS entries of at most EVTEMPLATE_BYTES bytes (a
+ * longer message is never kept, so it is always encoded). evtemplate_find()
+ * returns the entry only when every part of its key matches. Pure: no
+ * JVMTI, no I/O.
  */
 #ifndef STAPJAVA_AGENT_EVTEMPLATE_H
 #define STAPJAVA_AGENT_EVTEMPLATE_H
@@ -30,8 +31,7 @@
  * for a few. So: entries taken in turn from a pool of EVTEMPLATE_SLOTS and
  * found through an open-addressed index twice that size (short probes at
  * any fill); a pool that is full is emptied at once and filled again, so a
- * thread whose methods fit is never evicted. ~128 KiB a thread that makes
- * plain events. */
+ * connection whose methods fit is never evicted. ~128 KiB a connection. */
 #define EVTEMPLATE_SLOTS 512u
 #define EVTEMPLATE_INDEX (2u * EVTEMPLATE_SLOTS)
 #define EVTEMPLATE_BYTES 232u
@@ -47,7 +47,8 @@ struct evtemplate_key {
 struct evtemplate {
 	struct evtemplate_key key;
 	uint16_t len;        /* bytes of the message */
-	uint16_t trailer_at; /* where its trailer starts */
+	uint16_t thread_at;  /* where its thread (u64) is */
+	uint16_t trailer_at; /* where its trailer starts, 0: none */
 	uint8_t bytes[EVTEMPLATE_BYTES];
 };
 
@@ -82,11 +83,13 @@ static inline const struct evtemplate *evtemplate_find(const struct evtemplates 
 	}
 }
 
-/* Keep MSG (LEN bytes, trailer at TRAILER_AT) for KEY: in the entry of its
- * site, code and slot when there is one (its serial or caps changed), else
- * in the pool's next entry (the pool emptied first when it is full). -EMSGSIZE when it is longer than EVTEMPLATE_BYTES,
- * -EINVAL for a key with no site or a trailer outside the message. */
+/* Keep MSG (LEN bytes, thread at THREAD_AT, trailer at TRAILER_AT, 0 for
+ * none) for KEY: in the entry of its site, code and slot when there is one
+ * (its serial or caps changed), else in the pool's next entry (the pool
+ * emptied first when it is full). -EMSGSIZE when it is longer than
+ * EVTEMPLATE_BYTES, -EINVAL for a key with no site, or a thread or trailer
+ * outside the message. */
 int evtemplate_keep(struct evtemplates *t, const struct evtemplate_key *k, const uint8_t *msg,
-		    size_t len, size_t trailer_at);
+		    size_t len, size_t thread_at, size_t trailer_at);
 
 #endif

@@ -21,6 +21,7 @@ agent_libsjevents_la_SOURCES = \
 	agent/ring.c agent/ring.h \
 	agent/tbuf.c agent/tbuf.h \
 	agent/evtemplate.c agent/evtemplate.h \
+	agent/plainev.c agent/plainev.h \
 	agent/clock.c agent/clock.h
 
 lib_LTLIBRARIES += agent/libstapjava.la

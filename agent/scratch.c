@@ -17,7 +17,6 @@ static void scratch_free(void *p)
 	struct scratch *s = p;
 
 	free(s->strings);
-	free(s->templates);
 	free(s);
 }
 
@@ -35,7 +34,6 @@ struct scratch *scratch_enter(void)
 		if (!my_scratch)
 			return NULL;
 		my_scratch->strings = NULL;
-		my_scratch->templates = NULL;
 		pthread_setspecific(scratch_key, my_scratch);
 	}
 	in_callback = true;
@@ -84,12 +82,4 @@ char *scratch_strings(struct scratch *s)
 	if (!s->strings)
 		s->strings = malloc(SCRATCH_STRINGS);
 	return s->strings;
-}
-
-struct evtemplates *scratch_templates(struct scratch *s)
-{
-	/* once per thread that makes plain method events */
-	if (!s->templates && (s->templates = malloc(sizeof(*s->templates))))
-		evtemplates_clear(s->templates);
-	return s->templates;
 }

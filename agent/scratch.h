@@ -20,7 +20,6 @@
 #include <stddef.h>
 
 #include "emit.h"
-#include "evtemplate.h"
 #include "wire.h"
 
 #define SCRATCH_ARENA (64u * 1024u)
@@ -35,9 +34,6 @@ struct scratch {
 	size_t used;                 /* of mem */
 	char mem[SCRATCH_ARENA];
 	char *strings;               /* in-thread markers' strings (SCRATCH_STRINGS), made on first use */
-	/* this thread's plain method events (emit_plain_method): made at its
-	 * first one (scratch_templates), NULL before */
-	struct evtemplates *templates;
 };
 
 /* The strings of one in-thread event: a bigger event's are "" (markers.h). */
@@ -57,7 +53,5 @@ struct scratch *scratch_resume(void);
 void *scratch_alloc(struct scratch *s, size_t n);
 /* S's SCRATCH_STRINGS bytes for marker strings; NULL out of memory. */
 char *scratch_strings(struct scratch *s);
-/* S's table of plain method events, made empty on first use; NULL out of memory. */
-struct evtemplates *scratch_templates(struct scratch *s);
 
 #endif

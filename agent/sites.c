@@ -62,6 +62,13 @@ static struct site *site_of(jint site)
 	return chunk ? &chunk[(unsigned)site % SITE_CHUNK] : NULL;
 }
 
+const struct mentry *sites_method(jint site)
+{
+	struct site *s = site_of(site);
+
+	return s ? atomic_load_explicit(&s->e, memory_order_acquire) : NULL;
+}
+
 int sites_conns(jint site, int ev, const struct mentry **e, uint32_t *wanting, uint64_t *gen)
 {
 	struct site *s = site_of(site);

@@ -31,5 +31,8 @@ int sites_match(jint site, struct mmatch *m);
  * generation. -EAGAIN when the cache does not have it (sites_match() then
  * matches again), -EINVAL / -ENOENT as sites_match(). */
 int sites_conns(jint site, int ev, const struct mentry **e, uint32_t *wanting, uint64_t *gen);
+/* The method SITE stands for, or NULL (no such site): for whoever takes a
+ * plain event of it (plainev.h). */
+const struct mentry *sites_method(jint site);
 
 #endif

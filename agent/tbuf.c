@@ -169,6 +169,7 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 				m->serial = meta->serial;
 				m->trailer_at = (uint32_t)at;
 				m->slot = meta->slot;
+				m->form = meta->form;
 				m->drops = (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0;
 				ring_commit(r, META + len);
 				*filling = ring_filling(r);

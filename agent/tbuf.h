@@ -36,6 +36,8 @@ struct tbuf_meta {
 	uint32_t serial;      /* the connection's serial when the event was made */
 	uint32_t trailer_at;  /* offset of the message's trailer, 0: none */
 	uint8_t slot;         /* < TBUF_SLOTS */
+	uint8_t form;         /* what the message's bytes are, between the producer and
+			       * whoever takes them (0: an encoded message; plainev.h) */
 	uint32_t drops;       /* set by tbuf_put: the slot's drops (this serial) before it */
 };
 

@@ -1057,6 +1057,36 @@ check_lambdas() {
 	log_has 'info: method calls injected in 1 class$'
 }
 
+# Plain events (no arguments, return value or stack asked for) leave a
+# thread as its site and thread only, made into messages by the I/O thread
+# from one copy per site (agent/plainev.h, evtemplate.h): the copy made
+# from the carrier's events must carry the main thread's tid for its calls.
+@test "method.enter and return, plain, of one method on two threads: each event with its own thread (JDK 25)" {
+	family "$JDK25" vthreads -m 'VThreads.f'
+	local main virt
+	main=$(java_tid main) virt=$(java_tid virtual)
+	[ -n "$main" ] && [ -n "$virt" ] && [ "$main" != "$virt" ]
+	grep '^method\.' "$T/events" | sed -E -e "s/ tid=$main / tid=MAIN /" -e "s/ tid=$virt / tid=CARRIER /" |
+		mask >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=CARRIER ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=CARRIER ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=CARRIER ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=CARRIER ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=CARRIER ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=CARRIER ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=MAIN ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=MAIN ts=X method=VThreads.f(I)I popped=0 ret=?
+		method.enter pid=P tid=MAIN ts=X method=VThreads.f(I)I args=
+		method.return pid=P tid=MAIN ts=X method=VThreads.f(I)I popped=0 ret=?
+	EOF
+	log_has 'info: method calls injected in 1 class$'
+}
+
 @test "injected calls: later classes, loops at bci 0, java.base, type annotations; finalize, Object and natives said by name (JDK 17)" { check_inject "$JDK17"; }
 @test "injected calls: later classes, loops at bci 0, java.base, type annotations; finalize, Object and natives said by name (JDK 25)" { check_inject "$JDK25"; }
 

@@ -142,6 +142,13 @@ testsuite_unit_test_evtemplate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_evtemplate_LDADD = $(SJEVENTS_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_evtemplate
 
+check_PROGRAMS += testsuite/unit/test_plainev
+testsuite_unit_test_plainev_SOURCES = testsuite/unit/test_plainev.c
+testsuite_unit_test_plainev_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)
+testsuite_unit_test_plainev_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_plainev_LDADD = agent/libsjevents.la runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_plainev
+
 check_PROGRAMS += testsuite/unit/test_clock
 testsuite_unit_test_clock_SOURCES = testsuite/unit/test_clock.c
 testsuite_unit_test_clock_CPPFLAGS = $(SJEVENTS_TEST_CPPFLAGS)

@@ -1,5 +1,6 @@
-/* test_evtemplate.c: agent/evtemplate.c, a thread's encoded plain method
- * events: a copy is found only under the very key it was kept with. */
+/* test_evtemplate.c: agent/evtemplate.c, a connection's encoded plain method
+ * events: a copy is found only under the very key it was kept with, with
+ * where its thread and trailer are. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,11 @@
 static struct evtemplates t;
 
 static const struct evtemplate_key key = { .site = 7, .code = 0x80, .slot = 2, .serial = 41, .caps = 0x7ff };
-static const uint8_t msg[] = { 0x01, 0, 0, 0, 3, 'a', '.', 'b', 1, 2, 3, 4, 5, 6, 7, 8 };
+/* MethodEnter of "a.b" (thread at 8, trailer at 17) and MethodExit of "x"
+ * (thread at 6, trailer at 16), as wire_encode_event() lays them out */
+#define TRAILER 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0x39, 0x30, 0, 0, 0
+static const uint8_t msg[] = { 0x80, 3, 0, 0, 0, 'a', '.', 'b', 0x39, 0x30, 0, 0, 0, 0, 0, 0, 0, TRAILER };
+static const uint8_t msg2[] = { 0x81, 1, 0, 0, 0, 'x', 0x39, 0x30, 0, 0, 0, 0, 0, 0, 0, '?', TRAILER };
 
 static int setup(void **state)
 {
@@ -27,11 +32,12 @@ static int setup(void **state)
 static void kept_is_found_with_its_bytes(void **state)
 {
 	(void)state;
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, 17), 0);
 	const struct evtemplate *e = evtemplate_find(&t, &key);
 	assert_non_null(e);
 	assert_int_equal(e->len, sizeof(msg));
-	assert_int_equal(e->trailer_at, 8);
+	assert_int_equal(e->thread_at, 8);
+	assert_int_equal(e->trailer_at, 17);
 	assert_memory_equal(e->bytes, msg, sizeof(msg));
 }
 
@@ -50,7 +56,7 @@ static void empty_table_finds_nothing(void **state)
 static void each_part_of_the_key_counts(void **state)
 {
 	(void)state;
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, 17), 0);
 	struct evtemplate_key k;
 	k = key; k.site = 7 + EVTEMPLATE_INDEX;  /* another site */
 	assert_null(evtemplate_find(&t, &k));
@@ -70,13 +76,12 @@ static void each_part_of_the_key_counts(void **state)
 static void full_pool_starts_again(void **state)
 {
 	(void)state;
-	const uint8_t msg2[] = { 0x02, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
 	struct evtemplate_key k = key;
 
 	for (unsigned i = 0; i < EVTEMPLATE_SLOTS; i++) {
 		k.site = (int32_t)(i / 2);
 		k.code = (uint8_t)(0x80 + i % 2);
-		assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), 0);
+		assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8, 17), 0);
 	}
 	for (unsigned i = 0; i < EVTEMPLATE_SLOTS; i++) {
 		k.site = (int32_t)(i / 2);
@@ -85,7 +90,7 @@ static void full_pool_starts_again(void **state)
 	}
 	struct evtemplate_key other = key;
 	other.site = EVTEMPLATE_SLOTS;
-	assert_int_equal(evtemplate_keep(&t, &other, msg2, sizeof(msg2), 6), 0);
+	assert_int_equal(evtemplate_keep(&t, &other, msg2, sizeof(msg2), 6, 16), 0);
 	const struct evtemplate *e = evtemplate_find(&t, &other);
 	assert_non_null(e);
 	assert_int_equal(e->len, sizeof(msg2));
@@ -102,11 +107,10 @@ static void new_serial_takes_the_old_place(void **state)
 {
 	(void)state;
 	struct evtemplate_key again = key;
-	const uint8_t msg2[] = { 0x02, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
 
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, 17), 0);
 	again.serial = key.serial + 1;
-	assert_int_equal(evtemplate_keep(&t, &again, msg2, sizeof(msg2), 6), 0);
+	assert_int_equal(evtemplate_keep(&t, &again, msg2, sizeof(msg2), 6, 16), 0);
 	const struct evtemplate *e = evtemplate_find(&t, &again);
 	assert_non_null(e);
 	assert_memory_equal(e->bytes, msg2, sizeof(msg2));
@@ -135,7 +139,7 @@ static void a_wildcards_sites_all_kept(void **state)
 		for (uint8_t code = 0x80; code <= 0x81; code++) {
 			k.site = sites[i];
 			k.code = code;
-			assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), 0);
+			assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8, 17), 0);
 		}
 	unsigned found = 0;
 	for (unsigned i = 0; i < 110; i++)
@@ -155,10 +159,9 @@ static void enter_and_return_of_one_site(void **state)
 	(void)state;
 	struct evtemplate_key ret = key;
 	ret.code = 0x81;
-	const uint8_t msg2[] = { 0x81, 0, 0, 0, 1, 'x', 9, 9, 9, 9 };
 
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8), 0);
-	assert_int_equal(evtemplate_keep(&t, &ret, msg2, sizeof(msg2), 6), 0);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, 17), 0);
+	assert_int_equal(evtemplate_keep(&t, &ret, msg2, sizeof(msg2), 6, 16), 0);
 	const struct evtemplate *e = evtemplate_find(&t, &key), *r = evtemplate_find(&t, &ret);
 	assert_non_null(e);
 	assert_non_null(r);
@@ -172,16 +175,38 @@ static void refused(void **state)
 	uint8_t big[EVTEMPLATE_BYTES + 1] = { 0 };
 	struct evtemplate_key k = key;
 
-	assert_int_equal(evtemplate_keep(&t, &key, big, sizeof(big), 8), -EMSGSIZE);
-	assert_int_equal(evtemplate_keep(&t, &key, big, EVTEMPLATE_BYTES, 8), 0);
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), sizeof(msg)), -EINVAL);
-	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 0), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &key, big, sizeof(big), 8, 17), -EMSGSIZE);
+	assert_int_equal(evtemplate_keep(&t, &key, big, EVTEMPLATE_BYTES, 8, 17), 0);
+	/* a trailer past the end, or too short for its seq, time and thread */
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, sizeof(msg)), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 8, sizeof(msg) - 19), -EINVAL);
+	/* no thread, a thread inside the trailer or past the end */
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 0, 17), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, sizeof(msg), 10, 17), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &key, msg, 16, 9, 0), -EINVAL);
 	k.site = -1;
-	assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8), -EINVAL);
+	assert_int_equal(evtemplate_keep(&t, &k, msg, sizeof(msg), 8, 17), -EINVAL);
 	/* what was refused left the entry as it was */
 	const struct evtemplate *e = evtemplate_find(&t, &key);
 	assert_non_null(e);
 	assert_int_equal(e->len, EVTEMPLATE_BYTES);
+}
+
+/* A peer without CAP_TRAILER: the message ends with its body (the thread
+ * its last field but the count), kept with no trailer. */
+static void kept_without_trailer(void **state)
+{
+	(void)state;
+	struct evtemplate_key k = key;
+	k.caps = 0;
+
+	assert_int_equal(evtemplate_keep(&t, &k, msg, 17, 8, 0), 0);
+	const struct evtemplate *e = evtemplate_find(&t, &k);
+	assert_non_null(e);
+	assert_int_equal(e->len, 17);
+	assert_int_equal(e->thread_at, 8);
+	assert_int_equal(e->trailer_at, 0);
+	assert_memory_equal(e->bytes, msg, 17);
 }
 
 int main(void)
@@ -195,6 +220,7 @@ int main(void)
 		cmocka_unit_test_setup(a_wildcards_sites_all_kept, setup),
 		cmocka_unit_test_setup(enter_and_return_of_one_site, setup),
 		cmocka_unit_test_setup(refused, setup),
+		cmocka_unit_test_setup(kept_without_trailer, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

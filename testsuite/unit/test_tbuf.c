@@ -241,7 +241,7 @@ static void test_lost_placed_where_it_happened(void **state)
 }
 
 /* Wrap-around: records go on being whole and in order across the end of
- * the buffer, and the meta (trailer offset, serial, slot) comes back. */
+ * the buffer, and the meta (trailer offset, serial, slot, form) comes back. */
 static void test_wraps_keeping_order(void **state)
 {
 	(void)state;
@@ -252,7 +252,7 @@ static void test_wraps_keeping_order(void **state)
 	reset_seen();
 	for (int round = 0; round < 50; round++) {
 		for (int i = 0; i < 7; i++) {
-			struct tbuf_meta m = { .ts = (uint64_t)next, .serial = 11, .slot = 1 };
+			struct tbuf_meta m = { .ts = (uint64_t)next, .serial = 11, .slot = 1, .form = (uint8_t)(next % 3) };
 			snprintf(msg, sizeof msg, "event %d %.*s", next, next % 40, "........................................");
 			bool filling;
 			assert_int_equal(tbuf_put(t, &m, encode_text, &(struct text){ msg, 3 }, &filling), 0);
@@ -268,6 +268,7 @@ static void test_wraps_keeping_order(void **state)
 			assert_int_equal(seen[k].meta.trailer_at, 3);
 			assert_int_equal(seen[k].meta.serial, 11);
 			assert_int_equal(seen[k].meta.slot, 1);
+			assert_int_equal(seen[k].meta.form, n % 3);
 		}
 	}
 	assert_int_equal(nseen, 350);

@@ -1,0 +1,52 @@
+/* plainev.h: a plain method event as a thread's buffer holds it.
+ *
+ * Why: most method events carry nothing but the method, the thread and the
+ * time (no arguments, return value or stack were asked for). Their message,
+ * the method's name above all (16 bytes for Workload.hot(J)J, 50-70 in a
+ * real application's packages), was most of what the Java thread wrote
+ * into its buffer, and every line it writes there was last read by the I/O
+ * thread's core: the writes cost more than the encoding they replaced. Such
+ * an event is kept as its site and thread only (a record of 40 bytes in the
+ * buffer, where its message made 88-128) and becomes its message where it
+ * is taken (conn.c), the method's name found from the site (sites.h).
+ *
+ * Contract: a record whose tbuf_meta.form is PLAINEV_ENTER or PLAINEV_EXIT
+ * holds a struct plainev (PLAINEV_BYTES bytes). plainev_read() reads it back
+ * (-EINVAL for another length); plainev_event() fills EV as the general path
+ * (emit.c) fills such an event before it is encoded, so a connection gets
+ * the same bytes either way. Pure: no JVMTI, no I/O, no lock.
+ */
+#ifndef STAPJAVA_AGENT_PLAINEV_H
+#define STAPJAVA_AGENT_PLAINEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+/* tbuf_meta.form: 0 is an encoded message (tbuf.h) */
+enum plainev_form { PLAINEV_ENTER = 1, PLAINEV_EXIT = 2 };
+
+struct plainev {
+	int32_t site;    /* the injected call's site (sites.h) */
+	uint32_t tid;    /* OS tid of the thread that made it */
+};
+#define PLAINEV_BYTES sizeof(struct plainev)
+
+/* The form of a plain event of wire code CODE (WIRE_EV_METHOD_ENTER or
+ * _EXIT); 0 for any other code. */
+static inline uint8_t plainev_form_of(unsigned code)
+{
+	return code == WIRE_EV_METHOD_ENTER ? PLAINEV_ENTER : code == WIRE_EV_METHOD_EXIT ? PLAINEV_EXIT : 0;
+}
+
+/* *P from the LEN bytes at MSG. 0, or -EINVAL when LEN is not PLAINEV_BYTES. */
+int plainev_read(const uint8_t *msg, size_t len, struct plainev *p);
+
+/* EV's fields up to its values, its return value and trailer, for the plain
+ * event of FORM of method NAME (NAME_LEN bytes, not copied) on thread TID;
+ * the trailer's seq and timestamp 0, for the taker to set. -EINVAL for a
+ * FORM that is not a plain event's. */
+int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_t name_len, uint32_t tid);
+
+#endif
