@@ -36,6 +36,7 @@ enum {
 	OP_FRETURN = 0xae, OP_DRETURN = 0xaf, OP_ARETURN = 0xb0, OP_RETURN = 0xb1,
 	OP_INVOKESPECIAL = 0xb7, OP_INVOKESTATIC = 0xb8, OP_NEW = 0xbb, OP_ATHROW = 0xbf,
 	OP_WIDE = 0xc4, OP_GOTO_W = 0xc8, OP_JSR_W = 0xc9, OP_LDC_W = 0x13,
+	OP_INVOKEVIRTUAL = 0xb6, OP_INVOKEINTERFACE = 0xb9,
 };
 
 struct bc_insn {

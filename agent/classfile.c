@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfbytes.h"
+#include "bytecode.h"
 #include "cfpool.h"
 #include "codeattr.h"
 
@@ -26,24 +27,30 @@ const struct classfile_probe_method classfile_probe_methods[CF_NPROBE] = {
 	[CF_RET_D] = { "retD", "(DI)V" },
 	[CF_RET_L] = { "retL", "(Ljava/lang/Object;I)V" },
 	[CF_THROWN] = { "thrown", "(Ljava/lang/Throwable;I)V" },
+	[CF_NOTIFY] = { "notify", "(Ljava/lang/Object;I)V" },
 };
 
 /* Constants appended before the sites' Integers: the Probe class (2), per
  * method name, type, NameAndType, Methodref (4), java/lang/Throwable (2),
  * "StackMapTable" (1, appended only when the pool lacks it). */
-#define FIXED_CONSTANTS (2u + 4u * CF_NPROBE + 2u)
+#define FIXED_CONSTANTS (2u + 4u * CF_NFIXED + 2u)
+/* Probe.notify's name, type, NameAndType, Methodref: only in a class with
+ * notify calls, after "StackMapTable" and before the Integers, so a class
+ * without them is rewritten as before there were any. */
+#define NOTIFY_CONSTANTS 4u
 
 struct pick {
 	struct classfile_pick p;
 	uint32_t access, name, desc;
 	struct codeattr_line *lines;   /* the lines with a call, by pc; .site the line's site until the constants are written */
 	uint32_t nlines;
+	unsigned notify;         /* the kinds of notify it invokes (codeattr_notify_kind) that get calls */
 };
 
 /* Has the method calls of any kind? */
 static bool touched(const struct pick *p)
 {
-	return p->p.site >= 0 || p->nlines;
+	return p->p.site >= 0 || p->nlines || p->notify;
 }
 
 struct cf {
@@ -54,6 +61,8 @@ struct cf {
 	uint32_t nmethods, npicked;
 	uint32_t nints;          /* Integer constants: the sites */
 	uint32_t smt_name;       /* the pool's "StackMapTable", or 0 */
+	int32_t notify_site[2];  /* the sites of the notify calls, < 0 for none */
+	uint32_t nnotify;        /* how many of the two have one */
 	uint32_t next;           /* the next constant's index */
 	struct codeattr_ctx code;
 	const char *why;
@@ -163,10 +172,63 @@ static int choose_lines(struct cf *c, const struct classfile_hooks *h, struct pi
 	return rc;
 }
 
+/* The kinds of notify the code of the Code attribute BODY[0..LEN)
+ * invokes; 0 for code this cannot walk (codeattr.c refuses it then). */
+static unsigned notify_calls(const struct cf *c, const uint8_t *body, uint32_t len)
+{
+	struct cf_rd r = { .p = body, .len = len };
+	unsigned kinds = 0;
+
+	rd_skip(&r, 4);
+	uint32_t code_len = rd_u4(&r);
+	if (r.err || !rd_has(&r, code_len))
+		return 0;
+	const uint8_t *code = body + r.off;
+	for (uint32_t pc = 0; pc < code_len;) {
+		struct bc_insn in;
+		if (bytecode_decode(code, code_len, pc, &in) < 0)
+			return 0;
+		if (in.len >= 3)
+			kinds |= codeattr_notify_kind(&c->cp, in.op, (uint32_t)code[pc + 1] << 8 | code[pc + 2]);
+		pc += in.len;
+	}
+	return kinds;
+}
+
+/* Does a method reference of the pool name notify()V or notifyAll()V?
+ * Most classes' do not: their code is never walked for it. */
+static bool pool_names_notify(const struct cf *c)
+{
+	for (uint32_t i = 1; i < c->cp.count; i++)
+		if (codeattr_notify_kind(&c->cp, OP_INVOKEVIRTUAL, i))
+			return true;
+	return false;
+}
+
+/* Ask SELECT_NOTIFY about the kinds some method invokes; a method keeps
+ * the kinds that got a site. */
+static void choose_notify(struct cf *c, const struct classfile_hooks *h)
+{
+	unsigned kinds = 0, given = 0;
+
+	for (uint32_t m = 0; m < c->nmethods; m++)
+		kinds |= c->picks[m].notify;
+	for (int k = 0; k < 2; k++) {
+		c->notify_site[k] = kinds & (1u << k) ? h->select_notify(h->ctx, k == 1) : -1;
+		if (c->notify_site[k] >= 0)
+			given |= 1u << k;
+	}
+	c->nnotify = (uint32_t)__builtin_popcount(given);
+	for (uint32_t m = 0; m < c->nmethods; m++)
+		c->picks[m].notify &= given;
+}
+
 /* First pass over the methods: ask SELECT about each one with code. */
 static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 {
 	struct cf_rd r = c->r;
+
+	bool notify = h->select_notify && pool_names_notify(c);
 
 	c->nmethods = rd_u2(&r);
 	c->picks = calloc(c->nmethods ? c->nmethods : 1, sizeof(*c->picks));
@@ -214,14 +276,22 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 			if (h->select_lines && code_body &&
 			    choose_lines(c, h, p, code_body, code_len, ns, nn, ds, dn) < 0)
 				return -ENOMEM;
-			c->npicked += touched(p);
+			if (notify && code_body)
+				p->notify = notify_calls(c, code_body, code_len);
 			c->nints += (p->p.site >= 0) + p->nlines;
 		}
 	}
 	if (r.err)
 		return fail(c, -EINVAL, "methods truncated");
+	c->notify_site[0] = c->notify_site[1] = -1;
+	if (notify)
+		choose_notify(c, h);
+	c->nints += c->nnotify;
+	for (uint32_t m = 0; m < c->nmethods; m++)
+		c->npicked += touched(&c->picks[m]);
 	c->smt_name = cfpool_find_utf8(&c->cp, "StackMapTable");
-	uint64_t total = (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints;
+	uint64_t total = (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints +
+			 (c->nnotify ? NOTIFY_CONSTANTS : 0);
 	if (total > 65535)
 		return fail(c, -ENOTSUP, "constant pool would overflow");
 	return 0;
@@ -244,27 +314,36 @@ static uint32_t append_class(struct cf *c, struct cf_wr *w, const char *name)
 	return c->next - 1;
 }
 
-/* The fixed constants (see FIXED_CONSTANTS), then one Integer per site:
- * a method's, then its lines' (each line's .site becomes its constant). */
+/* Probe.CALL's name, type, NameAndType and Methodref, into c->code.probe. */
+static void write_probe_ref(struct cf *c, struct cf_wr *w, uint32_t probe, enum classfile_probe_fn fn)
+{
+	uint32_t at = c->next;
+
+	write_utf8(w, classfile_probe_methods[fn].name);                 /* at */
+	write_utf8(w, classfile_probe_methods[fn].desc);                 /* at+1 */
+	wr_u1(w, CP_NAME_AND_TYPE); wr_u2(w, at); wr_u2(w, at + 1);      /* at+2 */
+	wr_u1(w, CP_METHODREF); wr_u2(w, probe); wr_u2(w, at + 2);       /* at+3 */
+	c->code.probe[fn] = at + 3;
+	c->next += 4;
+}
+
+/* The fixed constants (see FIXED_CONSTANTS), Probe.notify's (see
+ * NOTIFY_CONSTANTS), then one Integer per site: a method's, then its
+ * lines' (each line's .site becomes its constant), then the notify sites. */
 static void write_constants(struct cf *c, struct cf_wr *w)
 {
 	c->next = c->cp.count;
 	uint32_t probe = append_class(c, w, CLASSFILE_PROBE_CLASS);
-	for (int i = 0; i < CF_NPROBE; i++) {
-		uint32_t at = c->next;
-		write_utf8(w, classfile_probe_methods[i].name);                 /* at */
-		write_utf8(w, classfile_probe_methods[i].desc);                 /* at+1 */
-		wr_u1(w, CP_NAME_AND_TYPE); wr_u2(w, at); wr_u2(w, at + 1);     /* at+2 */
-		wr_u1(w, CP_METHODREF); wr_u2(w, probe); wr_u2(w, at + 2);      /* at+3 */
-		c->code.probe[i] = at + 3;
-		c->next += 4;
-	}
+	for (int i = 0; i < CF_NFIXED; i++)
+		write_probe_ref(c, w, probe, (enum classfile_probe_fn)i);
 	c->code.throwable = append_class(c, w, "java/lang/Throwable");
 	c->code.smt_name = c->smt_name;
 	if (!c->smt_name) {
 		write_utf8(w, "StackMapTable");
 		c->code.smt_name = c->next++;
 	}
+	if (c->nnotify)
+		write_probe_ref(c, w, probe, CF_NOTIFY);
 	uint32_t next = c->next;
 	for (uint32_t m = 0; m < c->nmethods; m++) {
 		struct pick *p = &c->picks[m];
@@ -277,6 +356,14 @@ static void write_constants(struct cf *c, struct cf_wr *w)
 			wr_u1(w, CP_INTEGER);
 			wr_u4(w, p->lines[k].site);
 			p->lines[k].site = next++;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		c->code.notify_site[k] = 0;
+		if (c->notify_site[k] >= 0) {
+			wr_u1(w, CP_INTEGER);
+			wr_u4(w, (uint32_t)c->notify_site[k]);
+			c->code.notify_site[k] = next++;
 		}
 	}
 }
@@ -370,7 +457,8 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 	if (err == 0 && c.npicked) {
 		size_t methods_at = c.r.off;
 		wr_bytes(&w, in, 8);
-		wr_u2(&w, c.cp.count + FIXED_CONSTANTS + !c.smt_name + c.nints);
+		wr_u2(&w, c.cp.count + FIXED_CONSTANTS + !c.smt_name + c.nints +
+			  (c.nnotify ? NOTIFY_CONSTANTS : 0));
 		wr_bytes(&w, in + c.cp.start, c.cp.end - c.cp.start);
 		write_constants(&c, &w);
 		wr_bytes(&w, in + c.cp.end, methods_at - c.cp.end);

@@ -23,6 +23,14 @@
  *    branches to that instruction now land, so it runs each time the line
  *    is reached there (every turn of a loop that starts at it). The values
  *    on the operand stack and the locals are left as they were.
+ *  - notify: SELECT_NOTIFY, when given, is asked once per kind (notify()V,
+ *    notifyAll()V) that some method of the class invokes (invokevirtual,
+ *    invokespecial or invokeinterface of a method reference whose
+ *    NameAndType is that name and descriptor, whatever class it names: both
+ *    are final in Object). With a site, each such invocation gets in front
+ *    of it `dup; Probe.notify(receiver, site)`, labelled like a line's call;
+ *    the operand stack is as it was after it. Object.notify is native, so
+ *    its callers are where a call can report it.
  * Everything else is relocated (codeedit.h): branches, switches, the
  * exception table, StackMapTable (stackmap.h, with the frames the new code
  * needs), LineNumberTable, LocalVariable(Type)Table and type annotations in
@@ -50,8 +58,12 @@
  * rewriter (constants, calls) and the agent (RegisterNatives) both read. */
 enum classfile_probe_fn {
 	CF_ENTER, CF_ENTER_ARGS, CF_ARG_I, CF_ARG_J, CF_ARG_F, CF_ARG_D, CF_ARG_L, CF_ENTERED,
-	CF_RET_V, CF_RET_I, CF_RET_J, CF_RET_F, CF_RET_D, CF_RET_L, CF_THROWN, CF_NPROBE
+	CF_RET_V, CF_RET_I, CF_RET_J, CF_RET_F, CF_RET_D, CF_RET_L, CF_THROWN,
+	CF_NOTIFY, CF_NPROBE
 };
+/* The functions whose constants every rewritten class gets; CF_NOTIFY's
+ * are appended only to a class that gets notify calls. */
+#define CF_NFIXED CF_NOTIFY
 struct classfile_probe_method {
 	const char *name, *desc;
 };
@@ -75,6 +87,9 @@ struct classfile_hooks {
 	void (*select_lines)(void *ctx, const char *name, size_t name_len, const char *desc,
 			     size_t desc_len, uint16_t access, const uint32_t *lines, size_t n,
 			     int32_t *sites);
+	/* Optional. The site of the calls in front of the class's invocations
+	 * of notify()V (ALL false) or notifyAll()V (ALL true); < 0 for none. */
+	int32_t (*select_notify)(void *ctx, bool all);
 };
 
 int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks *hooks,

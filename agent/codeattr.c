@@ -208,6 +208,23 @@ static void build_handler(const struct codeattr_ctx *c, struct cf_wr *w)
 	wr_u1(w, OP_ATHROW);
 }
 
+unsigned codeattr_notify_kind(const struct cfpool *cp, uint8_t op, uint32_t idx)
+{
+	const char *n, *d;
+	size_t nl, dl;
+	uint8_t tag;
+
+	if (op != OP_INVOKEVIRTUAL && op != OP_INVOKESPECIAL && op != OP_INVOKEINTERFACE)
+		return 0;
+	tag = cfpool_tag(cp, idx);
+	if ((tag != CP_METHODREF && tag != CP_IMETHODREF) || cfpool_ref(cp, idx, &n, &nl, &d, &dl) < 0 ||
+	    dl != 3 || memcmp(d, "()V", 3) != 0)
+		return 0;
+	if (nl == 6 && memcmp(n, "notify", 6) == 0)
+		return 1;
+	return nl == 9 && memcmp(n, "notifyAll", 9) == 0 ? 2 : 0;
+}
+
 /* ---- the pool for preinit.h */
 
 static const char *pool_ref_desc(void *ctx, uint32_t idx, size_t *len)
@@ -399,6 +416,8 @@ struct built {
 	size_t exit_len[6];
 	uint8_t handler[8];
 	uint8_t (*line)[6];      /* per line: ldc_w site; invokestatic enter */
+	uint8_t notify[2][7];    /* per kind: dup; ldc_w site; invokestatic notify */
+	bool has_notify;
 	struct code_insert *ins;
 	size_t nins;
 	int nparams;
@@ -456,7 +475,17 @@ static int plan(struct method *m, struct built *b)
 		b->prologue_len = w.len;
 		b->ins[b->nins++] = (struct code_insert){ 0, b->prologue, (uint32_t)w.len, false };
 	}
-	if (!c->exit && !c->nlines)
+	for (int k = 0; k < 2; k++) {
+		uint8_t *n = b->notify[k];
+		n[0] = OP_DUP;
+		n[1] = OP_LDC_W;
+		n[2] = (uint8_t)(c->notify_site[k] >> 8);
+		n[3] = (uint8_t)c->notify_site[k];
+		n[4] = OP_INVOKESTATIC;
+		n[5] = (uint8_t)(c->probe[CF_NOTIFY] >> 8);
+		n[6] = (uint8_t)c->probe[CF_NOTIFY];
+	}
+	if (!c->exit && !c->nlines && !c->notify_site[0] && !c->notify_site[1])
 		return 0;
 	for (uint8_t op = OP_IRETURN; c->exit && op <= OP_RETURN; op++) {
 		struct cf_wr e = { 0 };
@@ -490,6 +519,14 @@ static int plan(struct method *m, struct built *b)
 		}
 		if (nl < c->nlines && c->lines[nl].pc < pc)
 			return refuse(m, -EINVAL, "a LineNumberTable entry not at an instruction");
+		/* after a line's call at the same pc: a branch lands on the line's */
+		unsigned kind = in.len >= 3 ? codeattr_notify_kind(c->cp, in.op, get_u2(m->code + pc + 1)) : 0;
+		if (kind && c->notify_site[kind - 1]) {
+			if (ins_room(b, &cap) < 0)
+				return -ENOMEM;
+			b->ins[b->nins++] = (struct code_insert){ pc, b->notify[kind - 1], 7, true };
+			b->has_notify = true;
+		}
 		if (c->exit && in.kind == BC_RETURN) {
 			if (ins_room(b, &cap) < 0)
 				return -ENOMEM;
@@ -562,6 +599,8 @@ static uint32_t new_max_stack(const struct method *m, const struct built *b)
 		s = 2;                   /* a long argument, or the site and enterArgs's answer */
 	if (m->c->nlines && s < m->max_stack + 1)
 		s = m->max_stack + 1;    /* a line's site, over what the line finds on the stack */
+	if (b->has_notify && s < m->max_stack + 2)
+		s = m->max_stack + 2;    /* the receiver's dup and the site, over the invoke's operands */
 	return s;
 }
 

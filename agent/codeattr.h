@@ -41,7 +41,14 @@ struct codeattr_ctx {
 	uint32_t smt_name;           /* Utf8 "StackMapTable" */
 	const struct codeattr_line *lines;   /* by increasing pc */
 	size_t nlines;
+	/* Integer constants of the notify()V [0] and notifyAll()V [1] call
+	 * sites (classfile.h), 0 for none */
+	uint32_t notify_site[2];
 };
+
+/* Which of notify()V (bit 0) and notifyAll()V (bit 1) does the invoke
+ * instruction OP with pool operand IDX call? 0 for any other instruction. */
+unsigned codeattr_notify_kind(const struct cfpool *cp, uint8_t op, uint32_t idx);
 
 int codeattr_rewrite(const struct codeattr_ctx *c, const uint8_t *body, uint32_t len,
 		     struct cf_wr *w, const char **why);

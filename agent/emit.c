@@ -152,6 +152,8 @@ static uint8_t shape_for(const struct emission *em, struct wire_event *ev, uint3
 
 	if (ev->code == WIRE_EV_METHOD_ENTER)
 		ev->nvalues = em->args_captured && (opt & WIRE_OPT_ARGUMENTS) ? all_args : 0;
+	if (ev->code == WIRE_EV_METHOD_ENTER && em->receiver_captured)
+		ev->nvalues = (opt & WIRE_OPT_MONITOR) && (caps & WIRE_CAP_MONITOR_DETAIL) ? all_args : 0;
 	if (ev->code == WIRE_EV_METHOD_EXIT) {
 		/* a popped frame's value is its throwable, sent to everyone */
 		ev->retval = *ret;

@@ -54,6 +54,8 @@ struct emission {
 	struct wire_event *ev;  /* body (in the scratch); for MethodEnter ev->nvalues arguments when captured */
 	struct want want;
 	bool args_captured;     /* MethodEnter: ev->values hold the arguments */
+	bool receiver_captured; /* MethodEnter of Object.notify/notifyAll: ev->values[0] is the
+				 * receiver, sent with OPT_MONITOR (PROTOCOL.md) */
 	bool ret_captured;      /* MethodExit: ev->retval holds the return value */
 	bool stack_captured;    /* ev->trailer.depth / frames hold the stack */
 	bool monitor_captured;  /* ev->trailer's monitor_class, owner_* hold the monitor's detail */

@@ -18,6 +18,7 @@
 #include "mcache.h"
 #include "mutf8.h"
 #include "nomatch.h"
+#include "notifysites.h"
 #include "pattern.h"
 #include "probe.h"
 #include "records.h"
@@ -69,6 +70,8 @@ static bool class_modifiable(jclass klass)
 struct hook_ctx {
 	const char *sig;
 	const char *dotted;
+	bool methods;            /* a registration may select a method of the class */
+	unsigned notify;         /* notifysites_wanted() */
 	struct record_names rn;
 };
 
@@ -134,7 +137,7 @@ static void hook_select(void *arg, const char *name, size_t nl, const char *desc
 	struct hook_ctx *h = arg;
 	size_t n;
 
-	if (access & 0x0500)
+	if ((access & 0x0500) || !h->methods)
 		return;
 	char *wire = wire_name(h, name, nl, desc, dl, &n);
 	if (!wire)
@@ -173,7 +176,7 @@ static void hook_select_lines(void *arg, const char *name, size_t nl, const char
 	struct hook_ctx *h = arg;
 	size_t n;
 
-	if (access & 0x0500)
+	if ((access & 0x0500) || !h->methods)
 		return;
 	char *wire = wire_name(h, name, nl, desc, dl, &n);
 	char *named = wire ? malloc(n + 12) : NULL;
@@ -200,6 +203,23 @@ static void hook_select_lines(void *arg, const char *name, size_t nl, const char
 			regset_lines_without_code(&conns[nc.conn].regs, wire, n, lines, nlines, say_no_code, &nc);
 	free(named);
 	free(wire);
+}
+
+/* The class invokes Object.notify()V (ALL: notifyAll()V): a site of
+ * Object's method for its calls, recorded under that name so that the
+ * update knows the class has them and restores it when they go. */
+static int32_t hook_select_notify(void *arg, bool all)
+{
+	struct hook_ctx *h = arg;
+	size_t n;
+
+	if (!(h->notify & (1u << all)))
+		return -1;
+	const char *wire = notifysites_wire(all, &n);
+	int32_t site = new_site(h, wire, n, "the calls of");
+	if (site >= 0)
+		record_names_add(&h->rn, wire, n, REC_ENTER);
+	return site;
 }
 
 /* Mark NAME refused in the record being built. */
@@ -262,13 +282,14 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	len = mutf8_to_utf8(sig, len + 2, MUTF8_NAME) - 2;
 	sig[len + 2] = '\0';
 	uint32_t lh = loader_hash_of(loader);
-	struct hook_ctx h = { .sig = sig };
-	if (!conns_want_method_class(sig, METHOD_EVENTS)) {
+	struct hook_ctx h = { .sig = sig, .methods = conns_want_method_class(sig, METHOD_EVENTS),
+			      .notify = notifysites_wanted() };
+	if (!h.methods && !h.notify) {
 		records_set(sig, lh, &h.rn);   /* retransformed back: no record */
 		free(sig);
 		return;
 	}
-	struct classfile_hooks hooks = { &h, hook_select, hook_refused, hook_select_lines };
+	struct classfile_hooks hooks = { &h, hook_select, hook_refused, hook_select_lines, hook_select_notify };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = NULL;
@@ -312,6 +333,10 @@ enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, cons
 {
 	if (!atomic_load(&active))
 		return INJECT_NOT;
+	/* reported from their callers' calls (notifysites.h) */
+	if (events == WIRE_METHOD_ENTER && notifysites_is(e->name, e->name_len) &&
+	    strcmp(sig, "Ljava/lang/Object;") == 0)
+		return INJECT_COVERED;
 	if (!class_modifiable(klass))
 		return INJECT_HIDDEN;
 	int f = records_flags(sig, class_loader_hash(jni, klass), e->name);
@@ -332,8 +357,9 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 		return;
 	uint32_t lh = class_loader_hash(jni, klass);
 	if (records_flags(sig, lh, "") < 0) {
-		/* most classes: no registration can name a method of theirs */
-		if (!conns_want_method_class(sig, METHOD_EVENTS))
+		/* most classes: no registration can name a method of theirs, nor
+		 * is notify wanted */
+		if (!conns_want_method_class(sig, METHOD_EVENTS) && !notifysites_wanted())
 			return;
 		/* Its bytes went past the hook before the registration, and the
 		 * update's scan of the prepared classes came before its
@@ -378,6 +404,7 @@ bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 void inject_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 {
 	w->can_retransform_classes = p->can_retransform_classes;
+	w->can_get_constant_pool = p->can_get_constant_pool;     /* notifysites.h */
 }
 
 static void hook_enable(bool on)
@@ -416,6 +443,22 @@ static bool lines_need_calls(jmethodID method, const struct mentry *e, const cha
 	return need;
 }
 
+/* Does KLASS lack the calls in front of its invocations of the wanted
+ * kinds of notify? Its record first (a class changed already has them),
+ * then its constant pool (most classes name neither). */
+static bool notify_needs_calls(jclass klass, const char *sig, uint32_t lh)
+{
+	unsigned want = notifysites_wanted(), lack = 0;
+	size_t n;
+
+	for (int k = 0; k < 2; k++) {
+		int f = want & (1u << k) ? records_flags(sig, lh, notifysites_wire(k, &n)) : REC_ENTER;
+		if (f < 0 || !(f & (REC_ENTER | REC_REFUSED)))
+			lack |= 1u << k;
+	}
+	return lack && (notifysites_in_pool(klass) & lack);
+}
+
 /* Does a wanted method of KLASS lack a call it needs? */
 static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh)
 {
@@ -424,6 +467,10 @@ static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh)
 	jmethodID *methods = NULL;
 	bool need = false;
 
+	if (notify_needs_calls(klass, sig, lh))
+		return true;
+	if (!conns_want_method_class(sig, METHOD_EVENTS))
+		return false;
 	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
 		return false;
 	for (jint i = 0; i < n && !need; i++) {
@@ -480,9 +527,31 @@ static void class_list_free(JNIEnv *jni, struct class_list *l)
 
 static void refuse_class(JNIEnv *jni, jclass klass, const char *why);
 
+/* Is an event of a method of Object wanted that calls in its callers do
+ * not report (all but the enter of notify and notifyAll)? */
+static bool object_wants_calls(jclass klass)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jint n = 0;
+	jmethodID *methods = NULL;
+	bool want = false;
+
+	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+		return true;
+	for (jint i = 0; i < n && !want; i++) {
+		struct mmatch m;
+		if (mcache_lookup(methods[i], &m) == 0)
+			want = m.conns[MC_RETURN] ||
+			       (m.conns[MC_ENTER] && !notifysites_is(m.e->name, m.e->name_len));
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+	return want;
+}
+
 struct collect_ctx {
 	bool want;
 	struct class_list *l;
+	unsigned notify;         /* notifysites_wanted(), once per update */
 };
 
 /* A loaded class: does it need a retransform (WANT: for calls; else back)? */
@@ -498,11 +567,12 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 		keep = false;     /* ours: fallback.h leaves it alone too */
 	} else if (strcmp(sig, "Ljava/lang/Object;") == 0) {
 		/* never changed (see the hook): recorded refused, so fallback.h reports them */
-		if (records_flags(sig, lh, "") < 0 && conns_want_method_class(sig, METHOD_EVENTS))
+		if (records_flags(sig, lh, "") < 0 && conns_want_method_class(sig, METHOD_EVENTS) &&
+		    object_wants_calls(klass))
 			refuse_class(jni, klass, "the VM's root class is left alone");
 		keep = false;
 	} else {
-		keep = conns_want_method_class(sig, METHOD_EVENTS) && class_modifiable(klass) &&
+		keep = (cc->notify || conns_want_method_class(sig, METHOD_EVENTS)) && class_modifiable(klass) &&
 		       class_needs_calls(klass, sig, lh);
 	}
 	if (keep && cc->want)
@@ -599,7 +669,7 @@ static void log_count(void)
 static void restore_all(JNIEnv *jni)
 {
 	struct class_list l = { 0 };
-	struct collect_ctx cc = { false, &l };
+	struct collect_ctx cc = { false, &l, 0 };
 
 	atomic_store(&active, false);
 	hook_enable(false);
@@ -623,7 +693,7 @@ void inject_update(JNIEnv *jni, bool want)
 		restore_all(jni);
 	} else {
 		struct class_list l = { 0 };
-		struct collect_ctx cc = { true, &l };
+		struct collect_ctx cc = { true, &l, notifysites_wanted() };
 		/* on first, so classes loaded during the scan get their calls from the hook */
 		atomic_store(&active, true);
 		hook_enable(true);

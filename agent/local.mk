@@ -64,3 +64,6 @@ all-local: agent/libstapjava.so
 agent/libstapjava.so: agent/libstapjava.la
 	$(AM_V_GEN)rm -f $@ && ln -s .libs/libstapjava.so $@
 CLEANFILES += agent/libstapjava.so
+
+# Object.notify/notifyAll reported from their call sites (issue 14).
+agent_libstapjava_la_SOURCES += agent/notifysites.c agent/notifysites.h

@@ -202,11 +202,34 @@ static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 	finish(&em, s);
 }
 
+/* In front of a call of Object.notify()V or notifyAll()V (notifysites.h):
+ * SITE stands for Object's method, the stack starts at the caller, and the
+ * receiver, the monitor notified, goes as the event's one value to those
+ * that asked for monitor detail. */
+static void JNICALL p_notify(JNIEnv *jni, jclass k, jobject receiver, jint site)
+{
+	struct mmatch m;
+	struct emission em;
+	struct scratch *s;
+
+	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_MONITOR))
+		return;
+	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
+		return;
+	if (em.want.opt & WIRE_OPT_MONITOR) {
+		capture_object(jni, s, receiver, &s->ev.values[0]);
+		s->ev.nvalues = 1;
+		em.receiver_captured = true;
+	}
+	finish(&em, s);
+}
+
 static void *const natives[CF_NPROBE] = {
 	[CF_ENTER] = p_enter, [CF_ENTER_ARGS] = p_enter_args, [CF_ARG_I] = p_arg_i,
 	[CF_ARG_J] = p_arg_j, [CF_ARG_F] = p_arg_f, [CF_ARG_D] = p_arg_d, [CF_ARG_L] = p_arg_l,
 	[CF_ENTERED] = p_entered, [CF_RET_V] = p_ret_v, [CF_RET_I] = p_ret_i, [CF_RET_J] = p_ret_j,
 	[CF_RET_F] = p_ret_f, [CF_RET_D] = p_ret_d, [CF_RET_L] = p_ret_l, [CF_THROWN] = p_thrown,
+	[CF_NOTIFY] = p_notify,
 };
 
 int probe_define(JNIEnv *jni)

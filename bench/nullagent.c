@@ -169,7 +169,7 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass rede
 	size_t out_len = 0;
 	const char *why = NULL;
 	struct select_ctx sc = { 0 };
-	struct classfile_hooks hooks = { &sc, select_method, refused, NULL };
+	struct classfile_hooks hooks = { &sc, select_method, refused, NULL, NULL };
 	unsigned char *copy = NULL;
 
 	if (!name || strlen(name) != clen || memcmp(name, bp_class_sig + 1, clen) != 0)

@@ -255,6 +255,11 @@ static const char *nested(struct clog *w, const struct print_meta *meta, bool en
 	return DEPTH_OF(v, one) == (enter ? 1u : 0u) ? (enter ? begins : ends) : NULL;
 }
 
+static bool is_notify(const struct wire_event *ev)
+{
+	return is(&ev->name, "java.lang.Object.notify()V") || is(&ev->name, "java.lang.Object.notifyAll()V");
+}
+
 /* The seed's name of a method event, and whether its line names an object. */
 static const char *method_event(struct clog *w, const struct print_meta *meta,
 				const struct wire_event *ev, bool *object)
@@ -329,8 +334,11 @@ static int event_line(struct clog *w, struct record_out *out, const struct print
 		if (!(what = method_event(w, meta, ev, &object)))
 			return 0;
 		begin_line(w, meta, what);
+		/* the receiver: on the wire only as notify's one value (PROTOCOL.md) */
 		if (object)
-			add_hex(w, UNKNOWN); /* the receiver: not on the wire */
+			add_hex(w, ev->code == WIRE_EV_METHOD_ENTER && ev->nvalues == 1 &&
+				   (ev->values[0].type == WIRE_T_OBJECT || ev->values[0].type == WIRE_T_ARRAY) &&
+				   is_notify(ev) ? ev->values[0].object_id : UNKNOWN);
 		return add_stack(w, out, ev);
 	case WIRE_EV_LOST:
 		w->len = (size_t)PUT(w->line, "#lost,");
@@ -444,6 +452,8 @@ static const char *const clog_methods[] = {
 	"java.lang.Thread.start:enter",
 	"java.lang.Thread.join",
 	"java.lang.Thread.sleep",
+	"java.lang.Object.notify()V:enter",
+	"java.lang.Object.notifyAll()V:enter",
 	NULL,
 };
 

@@ -1803,6 +1803,59 @@ check_lines_loaded() {
 @test "lines: a line of a loaded class (retransformed); a line without code is said with the nearest lines that have code (JDK 17)" { check_lines_loaded "$JDK17"; }
 @test "lines: a line of a loaded class (retransformed); a line without code is said with the nearest lines that have code (JDK 25)" { check_lines_loaded "$JDK25"; }
 
+# Object.notify()V and notifyAll()V (native) are reported from their
+# callers: a bridge attached to a running Clog (testsuite/java/Clog.java,
+# -Xverify:all) registers them; the loaded classes that call them (Clog)
+# are found by their constant pools and retransformed, the one loaded later
+# (Clog$Box) gets its calls as it loads. The bridge leaves before the
+# workload runs: every changed class goes back to its original code. A
+# second bridge registers again: main's known calls come, each once, with
+# the object notified (--monitor-detail) and the stack from the caller.
+check_notify() {
+	local l_main
+	l_main=$(grep -n '^        notifies();' "$SRC/testsuite/java/Clog.java" | cut -d: -f1)
+	"$1" "-XX:ErrorFile=$T/hs_err_%p.log" -Xverify:all -cp "$CLASSES" Clog "$T/go" "$T/go" \
+		>"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
+	start_bridge b1 -m 'java.lang.Object.notify()V:enter' --agent "$AGENT" \
+		--agent-options "sockdir=$T/s,loglevel=debug,logfile=$T/agent.log"
+	wait_until 30 registered 1
+	local n
+	n=$(sed -n 's/.*info: method calls injected in \([0-9]*\) class.*/\1/p' "$T/agent.log" | tail -1)
+	[ "$n" -ge 1 ]
+	kill "$BPID"
+	wait_exit "$BPID" || true
+	wait_until 20 log_has "info: injected calls removed: $n class"
+	start_bridge b2 -m 'java.lang.Object.notify()V:enter' -m 'java.lang.Object.notifyAll()V:enter' \
+		--monitor-detail --stack
+	wait_until 30 registered 2
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	local main
+	main=$(sed -n 's/^tid main=//p' "$T/java.out")
+	grep " tid=$main " "$T/b2.out" | grep ' stack=Clog' | mask | sed -E 's/@H#ID/@H#O/' >"$T/got"
+	local p='method.enter pid=P tid=T ts=X method=java.lang.Object'
+	diff -u - "$T/got" <<-EOF
+		$p.notify()V args=Clog\$Mon@H#O stack=Clog.waitNotify()V:150|Clog.main([Ljava/lang/String;)V:173
+		$p.notify()V args=Clog\$Box@H#O stack=Clog\$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:$l_main
+		$p.notify()V args=Clog\$Box@H#O stack=Clog\$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:$l_main
+		$p.notifyAll()V args=Clog\$Box@H#O stack=Clog\$Box.pingAll()V:191|Clog.notifies()V:199|Clog.main([Ljava/lang/String;)V:$l_main
+		$p.notifyAll()V args=Clog\$Mon@H#O stack=Clog.notifies()V:201|Clog.main([Ljava/lang/String;)V:$l_main
+		$p.notify()V args=Clog\$Box@H#O stack=Clog.notifies()V:205|Clog.main([Ljava/lang/String;)V:$l_main
+	EOF
+	# the object notified is the same object each time it is
+	[ "$(grep -o 'args=[^ ]*' "$T/b2.out" | grep -c "$(grep -m1 -o 'args=Clog\$Box@[^ ]*' "$T/b2.out")")" -eq 4 ]
+	# no Notice: both are reported, native or not, and Object is never changed
+	bridge_quiet b2
+	! grep -q 'cannot be reported' "$T/b1.log" || return 1
+	! grep -E ': (warn|error): ' "$T/agent.log" || return 1
+}
+
+@test "notify: Object.notify/notifyAll from their callers in a JVM attached to, restored when the registration goes (JDK 17)" { check_notify "$JDK17"; }
+@test "notify: Object.notify/notifyAll from their callers in a JVM attached to, restored when the registration goes (JDK 25)" { check_notify "$JDK25"; }
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 

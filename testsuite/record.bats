@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # stpd-bridge --record and --read (stpd-bridge/recorder.h, record.h): a known
 # workload (testsuite/java/Clog.java) recorded as a concurrency log (.clog)
-# by a bridge that prints at the same time, on JDK 17 and JDK 25: the file's
+# by a bridge that prints at the same time, on JDK 17 and JDK 25, the JVM
+# verifying every class (-Xverify:all, the classes with notify calls too): the file's
 # events per thread, its meta part, and --read's lines; then each fault with
 # its message. No sleep-and-hope: each step waits (bounded) for a file, a
 # line or a process.
@@ -47,7 +48,7 @@ logged() { grep -q -- "$2" "$T/$1.log" 2>/dev/null; }
 
 # clog_jvm JAVA: the Clog workload with the agent, waiting for $T/go.
 clog_jvm() {
-	"$1" "-XX:ErrorFile=$T/hs_err_%p.log" \
+	"$1" "-XX:ErrorFile=$T/hs_err_%p.log" -Xverify:all \
 		"-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" \
 		-cp "$CLASSES" Clog "$T/go" "$T/release" >"$T/java.out" 2>"$T/java.err" 3>&- &
 	JPID=$!
@@ -102,7 +103,7 @@ by_thread() {
 
 # The --read lines: the JVM's pid and the times masked, threads and owners
 # named, objects numbered in order of appearance, the JDK's own frames
-# (java.*) left out of stacks.
+# (java.*, jdk.*) left out of stacks.
 read_lines() {
 	by_thread '
 		function named(v) { return v in name ? name[v] : v }
@@ -120,7 +121,7 @@ read_lines() {
 				else if (f ~ /^object=/) f = "object=" obj(substr(f, 8))
 				else if (f ~ /^stack=/) {
 					k = split(substr(f, 7), fr, "|"); f = "stack="; sep = ""
-					for (j = 1; j <= k; j++) if (fr[j] !~ /^java\./) { f = f sep fr[j]; sep = "|" }
+					for (j = 1; j <= k; j++) if (fr[j] !~ /^(java|jdk)\./) { f = f sep fr[j]; sep = "|" }
 				}
 				line = line (i > 1 ? " " : "") f
 			}
@@ -130,7 +131,7 @@ read_lines() {
 
 # The file itself: each event line with its methods named from the file's
 # own #method lines and each location read as the line it is, threads
-# named, objects numbered, the JDK's frames left out.
+# named, objects numbered, the JDK's frames (java.*, jdk.*) left out.
 clog_lines() {
 	by_thread '
 		function obj(v) { if (!(v in objs)) objs[v] = "O" (++nobj); return objs[v] }
@@ -147,12 +148,12 @@ clog_lines() {
 			line = f[2] "," name[t]; i = 4
 			if (f[2] == "ThreadStarted") line = line "," f[4]
 			else if (f[2] != "ThreadEnded") {
-				if (f[2] !~ /^ThreadSle/) line = line "," (f[2] ~ /^Object(Wait|Waited)$|^Monitor/ ? obj(f[i++]) : f[i++])
+				if (f[2] !~ /^ThreadSle/) line = line "," (f[2] ~ /^Object|^Monitor/ ? obj(f[i++]) : f[i++])
 				if (f[2] == "MonitorContendedEnter") line = line "," tid(f[i++])
 				depth = f[i++]; stack = ""; sep = ""
 				for (j = 0; j < depth; j++) {
 					m = method[f[i]]; l = hex(f[i + 1]); i += 2
-					if (m !~ /^java\./) { stack = stack sep m ":" l; sep = "|" }
+					if (m !~ /^(java|jdk)\./) { stack = stack sep m ":" l; sep = "|" }
 				}
 				line = line "," stack
 			}
@@ -181,13 +182,20 @@ check_clog() {
 			ThreadJoin,main,00000000,Clog.contention()V:142|Clog.main([Ljava/lang/String;)V:172
 			ThreadJoined,main,00000000,Clog.contention()V:142|Clog.main([Ljava/lang/String;)V:172
 			ThreadStart,main,00000000,Clog.waitNotify()V:147|Clog.main([Ljava/lang/String;)V:173
+			ObjectNotify,main,O3,Clog.waitNotify()V:150|Clog.main([Ljava/lang/String;)V:173
 			ThreadJoin,main,00000000,Clog.waitNotify()V:153|Clog.main([Ljava/lang/String;)V:173
 			ThreadJoined,main,00000000,Clog.waitNotify()V:153|Clog.main([Ljava/lang/String;)V:173
 			ThreadStart,main,00000000,Clog.joinSleeper()V:158|Clog.main([Ljava/lang/String;)V:174
 			ThreadJoin,main,00000000,Clog.joinSleeper()V:159|Clog.main([Ljava/lang/String;)V:174
 			ThreadJoined,main,00000000,Clog.joinSleeper()V:159|Clog.main([Ljava/lang/String;)V:174
+			ObjectNotify,main,O4,Clog$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:175
+			ObjectNotify,main,O4,Clog$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:175
+			ObjectNotifyAll,main,O4,Clog$Box.pingAll()V:191|Clog.notifies()V:199|Clog.main([Ljava/lang/String;)V:175
+			ObjectNotifyAll,main,O3,Clog.notifies()V:201|Clog.main([Ljava/lang/String;)V:175
+			ObjectNotify,main,O4,Clog.notifies()V:205|Clog.main([Ljava/lang/String;)V:175
 			ThreadEnded,main
 			ThreadStarted,main,DestroyJavaVM
+			ObjectNotifyAll,main,O5,
 			ThreadEnded,main
 			ThreadStarted,holder,holder
 			ThreadEnded,holder
@@ -206,7 +214,14 @@ check_clog() {
 		[ -z "$sleep_j" ] || printf '%s\n' 'ThreadSleep,sleeper,Clog$Sleeper.run()V:125' 'ThreadSlept,sleeper,Clog$Sleeper.run()V:125'
 		printf '%s\n' 'ThreadSleep,sleeper,Clog$Sleeper.run()V:126' 'ThreadSlept,sleeper,Clog$Sleeper.run()V:126' \
 			'ThreadEnded,sleeper'
-	} >"$T/want"
+	} >"$T/want.all"
+	# the JDK's own notifyAll as main ends: JDK 17's ThreadGroup, once empty, then VM.shutdown's
+	if [ "$jdk" = 17 ]; then
+		sed -e '0,/^ThreadEnded,main$/s//ObjectNotifyAll,main,O5,\n&/' \
+			-e '/^ThreadStarted,main,DestroyJavaVM$/{n;s/O5/O6/}' "$T/want.all" >"$T/want"
+	else
+		cp "$T/want.all" "$T/want"
+	fi
 	diff -u "$T/want" "$T/got"
 
 	# the meta part: classes with their source file, methods with the lines seen
@@ -233,13 +248,20 @@ check_clog() {
 			method.enter pid=P tid=main ts=X method=java.lang.Thread.join()V args= stack=Clog.contention()V:142|Clog.main([Ljava/lang/String;)V:172
 			method.return pid=P tid=main ts=X method=java.lang.Thread.join()V popped=0 ret=? stack=Clog.contention()V:142|Clog.main([Ljava/lang/String;)V:172
 			method.enter pid=P tid=main ts=X method=java.lang.Thread.start()V args= stack=Clog.waitNotify()V:147|Clog.main([Ljava/lang/String;)V:173
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notify()V args= stack=Clog.waitNotify()V:150|Clog.main([Ljava/lang/String;)V:173
 			method.enter pid=P tid=main ts=X method=java.lang.Thread.join()V args= stack=Clog.waitNotify()V:153|Clog.main([Ljava/lang/String;)V:173
 			method.return pid=P tid=main ts=X method=java.lang.Thread.join()V popped=0 ret=? stack=Clog.waitNotify()V:153|Clog.main([Ljava/lang/String;)V:173
 			method.enter pid=P tid=main ts=X method=java.lang.Thread.start()V args= stack=Clog.joinSleeper()V:158|Clog.main([Ljava/lang/String;)V:174
 			method.enter pid=P tid=main ts=X method=java.lang.Thread.join()V args= stack=Clog.joinSleeper()V:159|Clog.main([Ljava/lang/String;)V:174
 			method.return pid=P tid=main ts=X method=java.lang.Thread.join()V popped=0 ret=? stack=Clog.joinSleeper()V:159|Clog.main([Ljava/lang/String;)V:174
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notify()V args= stack=Clog$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:175
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notify()V args= stack=Clog$Box.ping()V:188|Clog.notifies()V:198|Clog.main([Ljava/lang/String;)V:175
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notifyAll()V args= stack=Clog$Box.pingAll()V:191|Clog.notifies()V:199|Clog.main([Ljava/lang/String;)V:175
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notifyAll()V args= stack=Clog.notifies()V:201|Clog.main([Ljava/lang/String;)V:175
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notify()V args= stack=Clog.notifies()V:205|Clog.main([Ljava/lang/String;)V:175
 			thread.end pid=P tid=main ts=X
 			thread.start pid=P tid=main ts=X thread="DestroyJavaVM"
+			method.enter pid=P tid=main ts=X method=java.lang.Object.notifyAll()V args= stack=
 			thread.end pid=P tid=main ts=X
 			thread.start pid=P tid=holder ts=X thread="holder"
 			thread.end pid=P tid=holder ts=X
@@ -262,12 +284,18 @@ check_clog() {
 			'method.enter pid=P tid=sleeper ts=X method=java.lang.Thread.sleep(JI)V args= stack=Clog$Sleeper.run()V:126' \
 			'method.return pid=P tid=sleeper ts=X method=java.lang.Thread.sleep(JI)V popped=0 ret=? stack=Clog$Sleeper.run()V:126' \
 			'thread.end pid=P tid=sleeper ts=X'
-	} >"$T/want"
+	} >"$T/want.all"
+	if [ "$jdk" = 17 ]; then
+		sed '0,/^thread.end pid=P tid=main ts=X$/s//method.enter pid=P tid=main ts=X method=java.lang.Object.notifyAll()V args= stack=\n&/' \
+			"$T/want.all" >"$T/want"
+	else
+		cp "$T/want.all" "$T/want"
+	fi
 	diff -u "$T/want" "$T/got"
 }
 
-@test "clog: contention, waits, sleeps and joins per thread, the meta part, and --read (JDK 17)" { check_clog 17 "$JDK17"; }
-@test "clog: contention, waits, sleeps and joins per thread, the meta part, and --read (JDK 25)" { check_clog 25 "$JDK25"; }
+@test "clog: contention, waits, notifies, sleeps and joins per thread, the meta part, and --read (JDK 17)" { check_clog 17 "$JDK17"; }
+@test "clog: contention, waits, notifies, sleeps and joins per thread, the meta part, and --read (JDK 25)" { check_clog 25 "$JDK25"; }
 
 # ---------------------------------------------------------------- faults
 

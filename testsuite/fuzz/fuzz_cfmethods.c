@@ -86,7 +86,7 @@ static int same_method(const struct cfmethod *a, const struct cfmethod *b)
 static void against_rewriter(const uint8_t *in, size_t len, const struct cfmethods *c)
 {
 	struct walk w = { c, 0, 1 };
-	struct classfile_hooks h = { &w, on_select, on_refused, NULL };
+	struct classfile_hooks h = { &w, on_select, on_refused, NULL, NULL };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why;
@@ -117,7 +117,7 @@ static void refused_by_both(const uint8_t *in, size_t len, const char *mine)
 	};
 	struct cfmethods none = { 0 };
 	struct walk w = { &none, 0, 0 };
-	struct classfile_hooks h = { &w, on_offer_nothing, on_refused, NULL };
+	struct classfile_hooks h = { &w, on_offer_nothing, on_refused, NULL, NULL };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why;

@@ -102,6 +102,15 @@ static void on_lines(void *ctx, const char *name, size_t nl, const char *desc, s
 	}
 }
 
+/* Every notify call site gets a call: the rewriter walks each method's code
+ * for them whenever the pool names notify()V or notifyAll()V. */
+static int32_t on_notify(void *ctx, bool all)
+{
+	struct run *r = ctx;
+	(void)all;
+	return r->mode == PICK_NONE ? -1 : r->next_site++;
+}
+
 /* Reasons a method may get on its second rewrite only: the first one made it
  * bigger (codeattr.c, codeedit.c). */
 static int grown(const char *why)
@@ -136,7 +145,7 @@ static void on_refused(void *ctx, const char *name, size_t nl, const char *desc,
 static int rewrite(const uint8_t *in, size_t len, enum mode mode, struct run *r, uint8_t **out,
 		   size_t *out_len)
 {
-	struct classfile_hooks h = { r, on_select, on_refused, on_lines };
+	struct classfile_hooks h = { r, on_select, on_refused, on_lines, on_notify };
 	uint8_t sentinel;
 	const char *why = "unset";
 

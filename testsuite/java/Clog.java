@@ -1,4 +1,4 @@
-// Clog: a workload with known contention, waits, notifies, sleeps and joins,
+// Clog: a workload with known contention, waits, notifies (step 4, at the end), sleeps and joins,
 // for testsuite/record.bats (the concurrency log of stpd-bridge --record).
 //
 //   java Clog GOFILE RELEASEFILE
@@ -172,8 +172,37 @@ public class Clog {
         contention();
         waitNotify();
         joinSleeper();
+        notifies();
         String[] names = { "main", "holder", "blocker", "waiter", "sleeper" };
         for (int i = 0; i < names.length; i++)
             System.out.println("tid " + names[i] + "=" + tids[i]);
+    }
+
+    // 4. main notifies with nobody waiting: notify() 3 times and notifyAll()
+    // twice, through each form javac gives a call (this.notify() in a
+    // method of Box, a Methodref of Clog$Box; one of Clog$Mon; one of
+    // java.lang.Object). Below everything else, so the lines above keep
+    // their numbers.
+    static final class Box {
+        synchronized void ping() {
+            notify();
+        }
+        synchronized void pingAll() {
+            this.notifyAll();
+        }
+    }
+
+    static void notifies() {
+        Box box = new Box();
+        for (int i = 0; i < 2; i++)
+            box.ping();
+        box.pingAll();
+        synchronized (MON) {
+            MON.notifyAll();
+        }
+        Object o = box;
+        synchronized (o) {
+            o.notify();
+        }
     }
 }

@@ -80,7 +80,7 @@ static void JNICALL hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject lo
 			 unsigned char **new_data)
 {
 	struct ctx c = { name ? name : "?" };
-	struct classfile_hooks h = { &c, select_all, refused, NULL };
+	struct classfile_hooks h = { &c, select_all, refused, NULL, NULL };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = NULL;

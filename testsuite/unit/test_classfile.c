@@ -212,7 +212,7 @@ static const struct { const char *name, *desc; } probe_fns[CF_NPROBE] = {
 	{ "argF", "(F)V" }, { "argD", "(D)V" }, { "argL", "(Ljava/lang/Object;)V" },
 	{ "entered", "(I)V" }, { "retV", "(I)V" }, { "retI", "(II)V" }, { "retJ", "(JI)V" },
 	{ "retF", "(FI)V" }, { "retD", "(DI)V" }, { "retL", "(Ljava/lang/Object;I)V" },
-	{ "thrown", "(Ljava/lang/Throwable;I)V" },
+	{ "thrown", "(Ljava/lang/Throwable;I)V" }, { "notify", "(Ljava/lang/Object;I)V" },
 };
 
 /* Where the appended constants land in a class whose pool is the base pool
@@ -243,23 +243,30 @@ enum {
 	APPENDED = 64,		/* constants appended before the Integers */
 };
 
-/* The appended constants for a pool of COUNT entries (see the enum above). */
-static void put_probe_constants(struct bb *b, uint32_t count, bool smt_utf8,
+/* Probe function I's name, type, NameAndType, Methodref at AT..AT+3. */
+static void put_probe_ref(struct bb *b, uint32_t count, uint32_t at, uint32_t i)
+{
+	cp_utf8(b, probe_fns[i].name);			/* at */
+	cp_utf8(b, probe_fns[i].desc);			/* at+1 */
+	bb_u1(b, 12); bb_u2(b, at); bb_u2(b, at + 1);
+	bb_u1(b, 10); bb_u2(b, count + 1); bb_u2(b, at + 2);
+}
+
+/* The appended constants for a pool of COUNT entries (see the enum above);
+ * with NOTIFY, Probe.notify's four after them, before the Integers. */
+static void put_probe_constants(struct bb *b, uint32_t count, bool smt_utf8, bool notify,
 				const int32_t *sites, size_t n)
 {
 	cp_utf8(b, "stapjava/Probe");			/* count */
 	bb_u1(b, 7); bb_u2(b, count);			/* count+1: Class */
-	for (uint32_t i = 0; i < CF_NPROBE; i++) {
-		uint32_t at = count + 2 + 4 * i;
-		cp_utf8(b, probe_fns[i].name);		/* at */
-		cp_utf8(b, probe_fns[i].desc);		/* at+1 */
-		bb_u1(b, 12); bb_u2(b, at); bb_u2(b, at + 1);
-		bb_u1(b, 10); bb_u2(b, count + 1); bb_u2(b, at + 2);
-	}
+	for (uint32_t i = 0; i < CF_NFIXED; i++)
+		put_probe_ref(b, count, count + 2 + 4 * i, i);
 	cp_utf8(b, "java/lang/Throwable");		/* count+62 */
 	bb_u1(b, 7); bb_u2(b, count + 62);		/* count+63 */
 	if (smt_utf8)
 		cp_utf8(b, "StackMapTable");		/* count+64 */
+	if (notify)
+		put_probe_ref(b, count, count + 64 + smt_utf8, CF_NOTIFY);
 	for (size_t i = 0; i < n; i++) {
 		bb_u1(b, 3);
 		bb_u4(b, (uint32_t)sites[i]);
@@ -309,6 +316,7 @@ struct cls {
 	size_t nmethods;
 	/* an expected output: the appended constants, with these sites */
 	bool probe;
+	bool notify;			/* with Probe.notify's constants */
 	const int32_t *sites;
 	size_t nsites;
 };
@@ -400,11 +408,11 @@ static void build_class(struct bb *b, const struct cls *c)
 	bb_u4(b, 0xCAFEBABE);
 	bb_u2(b, 0);
 	bb_u2(b, c->major ? c->major : 52);
-	bb_u2(b, count + (c->probe ? APPENDED + c->no_smt_utf8 + (uint32_t)c->nsites : 0));
+	bb_u2(b, count + (c->probe ? APPENDED + c->no_smt_utf8 + 4u * c->notify + (uint32_t)c->nsites : 0));
 	put_base_pool(b, !c->no_smt_utf8);
 	bb_bytes(b, c->cp_extra, c->cp_extra_len);
 	if (c->probe)
-		put_probe_constants(b, count, c->no_smt_utf8, c->sites, c->nsites);
+		put_probe_constants(b, count, c->no_smt_utf8, c->notify, c->sites, c->nsites);
 	bb_u2(b, 0x0021);		/* access */
 	bb_u2(b, C_THIS);
 	bb_u2(b, C_OBJ);
@@ -488,7 +496,7 @@ static void refused_rec(void *ctx, const char *name, size_t name_len, const char
 static int inject(const uint8_t *in, size_t len, struct sel *s, uint8_t **out, size_t *out_len,
 		  const char **why)
 {
-	const struct classfile_hooks h = { s, select_seq, refused_rec, NULL };
+	const struct classfile_hooks h = { s, select_seq, refused_rec, NULL, NULL };
 	return classfile_inject(in, len, &h, out, out_len, why);
 }
 
@@ -551,7 +559,7 @@ static void expect_rewrite(const struct bb *in, struct sel *sel, int ret, const 
 	compare(out, out_len, expect);
 	/* the output is a class file the rewriter reads again */
 	int calls = 0;
-	const struct classfile_hooks none = { &calls, select_none, refused_count, NULL };
+	const struct classfile_hooks none = { &calls, select_none, refused_count, NULL, NULL };
 	uint8_t sentinel, *out2 = &sentinel;
 	size_t len2 = 0;
 	assert_int_equal(classfile_inject(out, out_len, &none, &out2, &len2, &why), 0);
@@ -567,7 +575,7 @@ static void expect_error(const uint8_t *in, size_t len, int err)
 	size_t out_len = 12345;
 	const char *why = NULL;
 	int calls = 0;
-	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
+	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL, NULL };
 	int r = classfile_inject(in, len, &h, &out, &out_len, &why);
 	assert_int_equal(r, err);
 	assert_non_null(why);
@@ -836,7 +844,7 @@ static void expect_lines(const struct method *m, const struct method *em, const 
 	g_lines.give = give;
 	g_lines.ngive = ngive;
 	struct sel sel = { .picks = picks, .npicks = npicks };
-	const struct classfile_hooks h = { &sel, select_seq, refused_rec, lines_give };
+	const struct classfile_hooks h = { &sel, select_seq, refused_rec, lines_give, NULL };
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = "unset";
@@ -918,6 +926,193 @@ static void test_lines(void **state)
 	static const int32_t sites2[] = { 3, 4 };
 	static const struct classfile_pick pick = { .site = 3, .enter = true };
 	expect_lines(&m2, &em2, &pick, 1, give5, 1, sites2, 2);
+}
+
+/* ------------------------------------------------------------ notify */
+
+/* Constants after the base pool for the notify tests: notify()V by a
+ * Methodref of T, notifyAll()V by an InterfaceMethodref (the class a
+ * reference names does not matter), and notify(I)V, which is not
+ * Object's. */
+enum {
+	N_NOTIFY = C_BASE_COUNT,	/* 52 "notify" */
+	N_NOTIFY_NAT,			/* 53 NameAndType notify ()V */
+	N_NOTIFY_REF,			/* 54 Methodref T.notify()V */
+	N_ALL,				/* 55 "notifyAll" */
+	N_ALL_NAT,			/* 56 NameAndType notifyAll ()V */
+	N_ALL_REF,			/* 57 InterfaceMethodref T.notifyAll()V */
+	N_OTHER_NAT,			/* 58 NameAndType notify (I)V */
+	N_OTHER_REF,			/* 59 Methodref T.notify(I)V */
+	N_COUNT,			/* 60 */
+	N_M_NOTIFY = N_COUNT + 64 + 3,	/* Probe.notify's Methodref */
+	N_SITE0 = N_COUNT + 68,		/* the first Integer */
+};
+
+static const uint8_t notify_pool[] = {
+	1, U2(6), 'n', 'o', 't', 'i', 'f', 'y',
+	12, U2(N_NOTIFY), U2(C_DESC_V),
+	10, U2(C_THIS), U2(N_NOTIFY_NAT),
+	1, U2(9), 'n', 'o', 't', 'i', 'f', 'y', 'A', 'l', 'l',
+	12, U2(N_ALL), U2(C_DESC_V),
+	11, U2(C_THIS), U2(N_ALL_NAT),
+	12, U2(N_NOTIFY), U2(C_DESC_IV),
+	10, U2(C_THIS), U2(N_OTHER_NAT),
+};
+
+/* The kinds SELECT_NOTIFY was asked about (bit 0 notify, 1 notifyAll, in
+ * the order asked: seq), and the sites it gives (-1: none). */
+static struct {
+	unsigned asked, seq;
+	int32_t give[2];
+} g_notify;
+
+static int32_t notify_give(void *ctx, bool all)
+{
+	(void)ctx;
+	g_notify.seq = g_notify.seq * 4 + 1u + all;
+	g_notify.asked |= 1u << all;
+	return g_notify.give[all];
+}
+
+/* METHODS in a class with notify_pool, the notify sites GIVE: RET and,
+ * when RET > 0, the class with EXPECTED and the Integers SITES. */
+static void expect_notify(const struct method *methods, const struct method *expected, size_t n,
+			  const int32_t give[2], int ret, const int32_t *sites, size_t nsites)
+{
+	const struct cls c = { .cp_extra = notify_pool, .cp_extra_len = sizeof notify_pool,
+			       .cp_extra_slots = N_COUNT - C_BASE_COUNT, .methods = methods, .nmethods = n };
+	struct cls ec = c;
+	struct bb in = { 0 }, exp = { 0 };
+	ec.methods = expected;
+	ec.probe = ec.notify = true;
+	ec.sites = sites;
+	ec.nsites = nsites;
+	build_class(&in, &c);
+	build_class(&exp, &ec);
+	memset(&g_notify, 0, sizeof g_notify);
+	g_notify.give[0] = give[0];
+	g_notify.give[1] = give[1];
+	struct sel sel = { 0 };
+	struct classfile_hooks h = { &sel, select_seq, refused_rec, NULL, NULL };
+	h.select_notify = notify_give;
+	uint8_t sentinel, *out = &sentinel;
+	size_t out_len = 0;
+	const char *why = "unset";
+	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), ret);
+	assert_null(why);
+	assert_int_equal(sel.refused, 0);
+	if (ret > 0) {
+		compare(out, out_len, &exp);
+		free(out);
+	} else {
+		assert_ptr_equal(out, &sentinel);
+	}
+	bb_free(&in);
+	bb_free(&exp);
+}
+
+/* In front of each invocation of notify()V / notifyAll()V, whichever class
+ * its reference names and by invokevirtual or invokeinterface: `dup;
+ * ldc_w site; invokestatic Probe.notify`, labelled. A branch over a call
+ * site (1) moves with it; a branch to the invocation itself (2, the
+ * receiver on the stack) lands on the call, and its frame
+ * (same_locals_1_stack_item [T]) stays there. notify(I)V gets nothing;
+ * max_stack grows by 2 (the receiver's dup and the site). The methods are
+ * not picked: only the notify sites' Integers, notify's first. */
+static void test_notify_call_sites(void **state)
+{
+	(void)state;
+	static const uint8_t code1[] = {
+		0x2a,				/*  0: aload_0 */
+		0xc6, U2(7),			/*  1: ifnull +7 (-> 8) */
+		0x2a,				/*  4: aload_0 */
+		0xb6, U2(N_NOTIFY_REF),		/*  5: invokevirtual T.notify()V */
+		0x2a,				/*  8: aload_0 */
+		0xb9, U2(N_ALL_REF), 1, 0,	/*  9: invokeinterface T.notifyAll()V */
+		0x2a, 0x04,			/* 14: aload_0; iconst_1 */
+		0xb6, U2(N_OTHER_REF),		/* 16: invokevirtual T.notify(I)V */
+		0xb1,				/* 19: return */
+	};
+	static const uint8_t frames1[] = { 8 };			/* same_frame at 8 */
+	static const uint8_t ecode1[] = {
+		0x2a,				/*  0: aload_0 */
+		0xc6, U2(14),			/*  1: ifnull +14 (-> 15) */
+		0x2a,				/*  4: aload_0 */
+		0x59, 0x13, U2(N_SITE0), 0xb8, U2(N_M_NOTIFY),	/*  5: notify's call */
+		0xb6, U2(N_NOTIFY_REF),		/* 12: invokevirtual T.notify()V */
+		0x2a,				/* 15: aload_0 */
+		0x59, 0x13, U2(N_SITE0 + 1), 0xb8, U2(N_M_NOTIFY),	/* 16: notifyAll's call */
+		0xb9, U2(N_ALL_REF), 1, 0,	/* 23: invokeinterface */
+		0x2a, 0x04,			/* 28: aload_0; iconst_1 */
+		0xb6, U2(N_OTHER_REF),		/* 30: invokevirtual T.notify(I)V */
+		0xb1,				/* 33: return */
+	};
+	static const uint8_t eframes1[] = { 15 };		/* same_frame at 15 */
+	static const struct line lines1[] = { { 0, 3 }, { 8, 4 }, { 19, 5 } };
+	static const struct line elines1[] = { { 0, 3 }, { 15, 4 }, { 33, 5 } };
+	static const uint8_t code2[] = {
+		0x2a, 0x2a,			/*  0: aload_0; aload_0 */
+		0xc7, U2(3),			/*  2: ifnonnull +3 (-> 5, [T] on the stack) */
+		0xb6, U2(N_NOTIFY_REF),		/*  5: invokevirtual T.notify()V */
+		0xb1,				/*  8: return */
+	};
+	static const uint8_t frames2[] = { 64 + 5, 7, U2(C_THIS) };
+	static const uint8_t ecode2[] = {
+		0x2a, 0x2a,			/*  0: aload_0; aload_0 */
+		0xc7, U2(3),			/*  2: ifnonnull +3 (-> 5: the call) */
+		0x59, 0x13, U2(N_SITE0), 0xb8, U2(N_M_NOTIFY),	/*  5: notify's call */
+		0xb6, U2(N_NOTIFY_REF),		/* 12: invokevirtual T.notify()V */
+		0xb1,				/* 15: return */
+	};
+	const struct method m[] = {
+		{ .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 2,
+		  .max_locals = 1, CODE(code1), FRAMES(frames1, 1), .lines = lines1, .nlines = 3 },
+		{ .access = 0x0001, .name = C_ABS, .desc = C_DESC_V, .has_code = true, .max_stack = 2,
+		  .max_locals = 1, CODE(code2), FRAMES(frames2, 1) },
+	};
+	struct method em[2] = { m[0], m[1] };
+	em[0].code = ecode1;
+	em[0].code_len = sizeof ecode1;
+	em[0].frames = eframes1;
+	em[0].lines = elines1;
+	em[0].max_stack = 4;
+	em[1].code = ecode2;
+	em[1].code_len = sizeof ecode2;
+	em[1].max_stack = 4;
+	static const int32_t give[2] = { 7, 9 }, sites[] = { 7, 9 };
+	expect_notify(m, em, 2, give, 2, sites, 2);
+	assert_int_equal(g_notify.seq, 1u * 4 + 2);		/* notify, then notifyAll */
+
+	/* only notifyAll given a site: the notify calls stay as they were, the
+	 * method without notifyAll is not rewritten */
+	static const uint8_t ecode1b[] = {
+		0x2a, 0xc6, U2(7), 0x2a,	/*  0: as before */
+		0xb6, U2(N_NOTIFY_REF),		/*  5: invokevirtual T.notify()V */
+		0x2a,				/*  8: aload_0 */
+		0x59, 0x13, U2(N_SITE0), 0xb8, U2(N_M_NOTIFY),	/*  9: notifyAll's call */
+		0xb9, U2(N_ALL_REF), 1, 0,	/* 16: invokeinterface */
+		0x2a, 0x04, 0xb6, U2(N_OTHER_REF), 0xb1,	/* 21 */
+	};
+	static const struct line elines1b[] = { { 0, 3 }, { 8, 4 }, { 26, 5 } };
+	em[0].code = ecode1b;
+	em[0].code_len = sizeof ecode1b;
+	em[0].frames = frames1;
+	em[0].lines = elines1b;
+	em[1] = m[1];
+	static const int32_t give_all[2] = { -1, 9 }, sites_all[] = { 9 };
+	expect_notify(m, em, 2, give_all, 1, sites_all, 1);
+
+	/* no site for either: nothing changes */
+	static const int32_t give_none[2] = { -1, -1 };
+	expect_notify(m, m, 2, give_none, 0, NULL, 0);
+	assert_int_equal(g_notify.asked, 3);
+
+	/* a pool that names them, code that never calls them: not asked */
+	static const uint8_t plain[] = { 0xb1 };
+	const struct method p = { .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				  .max_stack = 0, .max_locals = 1, CODE(plain) };
+	expect_notify(&p, &p, 1, give, 0, NULL, 0);
+	assert_int_equal(g_notify.asked, 0);
 }
 
 /* ------------------------------------------------------------ exit */
@@ -1889,7 +2084,7 @@ static void test_none_picked(void **state)
 		size_t out_len = 777;
 		const char *why = "unset";
 		int calls = 0;
-		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL };
+		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL, NULL };
 		assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 0);
 		assert_null(why);
 		assert_ptr_equal(out, &sentinel);
@@ -1992,7 +2187,7 @@ static void test_constant_pool_limit(void **state)
 				size_t out_len = 0;
 				const char *why = "unset";
 				int calls = 0;
-				const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
+				const struct classfile_hooks h = { &calls, select_all, refused_count, NULL, NULL };
 				assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 1);
 				assert_int_equal(out[8] << 8 | out[9], 65535);
 				free(out);
@@ -2117,7 +2312,7 @@ static void test_truncated(void **state)
 		size_t out_len = 1;
 		const char *why = NULL;
 		int calls = 0;
-		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL };
+		const struct classfile_hooks h = { &calls, select_none, refused_count, NULL, NULL };
 		int r = classfile_inject(cut, len, &h, &out, &out_len, &why);
 		assert_true(r == 0 || r == -EINVAL);
 		assert_true(r == 0 ? why == NULL : why != NULL);
@@ -2129,7 +2324,7 @@ static void test_truncated(void **state)
 	size_t out_len = 0;
 	const char *why = "unset";
 	int calls = 0;
-	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL };
+	const struct classfile_hooks h = { &calls, select_all, refused_count, NULL, NULL };
 	assert_int_equal(classfile_inject(in.p, in.n, &h, &out, &out_len, &why), 3);
 	assert_int_equal(calls, 3);
 	free(out);
@@ -2343,7 +2538,7 @@ static void test_probe_class(void **state)
 	bb_u4(&want, 0xCAFEBABE);
 	bb_u2(&want, 0);
 	bb_u2(&want, 52);			/* version 52.0 */
-	bb_u2(&want, 35);			/* constant_pool_count: #1 to #34 */
+	bb_u2(&want, 37);			/* constant_pool_count: #1 to #36 */
 	cp_utf8(&want, "stapjava/Probe");	/* #1 */
 	bb_u1(&want, 7); bb_u2(&want, 1);	/* #2 Class #1 (this) */
 	cp_utf8(&want, "java/lang/Object");	/* #3 */
@@ -2357,8 +2552,8 @@ static void test_probe_class(void **state)
 	bb_u2(&want, 4);			/* super */
 	bb_u2(&want, 0);			/* interfaces */
 	bb_u2(&want, 0);			/* fields */
-	bb_u2(&want, 15);			/* methods: */
-	for (int i = 0; i < 15; i++) {
+	bb_u2(&want, 16);			/* methods: */
+	for (int i = 0; i < 16; i++) {
 		bb_u2(&want, 0x0109);		/* public static native */
 		bb_u2(&want, 5 + 2 * (uint32_t)i);
 		bb_u2(&want, 6 + 2 * (uint32_t)i);
@@ -2411,6 +2606,7 @@ int main(void)
 		cmocka_unit_test(test_wide_constant_in_last_slot),
 		cmocka_unit_test(test_method_name_not_utf8),
 		cmocka_unit_test(test_malformed_code_refused),
+		cmocka_unit_test(test_notify_call_sites),
 		cmocka_unit_test(test_probe_methods_table),
 		cmocka_unit_test(test_probe_class),
 	};
