@@ -64,6 +64,17 @@ static struct scratch *begin(jint site, const struct mmatch *m, int ev, unsigned
 	return s;
 }
 
+/* Event EV (MC_ENTER or MC_RETURN) at SITE: the plain path when it can
+ * (NULL then), else the event begun for the connections that want it (NULL
+ * when none does). OPT_NEEDED as plain() has it. */
+static struct scratch *begin_site(jint site, int ev, unsigned code, uint32_t opt_needed, struct mmatch *m,
+				  struct emission *em)
+{
+	if (plain(site, ev, code, opt_needed) || !site_wanted(site, ev, m))
+		return NULL;
+	return begin(site, m, ev, code, em);
+}
+
 static void finish(struct emission *em, struct scratch *s)
 {
 	emission_capture_stack(em, s, NULL);
@@ -75,11 +86,9 @@ static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s;
+	struct scratch *s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, 0, &m, &em);
 
-	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, 0))
-		return;
-	if (site_wanted(site, MC_ENTER, &m) && (s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
+	if (s)
 		finish(&em, s);
 }
 
@@ -166,11 +175,9 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s;
+	struct scratch *s = begin_site(site, MC_RETURN, WIRE_EV_METHOD_EXIT, WIRE_OPT_RETURN_VALUE, &m, &em);
 
-	if (plain(site, MC_RETURN, WIRE_EV_METHOD_EXIT, WIRE_OPT_RETURN_VALUE))
-		return;
-	if (!site_wanted(site, MC_RETURN, &m) || !(s = begin(site, &m, MC_RETURN, WIRE_EV_METHOD_EXIT, &em)))
+	if (!s)
 		return;
 	if (em.want.opt & WIRE_OPT_RETURN_VALUE) {
 		const char *close = strchr(m.e->name + m.e->desc_off, ')');
@@ -210,11 +217,9 @@ static void JNICALL p_notify(JNIEnv *jni, jclass k, jobject receiver, jint site)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s;
+	struct scratch *s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_MONITOR, &m, &em);
 
-	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_MONITOR))
-		return;
-	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
+	if (!s)
 		return;
 	if (em.want.opt & WIRE_OPT_MONITOR) {
 		capture_object(jni, s, receiver, &s->ev.values[0]);
