@@ -1804,9 +1804,9 @@ check_lines_loaded() {
 @test "lines: a line of a loaded class (retransformed); a line without code is said with the nearest lines that have code (JDK 25)" { check_lines_loaded "$JDK25"; }
 
 # Object.notify()V and notifyAll()V (native) are reported from their
-# callers: a bridge attached to a running Clog (testsuite/java/Clog.java,
-# -Xverify:all) registers them; the loaded classes that call them (Clog)
-# are found by their constant pools and retransformed, the one loaded later
+# callers: a bridge attached to a running Clog (testsuite/java/Clog.java;
+# record.bats runs it with -Xverify:all) registers them; the loaded classes
+# that call them (Clog) are found by their constant pools and retransformed, the one loaded later
 # (Clog$Box) gets its calls as it loads. The bridge leaves before the
 # workload runs: every changed class goes back to its original code. A
 # second bridge registers again: main's known calls come, each once, with
@@ -1814,7 +1814,7 @@ check_lines_loaded() {
 check_notify() {
 	local l_main
 	l_main=$(grep -n '^        notifies();' "$SRC/testsuite/java/Clog.java" | cut -d: -f1)
-	"$1" "-XX:ErrorFile=$T/hs_err_%p.log" -Xverify:all -cp "$CLASSES" Clog "$T/go" "$T/go" \
+	"$1" "-XX:ErrorFile=$T/hs_err_%p.log" -cp "$CLASSES" Clog "$T/go" "$T/go" \
 		>"$T/java.out" 2>"$T/java.err" 3>&- &
 	JPID=$!
 	start_bridge b1 -m 'java.lang.Object.notify()V:enter' --agent "$AGENT" \
