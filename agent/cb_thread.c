@@ -2,6 +2,7 @@
  * and the names of the threads already running when a connection switches
  * thread events on. */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "callbacks.h"
 #include "capture.h"
@@ -9,6 +10,30 @@
 #include "log.h"
 #include "mutf8.h"
 #include "osthread.h"
+
+/* THREAD's Thread.getId(), read from its `tid` field (JDK 17 to 25) so that
+ * no Java code runs inside a callback; 0 when the field is not there. Only
+ * where JNI may be called: ThreadStart/End, the I/O thread. */
+static uint64_t java_thread_id(JNIEnv *jni, jthread thread)
+{
+	static _Atomic(jfieldID) tid_field;
+	static atomic_bool looked;
+	jfieldID f = atomic_load(&tid_field);
+
+	if (!f && !atomic_load(&looked)) {
+		jclass k = (*jni)->FindClass(jni, "java/lang/Thread");
+		f = k ? (*jni)->GetFieldID(jni, k, "tid", "J") : NULL;
+		if (!f) {
+			(*jni)->ExceptionClear(jni);
+			sj_info("java.lang.Thread has no field tid: threads go without their Java id");
+		}
+		if (k)
+			(*jni)->DeleteLocalRef(jni, k);
+		atomic_store(&tid_field, f);
+		atomic_store(&looked, true);
+	}
+	return f && thread ? (uint64_t)(*jni)->GetLongField(jni, thread, f) : 0;
+}
 
 static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 {
@@ -33,6 +58,7 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 		/* ThreadName first, so a bridge always knows the name of a thread it hears of */
 		s->ev.code = WIRE_EV_THREAD_NAME;
 		s->ev.thread = em.tid;
+		s->ev.java_tid = java_thread_id(jni, thread);
 		/* a String, in modified UTF-8: sent as a String value is (a NUL
 		 * is a 0 byte on the wire, where strings have a length) */
 		s->ev.name.ptr = info.name ? info.name : "";
@@ -50,6 +76,7 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	}
 	s->ev.code = code;
 	s->ev.thread = em.tid;
+	s->ev.java_tid = 0;
 	s->ev.name.ptr = NULL;
 	s->ev.name.len = 0;
 	emission_capture_stack(&em, s, thread);
@@ -102,6 +129,7 @@ void threads_name_live(struct conn *c, JNIEnv *jni)
 			memset(&ev, 0, offsetof(struct wire_event, values));
 			ev.code = WIRE_EV_THREAD_NAME;
 			ev.thread = tid;
+			ev.java_tid = java_thread_id(jni, threads[i]);
 			ev.name.ptr = info.name ? info.name : "";
 			ev.name.len = info.name
 				? (uint32_t)mutf8_to_utf8(info.name, strlen(info.name), MUTF8_TEXT) : 0;

@@ -192,6 +192,8 @@ static int event(void *state, struct record_out *out, const struct print_meta *m
 		return w->error;
 	if (m->thread_name)   /* a name the bridge knows: the thread's from now on */
 		jfr_pool_thread_named(&w->pools, m->pid, m->tid, m->thread_name, m->thread_name_len);
+	if (m->java_tid)
+		jfr_pool_thread_java_id(&w->pools, m->pid, m->tid, m->java_tid);
 	switch (ev->code) {
 	case WIRE_EV_METHOD_ENTER:
 	case WIRE_EV_METHOD_EXIT:

@@ -1,6 +1,7 @@
 /* rec_jfr_pool.c: see rec_jfr_pool.h. The entries are written as the JDK's
  * types (rec_jfr_types.c): what we do not know (class loaders, modules,
- * modifiers, bytecode indexes, a Java thread id) is null, 0, false or -1. */
+ * modifiers, bytecode indexes, a Java thread id the agent did not send) is null, 0,
+ * false or -1. */
 #define _GNU_SOURCE /* memrchr */
 #include "rec_jfr_pool.h"
 
@@ -375,6 +376,14 @@ uint32_t jfr_pool_thread_named(struct jfr_pools *p, uint32_t pid, uint64_t tid, 
 	return id;
 }
 
+void jfr_pool_thread_java_id(struct jfr_pools *p, uint32_t pid, uint64_t tid, uint64_t java_tid)
+{
+	uint32_t slot = jfr_pool_thread_slot(p, pid, tid), id;
+
+	if (slot != JFR_NONE && (id = p->thread_keys.e[slot].v[0]) != JFR_NONE)
+		p->threads[id].java_tid = java_tid;
+}
+
 /* ---- the constant pool event */
 static void put_key(struct jfr_buf *b, uint32_t id)
 {
@@ -410,7 +419,7 @@ static void write_threads(struct jfr_pools *p, struct jfr_buf *b)
 		jfr_put_string(b, name, th->name_len);   /* osName */
 		jfr_put_varint(b, th->tid);
 		jfr_put_string(b, name, th->name_len);   /* javaName */
-		jfr_put_varint(b, 0);                    /* javaThreadId: not known */
+		jfr_put_varint(b, th->java_tid);         /* javaThreadId, 0: not known */
 		put_key(b, th->group);
 	}
 	pool_header(b, JFR_C_THREAD_GROUP, p->groups.nmarked);

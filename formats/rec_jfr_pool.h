@@ -41,6 +41,7 @@ struct jfr_intern {
 
 struct jfr_thread {
 	uint64_t tid;             /* host OS thread id, 0: none */
+	uint64_t java_tid;        /* Thread.getId(), 0: not known */
 	uint32_t group;
 	uint32_t name_off, name_len;
 	bool named;
@@ -86,6 +87,9 @@ uint32_t jfr_pool_thread(struct jfr_pools *p, uint32_t pid, uint64_t tid);
  * before, and stays in the pool for the events that refer to it. */
 uint32_t jfr_pool_thread_named(struct jfr_pools *p, uint32_t pid, uint64_t tid, const char *name,
 			       size_t n);
+/* Thread TID of JVM PID has Java id JAVA_TID (Thread.getId()): its
+ * entry's javaThreadId from now on. */
+void jfr_pool_thread_java_id(struct jfr_pools *p, uint32_t pid, uint64_t tid, uint64_t java_tid);
 /* Mark entries that an event recorded in an earlier chunk refers to. */
 void jfr_pool_mark_method(struct jfr_pools *p, uint32_t id);
 void jfr_pool_mark_stack(struct jfr_pools *p, uint32_t id);

@@ -35,6 +35,7 @@ struct print_meta {
 	const char *thread_name;  /* thread.start/end: the name, or NULL if unknown */
 	size_t thread_name_len;
 	uint64_t owner_tid;       /* monitor.contended_enter with TF_MONITOR: the owner's OS tid (0: none) */
+	uint64_t java_tid;        /* the thread's Java id (Thread.getId()) when the bridge knows it, else 0 */
 };
 
 /* "method.enter" ... "lost", or NULL for codes with no line (Hello, ThreadName). */

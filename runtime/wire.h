@@ -138,8 +138,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_LINES          = 1u << 12,
 	/* 0x5B JfrEvent: in-thread, the agent's own thread fires the jfr marker */
 	WIRE_CAP_JFR_FIRE       = 1u << 13,
+	/* ThreadName ends with the thread's Java id (Thread.getId()) */
+	WIRE_CAP_JAVA_THREAD_ID = 1u << 14,
 };
-#define WIRE_CAP_ALL 0x3FFFu
+#define WIRE_CAP_ALL 0x7FFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags: the bytes are the first of a new chunk (its header). */
@@ -235,6 +237,7 @@ struct wire_event {
 	uint8_t kind;            /* MATCH, MATCH_END: enum wire_kind */
 	uint8_t jfr_flags;       /* JFR_DATA: WIRE_JFR_*; its bytes are in name */
 	uint64_t lost;           /* LOST */
+	uint64_t java_tid;       /* THREAD_NAME with WIRE_CAP_JAVA_THREAD_ID: Thread.getId(), 0 unknown */
 	struct wire_hello hello; /* HELLO */
 	uint8_t nvalues;         /* METHOD_ENTER / COMPILE */
 	struct wire_value values[WIRE_MAX_VALUES];

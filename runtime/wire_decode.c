@@ -540,6 +540,7 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->kind = 0;
 	ev->jfr_flags = 0;
 	ev->lost = 0;
+	ev->java_tid = 0;
 	ev->hello = (struct wire_hello){ 0 };
 	ev->nvalues = 0;
 	ev->retval = (struct wire_value){ 0 };
@@ -578,6 +579,8 @@ int wire_decode_event(const struct wire_peer *peer, const uint8_t *buf, size_t l
 
 	wire_event_reset(ev, code);
 	TRY(wire_read_event_body(&c, ev));
+	if (code == WIRE_EV_THREAD_NAME && (caps & WIRE_CAP_JAVA_THREAD_ID))
+		TRY(wire_read_u64(&c, "java thread id", &ev->java_tid));
 	if (code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
 		TRY(wire_read_trailer(&c, caps, &ev->trailer));
 		ev->has_trailer = true;

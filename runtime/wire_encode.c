@@ -413,6 +413,8 @@ int wire_encode_event_at(struct wire_buf *b, const struct wire_peer *peer, const
 		return -EINVAL;
 	wire_put_u8(&w, (uint8_t)ev->code);
 	wire_put_event_body(&w, ev);
+	if (ev->code == WIRE_EV_THREAD_NAME && (caps & WIRE_CAP_JAVA_THREAD_ID))
+		wire_put_u64(&w, ev->java_tid);
 	if (ev->code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
 		/* a negotiated stream carries a trailer on every event */
 		if (!ev->has_trailer)

@@ -309,7 +309,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	if (ev->code == WIRE_EV_JFR_DATA)
 		return h->jfr ? jfr_data(h, ev) : 0;
 	if (ev->code == WIRE_EV_THREAD_NAME) {
-		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len);
+		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len, ev->java_tid);
 		return 0;
 	}
 	/* what the agent cannot do for us: the user reads it in the log (stderr) */
@@ -341,13 +341,14 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 			struct print_meta m = print_meta_of(&meta);
 			/* the formats name a thread at its first event in the
 			 * file (JFR's thread constants, the seeds' THREAD_DEFINE):
-			 * every event carries the name the bridge knows */
-			const struct threadname *tn = m.thread_name ? NULL
-				: threadnames_get(&h->names, ev->thread);
-			if (tn) {
+			 * every event carries the name and Java id the bridge knows */
+			const struct threadname *tn = threadnames_get(&h->names, ev->thread);
+			if (tn && !m.thread_name) {
 				m.thread_name = tn->name;
 				m.thread_name_len = tn->len;
 			}
+			if (tn)
+				m.java_tid = tn->java_tid;
 			recfwd_event(&h->rec, &m, ev);
 		}
 	}

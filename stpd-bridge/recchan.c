@@ -9,8 +9,8 @@
 
 /* u32 length, u8 kind */
 #define HEAD 5u
-/* pid, tid, ts, owner, name length */
-#define EVENT_FIXED (4u + 8u + 8u + 8u + 4u)
+/* pid, tid, ts, owner, Java tid, name length */
+#define EVENT_FIXED (4u + 8u + 8u + 8u + 8u + 4u)
 #define DROPPED_BODY (4u + 8u + 8u)
 
 /* Every capability: whatever a worker decoded can be encoded again. */
@@ -48,6 +48,7 @@ int recchan_put_event(uint8_t *buf, size_t cap, size_t *len, const struct print_
 	p = put(p, &meta->tid, 8);
 	p = put(p, &meta->ts_ns, 8);
 	p = put(p, &meta->owner_tid, 8);
+	p = put(p, &meta->java_tid, 8);
 	p = put(p, &name_len, 4);
 	if (name_len)
 		p = put(p, meta->thread_name, name_len);
@@ -104,11 +105,12 @@ static int decode_event(const uint8_t *p, size_t n, size_t base, struct recchan_
 	memcpy(&r->meta.tid, p + 4, 8);
 	memcpy(&r->meta.ts_ns, p + 12, 8);
 	memcpy(&r->meta.owner_tid, p + 20, 8);
-	memcpy(&name_len, p + 28, 4);
+	memcpy(&r->meta.java_tid, p + 28, 8);
+	memcpy(&name_len, p + 36, 4);
 	r->meta.pid = pid;
 	if (name_len > WIRE_MAX_STRING || name_len > n - EVENT_FIXED - 1)
 		return bad(why, whylen, "record channel: thread name length at offset %zu: %u is too long",
-			   base + 28, name_len);
+			   base + 36, name_len);
 	r->meta.thread_name = name_len ? (const char *)p + EVENT_FIXED : NULL;
 	r->meta.thread_name_len = name_len;
 	p += EVENT_FIXED + name_len;

@@ -92,7 +92,7 @@ static void say_full(struct threadnames *t)
 		"threads are not kept (said once)", t->owner, THREADNAMES_MAX_BYTES);
 }
 
-void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size_t len)
+void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size_t len, uint64_t java_tid)
 {
 	struct threadname *slot = find(t, tid);
 	size_t keep = cut_at(name, len), size = keep + (keep < len ? sizeof THREADNAMES_CUT_MARK - 1 : 0);
@@ -128,6 +128,7 @@ void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size
 	}
 	slot->name = copy;
 	slot->len = size;
+	slot->java_tid = java_tid;
 	t->bytes += size + NAME_OVERHEAD;
 }
 

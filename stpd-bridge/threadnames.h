@@ -25,6 +25,7 @@ struct threadname {
 	uint64_t tid;
 	char *name;              /* NULL: a free slot */
 	size_t len;
+	uint64_t java_tid;       /* Thread.getId(), 0 unknown */
 };
 
 struct threadnames {
@@ -39,7 +40,8 @@ void threadnames_init(struct threadnames *t);
 /* The JVM whose names these are, for the lines that say a bound was reached. */
 void threadnames_owner(struct threadnames *t, int pid);
 void threadnames_free(struct threadnames *t);
-void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size_t len);
+/* JAVA_TID: the thread's Java id, 0 when the agent did not send it. */
+void threadnames_set(struct threadnames *t, uint64_t tid, const char *name, size_t len, uint64_t java_tid);
 /* NULL when unknown. */
 const struct threadname *threadnames_get(const struct threadnames *t, uint64_t tid);
 void threadnames_forget(struct threadnames *t, uint64_t tid);

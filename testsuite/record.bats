@@ -460,6 +460,30 @@ flood_accounted() {
 	[ "$(tail -n 1 "$T/r.clog")" = '#end' ]
 }
 
+# record_jvm JAVA CLASS [ARGS...] -- BRIDGE_ARGS...: CLASS run with the agent,
+# waiting for $T/go (its last argument), and a bridge with BRIDGE_ARGS; once
+# the bridge has registered, go; wait for both to end.
+record_jvm() {
+	local java=$1 main=()
+	shift
+	while [ "$1" != -- ]; do
+		main+=("$1")
+		shift
+	done
+	shift
+	"$java" "-XX:ErrorFile=$T/hs_err_%p.log" "-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" \
+		-cp "$CLASSES" "${main[@]}" "$T/go" >"$T/java.out" 2>"$T/java.err" 3>&- &
+	JPID=$!
+	until_ok 20 has_socket
+	bridge b "$@"
+	until_ok 20 registered
+	touch "$T/go"
+	status_of "$JPID"
+	JPID=
+	status_of "$BPID"
+	BPID=
+}
+
 # A real JVM's method calls recorded to .jfr while the bridge prints them:
 # the JDK's own jfr reads the file, and each call is one stapjava.MethodCall
 # with the thread's OS tid, a duration >= 0, the arguments and return value
@@ -468,17 +492,7 @@ flood_accounted() {
 # names the running threads when thread events are switched on).
 check_jfr_of_jvm() {
 	local java=$1 jfr=${1%/java}/jfr
-	"$java" "-XX:ErrorFile=$T/hs_err_%p.log" "-agentpath:$AGENT=sockdir=$T/s,loglevel=info,logfile=$T/agent.log" \
-		-cp "$CLASSES" Families methods "$T/go" >"$T/java.out" 2>"$T/java.err" 3>&- &
-	JPID=$!
-	until_ok 20 has_socket
-	bridge b --print -o "$T/b.out" --record "$T/r.jfr" -m 'Demo.*' --args --return
-	until_ok 20 registered
-	touch "$T/go"
-	status_of "$JPID"
-	JPID=
-	status_of "$BPID"
-	BPID=
+	record_jvm "$java" Families methods -- --print -o "$T/b.out" --record "$T/r.jfr" -m 'Demo.*' --args --return
 	# each call from the printed lines (one thread: enters and returns nest)
 	local expected got
 	expected=$(awk '
@@ -498,3 +512,26 @@ check_jfr_of_jvm() {
 
 @test "record: a JVM's calls to .jfr, read by the JDK's jfr (JDK 17): thread, duration, arguments, return value" { check_jfr_of_jvm "$JDK17"; }
 @test "record: a JVM's calls to .jfr, read by the JDK's jfr (JDK 25): thread, duration, arguments, return value" { check_jfr_of_jvm "$JDK25"; }
+
+# The threads of a .jfr the bridge writes have their Java id: the
+# javaThreadId of main (running before the session: named from the agent's
+# list of running threads) and of worker (started during it: its
+# ThreadStart) is what Thread.getId() gave them, in the threads of their
+# calls and in worker's jdk.ThreadStart.
+check_jfr_java_ids() {
+	local java=$1 jfr=${1%/java}/jfr got want
+	record_jvm "$java" JavaIds -- --record "$T/r.jfr" -m 'JavaIds.add:enter' -m 'JavaIds.add:return'
+	"$jfr" print --json "$T/r.jfr" >"$T/r.json"
+	got=$(jq -r '.recording.events[] | select(.type == "stapjava.MethodCall") | .values.eventThread
+		| "\(.javaName) \(.osThreadId) \(.javaThreadId)"' "$T/r.json" | LC_ALL=C sort)
+	want=$(awk -F'[ =]' '/^javaid / { j[$2] = $3 } /^tid / { t[$2] = $3 } END { for (n in j) print n, t[n], j[n] }' \
+		"$T/java.out" | LC_ALL=C sort)
+	[ "$(wc -l <<<"$want")" -eq 2 ]
+	[ "$got" = "$want" ] || { diff <(echo "$want") <(echo "$got") >&2; false; }
+	got=$(jq -r '.recording.events[] | select(.type == "jdk.ThreadStart") | .values.thread
+		| select(.javaName == "worker") | .javaThreadId' "$T/r.json")
+	[ "$got" = "$(sed -n 's/^javaid worker=//p' "$T/java.out")" ]
+}
+
+@test "record: .jfr threads have their Java id (javaThreadId = Thread.getId()) (JDK 17)" { check_jfr_java_ids "$JDK17"; }
+@test "record: .jfr threads have their Java id (javaThreadId = Thread.getId()) (JDK 25)" { check_jfr_java_ids "$JDK25"; }

@@ -42,3 +42,6 @@ all-local: testsuite/java/librewrite_stress.so
 testsuite/java/librewrite_stress.so: testsuite/java/librewrite_stress.la
 	$(AM_V_GEN)rm -f $@ && ln -s .libs/librewrite_stress.so $@
 CLEANFILES += testsuite/java/librewrite_stress.so
+
+# javaThreadId in recorded .jfr files (testsuite/record.bats).
+SJ_JAVA_FILES += testsuite/java/JavaIds.java

@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 		} else if (ev.code == WIRE_EV_NOTICE) {
 			printf("notice: %.*s\n", (int)ev.name.len, ev.name.ptr);
 		} else if (ev.code == WIRE_EV_THREAD_NAME) {
-			threadnames_set(&names, ev.thread, ev.name.ptr, ev.name.len);
+			threadnames_set(&names, ev.thread, ev.name.ptr, ev.name.len, ev.java_tid);
 		} else if (ev.code == WIRE_EV_LOST) {
 			lost = ev.lost;
 			if (!count)

@@ -45,7 +45,8 @@ static void test_event_and_dropped_records(void **state)
 {
 	(void)state;
 	struct print_meta meta = { .pid = 4242, .tid = 1077, .ts_ns = 555, .thread_name = "wörker",
-				   .thread_name_len = strlen("wörker"), .owner_tid = 1078 };
+				   .thread_name_len = strlen("wörker"), .owner_tid = 1078,
+				   .java_tid = 0x0102030405060708ull };
 	struct recchan_record r;
 	size_t len = 0, used;
 	char why[200] = "";
@@ -65,6 +66,7 @@ static void test_event_and_dropped_records(void **state)
 	assert_int_equal(r.meta.tid, 1077);
 	assert_int_equal(r.meta.ts_ns, 555);
 	assert_int_equal(r.meta.owner_tid, 1078);
+	assert_int_equal(r.meta.java_tid, 0x0102030405060708ull);
 	assert_int_equal(r.meta.thread_name_len, strlen("wörker"));
 	assert_memory_equal(r.meta.thread_name, "wörker", r.meta.thread_name_len);
 	assert_int_equal(got.code, WIRE_EV_MONITOR_ENTER);
@@ -78,6 +80,7 @@ static void test_event_and_dropped_records(void **state)
 	assert_int_equal(recchan_decode(buf + at, len - at, &r, &got, &used, why, sizeof why), 0);
 	assert_int_equal(r.kind, RECCHAN_EVENT);
 	assert_null(r.meta.thread_name);
+	assert_int_equal(r.meta.java_tid, 0);
 	assert_int_equal(got.code, WIRE_EV_THREAD_END);
 	assert_false(got.has_trailer);
 	at += used;
@@ -119,15 +122,15 @@ static void test_faults(void **state)
 
 	monitor_event();
 	assert_int_equal(recchan_put_event(buf, sizeof buf, &len, &meta, &ev), 0);
-	buf[37] = 2; /* the trailer flag, after the fields and an empty name */
-	assert_fault(buf, len, "record channel: trailer flag at offset 37: 2 is not 0 or 1");
-	buf[37] = 0; /* the event has a trailer the flag denies */
-	assert_fault(buf, len, "record channel: event at offset 38: 68 bytes follow it in its record");
-	buf[37] = 1;
-	buf[38] = 0x77; /* no event's code */
-	assert_fault(buf, len, "record channel: event at offset 38: unknown event code 0x77 at offset 0");
-	memcpy(buf + 33, (uint32_t[]){ 70000 }, 4);
-	assert_fault(buf, len, "record channel: thread name length at offset 33: 70000 is too long");
+	buf[45] = 2; /* the trailer flag, after the fields and an empty name */
+	assert_fault(buf, len, "record channel: trailer flag at offset 45: 2 is not 0 or 1");
+	buf[45] = 0; /* the event has a trailer the flag denies */
+	assert_fault(buf, len, "record channel: event at offset 46: 68 bytes follow it in its record");
+	buf[45] = 1;
+	buf[46] = 0x77; /* no event's code */
+	assert_fault(buf, len, "record channel: event at offset 46: unknown event code 0x77 at offset 0");
+	memcpy(buf + 41, (uint32_t[]){ 70000 }, 4);
+	assert_fault(buf, len, "record channel: thread name length at offset 41: 70000 is too long");
 }
 
 /* A channel whose reader does not read: the forwarder never waits, drops

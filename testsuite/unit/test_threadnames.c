@@ -56,7 +56,7 @@ static void test_same_as_a_plain_array(void **state)
 
 		if (op < 2) {
 			snprintf(ref[tid], sizeof ref[tid], "t-%u-%d", tid, k);
-			threadnames_set(&t, key, ref[tid], strlen(ref[tid]));
+			threadnames_set(&t, key, ref[tid], strlen(ref[tid]), 0);
 			have[tid] = true;
 		} else {
 			threadnames_forget(&t, key);
@@ -92,7 +92,7 @@ static void test_bounds(void **state)
 	threadnames_init(&t);
 	threadnames_owner(&t, 4242);
 	for (uint64_t tid = 1; tid <= 20000; tid++)
-		threadnames_set(&t, tid, big, sizeof big);
+		threadnames_set(&t, tid, big, sizeof big, 0);
 	n = threadnames_get(&t, 1);
 	assert_non_null(n);
 	assert_int_equal(n->len, THREADNAMES_NAME_MAX - 4 + 3);
@@ -106,8 +106,12 @@ static void test_bounds(void **state)
 	/* names of threads that ended make room again */
 	for (uint64_t tid = 1; tid <= 20000; tid++)
 		threadnames_forget(&t, tid);
-	threadnames_set(&t, 99999, "main", 4);
+	threadnames_set(&t, 99999, "main", 4, 0);
 	assert_non_null(threadnames_get(&t, 99999));
+	assert_int_equal(threadnames_get(&t, 99999)->java_tid, 0);
+	/* a name set again (a ThreadName with the Java id) keeps the new id */
+	threadnames_set(&t, 99999, "main", 4, 1);
+	assert_int_equal(threadnames_get(&t, 99999)->java_tid, 1);
 	threadnames_free(&t);
 	char want[1024];
 	snprintf(want, sizeof want,

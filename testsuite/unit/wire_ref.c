@@ -190,7 +190,12 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 		put_str(&o, ev->hello.description);
 		break;
 	case 0x95: put_str(&o, ev->name); break;
-	case 0x96: put_u64(&o, ev->thread); put_str(&o, ev->name); break;
+	case 0x96:
+		put_u64(&o, ev->thread);
+		put_str(&o, ev->name);
+		if (peer->caps & WIRE_CAP_JAVA_THREAD_ID)
+			put_u64(&o, ev->java_tid);
+		break;
 	case 0x97: put_u64(&o, ev->lost); break;
 	case 0x98: put_str(&o, ev->name); break;
 	case 0x99:
@@ -406,6 +411,7 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	DIFF((c == 0x99 || c == 0x9A) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
 	DIFF(c == 0x97 && a->lost != b->lost, "lost differs");
 	DIFF(c == 0x9B && a->jfr_flags != b->jfr_flags, "jfr flags 0x%x != 0x%x", a->jfr_flags, b->jfr_flags);
+	DIFF(c == 0x96 && a->java_tid != b->java_tid, "java thread id differs");
 	if (c == 0x81) {
 		DIFF(a->popped != b->popped, "popped differs");
 		if (!value_equal(&a->retval, &b->retval, "retval", why, why_len))

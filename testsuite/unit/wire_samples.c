@@ -159,6 +159,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		break;
 	case WIRE_EV_THREAD_NAME:
 		ev->name = S("main");
+		ev->java_tid = 0x0102030405060701ull;   /* on the wire with CAP_JAVA_THREAD_ID */
 		break;
 	case WIRE_EV_LOST:
 		ev->lost = 0x0000000100000001ull;
@@ -280,6 +281,8 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 		peer->caps |= wire_event_needs_cap(ev->code);
 	}
 	add_trailer(ev, peer, i % N_VARIANTS, name, sizeof(name));
+	if (!(peer->caps & WIRE_CAP_JAVA_THREAD_ID))
+		ev->java_tid = 0;   /* not on the wire: what the decoder gives back */
 	if (peer->caps)
 		peer->hello = true;
 	return name;
