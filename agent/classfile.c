@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfbytes.h"
 #include "bytecode.h"
+#include "cfbytes.h"
 #include "cfpool.h"
 #include "codeattr.h"
 
@@ -227,7 +227,6 @@ static void choose_notify(struct cf *c, const struct classfile_hooks *h)
 static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 {
 	struct cf_rd r = c->r;
-
 	bool notify = h->select_notify && pool_names_notify(c);
 
 	c->nmethods = rd_u2(&r);

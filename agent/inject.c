@@ -357,9 +357,11 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 		return;
 	uint32_t lh = class_loader_hash(jni, klass);
 	if (records_flags(sig, lh, "") < 0) {
-		/* most classes: no registration can name a method of theirs, nor
-		 * is notify wanted */
-		if (!conns_want_method_class(sig, METHOD_EVENTS) && !notifysites_wanted())
+		/* most classes: no registration can name a method of theirs, and
+		 * their pool names no notify (read without update_lock: while
+		 * notify is wanted, every class prepared is asked) */
+		if (!conns_want_method_class(sig, METHOD_EVENTS) &&
+		    !(notifysites_wanted() && notifysites_in_pool(klass)))
 			return;
 		/* Its bytes went past the hook before the registration, and the
 		 * update's scan of the prepared classes came before its
