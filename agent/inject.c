@@ -1,4 +1,6 @@
 /* inject.c: see inject.h. */
+#include "lineage.h"
+#include "lineage_jvm.h"
 #include "inject.h"
 
 #include <errno.h>
@@ -502,6 +504,10 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 			refuse_class(jni, klass, "the VM's root class is left alone");
 		keep = false;
 	} else {
+		if (lineage_wanted()) {
+			lineage_learn(jni, klass, sig);
+			lineage_tell(sig, false);
+		}
 		keep = conns_want_method_class(sig, METHOD_EVENTS) && class_modifiable(klass) &&
 		       class_needs_calls(klass, sig, lh);
 	}

@@ -67,8 +67,10 @@ enum wire_event_code {
 	WIRE_EV_MATCH             = 0x99, /* u8 kind, string name: one loaded match of a ListMatches */
 	WIRE_EV_MATCH_END         = 0x9A, /* u8 kind, u32 total: a ListMatches answered */
 	WIRE_EV_JFR_DATA          = 0x9B, /* u8 flags (WIRE_JFR_*), string bytes: the JVM's JFR chunk data */
+	/* string class, string root: the class descends from a root method pattern's class */
+	WIRE_EV_DESCENDS          = 0x9C,
 };
-#define WIRE_EV_LAST_EXTENSION WIRE_EV_JFR_DATA
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_DESCENDS
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -138,8 +140,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_LINES          = 1u << 12,
 	/* 0x5B JfrEvent: in-thread, the agent's own thread fires the jfr marker */
 	WIRE_CAP_JFR_FIRE       = 1u << 13,
+	/* root method patterns "^C.m" (pattern.h), 0x9C Descends */
+	WIRE_CAP_ROOTS          = 1u << 14,
 };
-#define WIRE_CAP_ALL 0x3FFFu
+#define WIRE_CAP_ALL 0x7FFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags: the bytes are the first of a new chunk (its header). */
@@ -227,7 +231,7 @@ struct wire_hello {
 struct wire_event {
 	unsigned code;           /* enum wire_event_code */
 	struct wire_str name;    /* method, class or exception name; THREAD_NAME: the name */
-	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method */
+	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method; DESCENDS: the root */
 	uint64_t thread;         /* thread id (CLASS_LOAD's u32 widened) */
 	uint64_t object;         /* MONITOR_*: object id */
 	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */

@@ -14,6 +14,7 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/connection.c stpd-bridge/connection.h \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h \
 	stpd-bridge/slots.c stpd-bridge/slots.h \
+	stpd-bridge/descent.c stpd-bridge/descent.h \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
 	stpd-bridge/handler.c stpd-bridge/handler.h \

@@ -380,6 +380,45 @@ check_unicode() {
 @test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 17)" { check_unicode "$JDK17"; }
 @test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 25)" { check_unicode "$JDK25"; }
 
+# Root method patterns (testsuite/java/Roots.java): '^RootBase.m' selects
+# RootBase.m and every override of it, in classes loaded before the
+# registration (RootA, RootB: the scan) and after it (RootLate; RootLate2,
+# whose superclass RootMid loads with it, after RootLate2's class-file hook:
+# both are retransformed as they are prepared). RootC does not override m
+# (its call is RootBase's), RootOther's m is not in the family.
+check_roots() {
+	start_jvm "$1" "" -- Roots "$T/go"
+	wait_until 20 sock_exists
+	start_bridge b -m '^RootBase.m' --args --return
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	bridge_quiet b
+	mask "$T/b.out" | sed -E 's/ tid=T ts=X//' >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P method=RootBase.m(I)I args=1
+		method.return pid=P method=RootBase.m(I)I popped=0 ret=1
+		method.enter pid=P method=RootA.m(I)I args=1
+		method.return pid=P method=RootA.m(I)I popped=0 ret=11
+		method.enter pid=P method=RootB.m(I)I args=1
+		method.return pid=P method=RootB.m(I)I popped=0 ret=21
+		method.enter pid=P method=RootBase.m(I)I args=1
+		method.return pid=P method=RootBase.m(I)I popped=0 ret=1
+		method.enter pid=P method=RootLate.m(I)I args=3
+		method.return pid=P method=RootLate.m(I)I popped=0 ret=33
+		method.enter pid=P method=RootLate2.m(I)I args=4
+		method.enter pid=P method=RootMid.m(I)I args=4
+		method.return pid=P method=RootMid.m(I)I popped=0 ret=44
+		method.return pid=P method=RootLate2.m(I)I popped=0 ret=45
+	EOF
+	log_has 'info: method calls injected in 6 classes$'
+}
+
+@test "roots: '^RootBase.m' selects the method in the class and every subclass that overrides it, loaded before or after (JDK 17)" { check_roots "$JDK17"; }
+@test "roots: '^RootBase.m' selects the method in the class and every subclass that overrides it, loaded before or after (JDK 25)" { check_roots "$JDK25"; }
+
 # The same names in a class loaded before the registration: its calls come
 # by retransformation, whose names (the class file's) must agree with
 # JVMTI's; stack frames are named in UTF-8; a misspelt literal pattern gets
