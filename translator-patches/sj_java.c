@@ -171,9 +171,15 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 	if (memchr(cls, '*', clen) || memchr(cls, '?', clen) || memchr(m, '*', mlen) || memchr(m, '?', mlen))
 		return fail(err, memchr(cls, '*', clen) || memchr(cls, '?', clen) ? ct : mt,
 			    "Wildcards are not supported in java(...).class(...).method(...) (stapprobes(3stap)); java.method(\"PATTERN\") takes them");
-	if (clen && cls[0] == '^')
-		return fail(err, ct, "class(\"^%.*s\"): the class and the subclasses that override the method are not supported yet; name each class",
-			    (int)clen - 1, cls + 1);
+	/* "^C": C and the subclasses that override the method (a root pattern,
+	 * doc/patterns.md), C named in full: a name without a package is a
+	 * class of the default package */
+	bool root = clen && cls[0] == '^';
+	if (root) {
+		cls++;
+		clen--;
+		trim(&cls, &clen);
+	}
 	if (!java_name(cls, clen))
 		return fail(err, ct, "bad class name '%.*s' in java(...).class(...)", (int)clen, cls);
 
@@ -206,10 +212,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 		return fail(err, mt, "method(\"%.*s\"): expected NAME(TYPE, ...) with the types in Java source form",
 			    (int)mlen, m);
 
-	bool qualified = memchr(cls, '.', clen) != NULL;
+	bool qualified = root || memchr(cls, '.', clen) != NULL;
 	/* pattern_compile reads a parameter list in Java source form (signature.h) */
 	struct sj_buf text = { 0 };
-	int rc = sj_buf_printf(&text, "%s%.*s.%.*s%.*s", qualified ? "" : "*", (int)clen, cls, (int)nlen, name,
+	int rc = sj_buf_printf(&text, "%s%.*s.%.*s%.*s", root ? "^" : qualified ? "" : "*", (int)clen, cls, (int)nlen, name,
 			       open ? (int)(mlen - (size_t)(open - m)) : 0, open ? open : "");
 	static struct pattern compiled;	/* 4 KiB: too big for comfort on the stack */
 	if (rc == 0 && pattern_compile(&compiled, PATTERN_METHOD, text.data, text.len, why, sizeof why) < 0) {
@@ -224,8 +230,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 	sj_buf_free(&text);
 	const char *norm = pattern_text(&compiled, NULL), *d = strchr(norm, '(');
 	rc |= sj_buf_add(&pat, norm, d ? (size_t)(d - norm) : strlen(norm));
-	rc |= sj_buf_puts(&re, qualified ? "^" : "^([^(]*\\.)?");
-	rc |= re_quote(&re, cls, clen);
+	/* a root point's events name the subclass: its check leaves the class out */
+	rc |= sj_buf_puts(&re, root ? "^[^(]*" : qualified ? "^" : "^([^(]*\\.)?");
+	if (!root)
+		rc |= re_quote(&re, cls, clen);
 	rc |= sj_buf_puts(&re, "\\.");
 	rc |= re_quote(&re, name, nlen);
 	inexact = !qualified;
