@@ -333,16 +333,19 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 	if (!atomic_load(&active) || sig[0] == '[')
 		return;
 	uint32_t lh = class_loader_hash(jni, klass);
-	if (records_flags(sig, lh, "") < 0) {
+	/* with a root pattern, a class the hook changed for one pattern may
+	 * have methods another selects only now that its ancestry is known */
+	bool roots = lineage_wanted();
+	if (records_flags(sig, lh, "") < 0 || roots) {
 		/* most classes: no registration can name a method of theirs */
-		if (!conns_want_method_class(sig, METHOD_EVENTS))
+		if (!conns_want_method_class(sig, METHOD_EVENTS) && records_flags(sig, lh, "") < 0)
 			return;
 		/* Its bytes went past the hook before the registration, and the
 		 * update's scan of the prepared classes came before its
 		 * preparation: retransform it now, before any of its code runs
 		 * (after an update under way, which may have done it). */
 		pthread_mutex_lock(&update_lock);
-		if (atomic_load(&active) && records_flags(sig, lh, "") < 0 && class_modifiable(klass) &&
+		if (atomic_load(&active) && (roots || records_flags(sig, lh, "") < 0) && class_modifiable(klass) &&
 		    class_needs_calls(klass, sig, lh))
 			retransform_chunk(jni, &klass, 1, true);
 		pthread_mutex_unlock(&update_lock);

@@ -386,10 +386,13 @@ check_unicode() {
 # whose superclass RootMid loads with it, after RootLate2's class-file hook:
 # both are retransformed as they are prepared). RootC does not override m
 # (its call is RootBase's), RootOther's m is not in the family.
+# '^java.lang.Object.n' selects RootBase.n (loaded before) and RootLate.n,
+# which RootLate's class-file hook, changing the class for 'RootLate.m', does
+# not know of (its ancestry is noted as it is prepared).
 check_roots() {
 	start_jvm "$1" "" -- Roots "$T/go"
 	wait_until 20 sock_exists
-	start_bridge b -m '^RootBase.m' --args --return
+	start_bridge b -m '^RootBase.m' -m '^java.lang.Object.n' -m 'RootLate.m' --args --return
 	wait_until 20 registered 1
 	touch "$T/go"
 	wait_exit "$JPID"
@@ -406,8 +409,12 @@ check_roots() {
 		method.return pid=P method=RootB.m(I)I popped=0 ret=21
 		method.enter pid=P method=RootBase.m(I)I args=1
 		method.return pid=P method=RootBase.m(I)I popped=0 ret=1
+		method.enter pid=P method=RootBase.n()I args=
+		method.return pid=P method=RootBase.n()I popped=0 ret=7
 		method.enter pid=P method=RootLate.m(I)I args=3
 		method.return pid=P method=RootLate.m(I)I popped=0 ret=33
+		method.enter pid=P method=RootLate.n()I args=
+		method.return pid=P method=RootLate.n()I popped=0 ret=8
 		method.enter pid=P method=RootLate2.m(I)I args=4
 		method.enter pid=P method=RootMid.m(I)I args=4
 		method.return pid=P method=RootMid.m(I)I popped=0 ret=44

@@ -2,16 +2,18 @@
 // class, two subclasses that override m, one that does not, a class of the
 // same method outside the family, and two subclasses loaded after the
 // registration, one whose superclass (RootMid) is loaded only with it.
+// n, for '^java.lang.Object.n': RootLate's hook changes it for the literal
+// pattern 'RootLate.m', and the root pattern selects its n once it is prepared.
 // Usage: Roots GOFILE (waits for GOFILE, at most 60 s, before the calls).
 import java.nio.file.Files;
 import java.nio.file.Paths;
 
-class RootBase { int m(int x) { return x; } }
+class RootBase { int m(int x) { return x; } int n() { return 7; } }
 class RootA extends RootBase { @Override int m(int x) { return x + 10; } }
 class RootB extends RootBase { @Override int m(int x) { return x + 20; } }
 class RootC extends RootBase { int other() { return 0; } }
 class RootOther { int m(int x) { return -x; } }
-class RootLate extends RootBase { @Override int m(int x) { return x + 30; } }
+class RootLate extends RootBase { @Override int m(int x) { return x + 30; } @Override int n() { return 8; } }
 class RootMid extends RootBase { @Override int m(int x) { return x + 40; } }
 class RootLate2 extends RootMid { @Override int m(int x) { return super.m(x) + 1; } }
 
@@ -23,8 +25,11 @@ public class Roots {
 			Thread.sleep(20);
 		for (RootBase b : early)
 			b.m(1);
+		early[0].n();
 		other.m(2);
-		((RootBase) Class.forName("RootLate").getDeclaredConstructor().newInstance()).m(3);
+		RootBase late = (RootBase) Class.forName("RootLate").getDeclaredConstructor().newInstance();
+		late.m(3);
+		late.n();
 		((RootBase) Class.forName("RootLate2").getDeclaredConstructor().newInstance()).m(4);
 	}
 }

@@ -200,3 +200,60 @@ teardown_file() {
 		WARNING: java("Conform").class("Conform").method("calls:13") never fired: no event of any JVM matched it
 	EOF
 }
+
+@test "java(\"PNAME\").class(\"^CLASS\"): the class and every subclass that overrides the method, one loaded later; ^java.lang.Object over several classes" {
+	# Square and Blob do not override toString() (Blob not area() either):
+	# their calls are Shape's. Tri (a Square) is loaded by name after the
+	# others. The ^java.lang.Object point also fires for the JDK's own
+	# toString()s; the script keeps Shapes' classes.
+	cat >"$D/Shapes.java" <<-'EOF'
+		class Shape { double area() { return 0; } public String toString() { return "shape"; } }
+		class Circle extends Shape { double area() { return 3; } public String toString() { return "circle"; } }
+		class Square extends Shape { double area() { return 4; } }
+		class Blob extends Shape { }
+		class Tri extends Square { double area() { return 2; } public String toString() { return "tri"; } }
+		public class Shapes {
+			public static void main(String[] args) throws Exception {
+				for (Shape s : new Shape[] { new Shape(), new Circle(), new Square(), new Blob() }) {
+					s.area();
+					s.toString();
+				}
+				Shape t = (Shape) Class.forName("Tri").getDeclaredConstructor().newInstance();
+				t.area();
+				t.toString();
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Shapes.java"
+	cat >"$D/roots.stp" <<-'EOF'
+		probe java("Shapes").class("^Shape").method("area()") { printf("%s %s\n", pn(), java_name) }
+		probe java("Shapes").class("^java.lang.Object").method("toString()").return
+		{
+		  if (java_name =~ "^(Shape|Circle|Square|Blob|Tri)\\.") printf("%s %s %s\n", pn(), java_name, java_return)
+		}
+	EOF
+	local tcmd
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/roots.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command \
+		"cd $D && $JAVA -cp $D Shapes >$D/roots.java.out 2>$D/roots.java.err" "$D/roots.stp")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$D/roots.stp" >"$D/roots.out" 2>"$D/roots.err" </dev/null || status=$?
+	[ "$status" -eq 0 ] || { show roots; false; }
+	local a='java("Shapes").class("^Shape").method("area()")'
+	local t='java("Shapes").class("^java.lang.Object").method("toString()").return'
+	diff -u - "$D/roots.out" <<-EOF || { show roots; false; }
+		$a Shape.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Circle.area()D
+		$t Circle.toString()Ljava/lang/String; "circle"
+		$a Square.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Shape.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Tri.area()D
+		$t Tri.toString()Ljava/lang/String; "tri"
+	EOF
+	clean_err "$D/roots.err" >&2
+}
