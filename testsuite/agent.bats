@@ -394,6 +394,14 @@ check_roots() {
 	wait_until 20 sock_exists
 	start_bridge b -m '^RootBase.m' -m '^java.lang.Object.n' -m 'RootLate.m' --args --return
 	wait_until 20 registered 1
+	# stap-java -l -x: what the JVM has loaded now (not RootLate, RootMid, RootLate2)
+	local sj=$BUILD/translator-patches/stap-java
+	STAPJAVA_BRIDGE=$BRIDGE STAPJAVA_AGENT=$AGENT STAPJAVA_TAPSET=$BUILD/tapset STAPJAVA_BRIDGE_OPTS="--sockdir $T/s" \
+		run --separate-stderr "$sj" -l 'java("Roots").class("^RootBase").method("m(int)")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'java("Roots").class("RootA").method("m(int)")' \
+		'java("Roots").class("RootB").method("m(int)")' 'java("Roots").class("RootBase").method("m(int)")')" ] ||
+		{ echo "$output"; false; }
 	touch "$T/go"
 	wait_exit "$JPID"
 	JPID=
