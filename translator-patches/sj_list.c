@@ -417,16 +417,24 @@ static bool point_selects(const struct sj_list_point *pt, const char *wire, size
 	       (!pt->check || regexec(pt->check, wire, 0, NULL, 0) == 0);
 }
 
+/* Room in *V (*CAP elements of SIZE bytes) for element N: 0 or -ENOMEM. */
+static int grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : first;
+	void *g = realloc(*(void **)v, c * size);
+	if (!g)
+		return -ENOMEM;
+	*(void **)v = g;
+	*cap = c;
+	return 0;
+}
+
 static int add_pending(struct reading *r, size_t point, const char *wire, const char *cls)
 {
-	if (r->npending == r->pendcap) {
-		size_t cap = r->pendcap ? 2 * r->pendcap : 64;
-		struct pending *v = realloc(r->pending, cap * sizeof *v);
-		if (!v)
-			return -ENOMEM;
-		r->pending = v;
-		r->pendcap = cap;
-	}
+	if (grow(&r->pending, &r->pendcap, r->npending, sizeof *r->pending, 64) < 0)
+		return -ENOMEM;
 	struct pending *p = &r->pending[r->npending];
 	p->point = point;
 	p->wire = strdup(wire);
@@ -510,14 +518,8 @@ static int match_methods(struct reading *r, const struct cfmethods *c, const str
 
 static int keep_class(struct reading *r, const struct cls *k)
 {
-	if (r->nclasses == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 256;
-		struct cls *v = realloc(r->classes, cap * sizeof *v);
-		if (!v)
-			return -ENOMEM;
-		r->classes = v;
-		r->cap = cap;
-	}
+	if (grow(&r->classes, &r->cap, r->nclasses, sizeof *r->classes, 256) < 0)
+		return -ENOMEM;
 	r->classes[r->nclasses++] = *k;
 	return 0;
 }

@@ -66,6 +66,20 @@ setup_file() {
 	javac -d "$D" "$D/Conform.java" "$D/Other.java"
 }
 
+# run_with_command NAME COMMAND: $D/NAME.stp through stap-java in the guest
+# with -c COMMAND, the JVM it starts (after the script) held until the
+# bridge has registered; sets status, leaves NAME.out, NAME.err and
+# NAME.agent.log.
+run_with_command() {
+	local name=$1 tcmd
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command "$2" "$D/$name.stp")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$D/$name.stp" >"$D/$name.out" 2>"$D/$name.err" </dev/null || status=$?
+}
+
 teardown_file() {
 	[ -n "${D:-}" ] && rm -rf "$D"
 }
@@ -179,14 +193,7 @@ teardown_file() {
 		probe java("Conform").class("Conform").method("calls:18") { println(pp()) }
 		probe java("Conform").class("Conform").method("calls:13") { println(pp()) }
 	EOF
-	local tcmd
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
-	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/line.agent.log
-	tcmd=$("$B/translator-patches/stap-java" --target-command \
-		"cd $D && $JAVA -cp $D Conform once >$D/line.java.out 2>$D/line.java.err" "$D/line.stp")
-	status=0
-	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
-		-c "$tcmd" "$D/line.stp" >"$D/line.out" 2>"$D/line.err" </dev/null || status=$?
+	run_with_command line "cd $D && $JAVA -cp $D Conform once >$D/line.java.out 2>$D/line.java.err"
 	[ "$status" -eq 0 ] || { show line; false; }
 	diff -u - "$D/line.out" <<-EOF || { show line; false; }
 		java("Conform").class("Conform").method("calls():16") []
@@ -232,14 +239,7 @@ teardown_file() {
 		  if (java_name =~ "^(Shape|Circle|Square|Blob|Tri)\\.") printf("%s %s %s\n", pn(), java_name, java_return)
 		}
 	EOF
-	local tcmd
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
-	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/roots.agent.log
-	tcmd=$("$B/translator-patches/stap-java" --target-command \
-		"cd $D && $JAVA -cp $D Shapes >$D/roots.java.out 2>$D/roots.java.err" "$D/roots.stp")
-	status=0
-	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
-		-c "$tcmd" "$D/roots.stp" >"$D/roots.out" 2>"$D/roots.err" </dev/null || status=$?
+	run_with_command roots "cd $D && $JAVA -cp $D Shapes >$D/roots.java.out 2>$D/roots.java.err"
 	[ "$status" -eq 0 ] || { show roots; false; }
 	local a='java("Shapes").class("^Shape").method("area()")'
 	local t='java("Shapes").class("^java.lang.Object").method("toString()").return'
