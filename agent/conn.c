@@ -1,5 +1,4 @@
 /* conn.c: see conn.h. */
-#include "lineage.h"
 #include "conn.h"
 
 #include <errno.h>
@@ -10,6 +9,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "lineage.h"
 #include "log.h"
 #include "tbuf.h"
 

@@ -1,6 +1,4 @@
 /* inject.c: see inject.h. */
-#include "lineage.h"
-#include "lineage_jvm.h"
 #include "inject.h"
 
 #include <errno.h>
@@ -16,6 +14,8 @@
 #include "classfile.h"
 #include "conn.h"
 #include "io.h"
+#include "lineage.h"
+#include "lineage_jvm.h"
 #include "log.h"
 #include "mcache.h"
 #include "mutf8.h"
