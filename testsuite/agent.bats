@@ -2533,10 +2533,12 @@ check_asan() {
 	JVM_ENV=("LD_PRELOAD=$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)")
 	export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:log_path=$T/asan
 	export UBSAN_OPTIONS=print_stacktrace=1:log_path=$T/ubsan
-	# and a line in a loop (300 turns): line probes' rewriting under the sanitizers too
+	# and a line in a loop (300 turns): line probes' rewriting under the sanitizers too;
+	# a root pattern ('^Demo.run()V', within Demo.*: the same lines), so every
+	# class's ancestry is noted and matched under them
 	local l_body
 	l_body=$(grep -n "^            big.append((char) ('a' + i % 26));" "$SRC/testsuite/java/Families.java" | cut -d: -f1)
-	family "$java" methods -m 'Demo.*' -m "Demo.run()V:$l_body:enter" --args --return --stack --threads --gc --monitors --vm
+	family "$java" methods -m 'Demo.*' -m '^Demo.run()V' -m "Demo.run()V:$l_body:enter" --args --return --stack --threads --gc --monitors --vm
 	! compgen -G "$T/asan*" && ! compgen -G "$T/ubsan*" || return 1
 	# the events are right: the same lines as without sanitizers (stack aside)
 	sed -E 's/ stack=[^ ]*$//' "$T/events" | grep '^method\.' | grep -v "method=Demo.run()V:$l_body " | mask >"$T/got"
