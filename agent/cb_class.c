@@ -16,6 +16,8 @@
 #include "jvmti_events.h"
 #include "capture.h"
 #include "conn.h"
+#include "lineage.h"
+#include "lineage_jvm.h"
 
 /* Which connections want event BIT of class SIG: matched before emit_want()
  * takes their locks, which it holds only to read the answer. */
@@ -136,6 +138,11 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 	scratch_leave();
 	if (prepared && agent.caps.can_generate_object_free_events)
 		track_if_wanted(klass, sig);
+	/* before its methods are matched, and before any of its code runs */
+	if (prepared && lineage_wanted()) {
+		lineage_learn(jni, klass, sig);
+		lineage_tell(sig, true);
+	}
 	if (prepared && !events_updating_here()) {
 		inject_class_prepared(jni, klass, sig);
 		/* methods injected calls do not cover: a breakpoint or MethodExit may have to go on */

@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "lineage.h"
 #include "log.h"
 #include "plainev.h"
 #include "sites.h"
@@ -360,6 +361,11 @@ int conn_publish_regs(struct conn *c)
 	pthread_mutex_lock(&c->lock);
 	memcpy(c->ev_bits, bits, sizeof(bits));
 	pthread_mutex_unlock(&c->lock);
+	/* classes are noted as they are prepared while a root pattern is registered */
+	bool roots = false;
+	for (size_t i = 0; i < AGENT_MAX_CONNS && !roots; i++)
+		roots = __atomic_load_n(&conns[i].active, __ATOMIC_ACQUIRE) && regset_has_roots(&conns[i].regs);
+	lineage_want(roots);
 	atomic_fetch_add(&conn_generation, 1);
 	return 0;
 }

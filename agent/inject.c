@@ -14,6 +14,8 @@
 #include "classfile.h"
 #include "conn.h"
 #include "io.h"
+#include "lineage.h"
+#include "lineage_jvm.h"
 #include "log.h"
 #include "mcache.h"
 #include "mutf8.h"
@@ -356,11 +358,14 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 	if (!atomic_load(&active) || sig[0] == '[')
 		return;
 	uint32_t lh = class_loader_hash(jni, klass);
-	if (records_flags(sig, lh, "") < 0) {
+	/* with a root pattern, a class the hook changed for one pattern may
+	 * have methods another selects only now that its ancestry is known */
+	bool roots = lineage_wanted();
+	if (records_flags(sig, lh, "") < 0 || roots) {
 		/* most classes: no registration can name a method of theirs, and
 		 * their pool names no notify (read without update_lock: while
 		 * notify is wanted, every class prepared is asked) */
-		if (!conns_want_method_class(sig, METHOD_EVENTS) &&
+		if (!conns_want_method_class(sig, METHOD_EVENTS) && records_flags(sig, lh, "") < 0 &&
 		    !(notifysites_wanted() && notifysites_in_pool(klass)))
 			return;
 		/* Its bytes went past the hook before the registration, and the
@@ -368,7 +373,7 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 		 * preparation: retransform it now, before any of its code runs
 		 * (after an update under way, which may have done it). */
 		pthread_mutex_lock(&update_lock);
-		if (atomic_load(&active) && records_flags(sig, lh, "") < 0 && class_modifiable(klass) &&
+		if (atomic_load(&active) && (roots || records_flags(sig, lh, "") < 0) && class_modifiable(klass) &&
 		    class_needs_calls(klass, sig, lh))
 			retransform_chunk(jni, &klass, 1, true);
 		pthread_mutex_unlock(&update_lock);
@@ -574,6 +579,10 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 			refuse_class(jni, klass, "the VM's root class is left alone");
 		keep = false;
 	} else {
+		if (lineage_wanted()) {
+			lineage_learn(jni, klass, sig);
+			lineage_tell(sig, false);
+		}
 		keep = (cc->notify || conns_want_method_class(sig, METHOD_EVENTS)) && class_modifiable(klass) &&
 		       class_needs_calls(klass, sig, lh);
 	}

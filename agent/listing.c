@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "agent.h"
+#include "lineage.h"
+#include "lineage_jvm.h"
 #include "log.h"
 #include "mcache.h"
 #include "pattern.h"
@@ -46,7 +48,8 @@ static bool list_method(void *ctx, const struct mentry *e)
 {
 	struct listing *l = ctx;
 
-	if (!e->is_abstract && !e->is_native && pattern_match_method(&l->pat, e->name, e->name_len))
+	if (!e->is_abstract && !e->is_native &&
+	    pattern_match_method_via(&l->pat, e->name, e->name_len, lineage_descends, NULL))
 		send_match(l, e->name, e->name_len);
 	return true;
 }
@@ -56,9 +59,15 @@ static int list_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)
 	struct listing *l = ctx;
 	size_t len = strlen(sig);
 
-	if (l->kind == WIRE_KIND_METHOD)
+	size_t rlen;
+	if (l->kind == WIRE_KIND_METHOD && pattern_root(&l->pat, &rlen)) {
+		/* a root pattern: any class may descend from the root */
+		lineage_learn(jni, klass, sig);
+		mcache_each_method(NULL, klass, sig, list_method, l);
+	} else if (l->kind == WIRE_KIND_METHOD) {
 		mcache_each_method(&l->pat, klass, sig, list_method, l);
-	else if (pattern_match_class(&l->pat, sig, len) &&
+	}
+	if (l->kind != WIRE_KIND_METHOD && pattern_match_class(&l->pat, sig, len) &&
 		 (l->kind == WIRE_KIND_CLASS || (*jni)->IsAssignableFrom(jni, klass, l->throwable)))
 		send_match(l, sig, len);
 	return 0;

@@ -33,6 +33,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/io.c agent/io.h \
 	agent/conn.c agent/conn.h \
 	agent/regset.c agent/regset.h \
+	agent/lineage.c agent/lineage.h agent/lineage_jvm.c agent/lineage_jvm.h \
 	agent/commands.c agent/commands.h \
 	agent/jvmti_events.c agent/jvmti_events.h \
 	agent/emit.c agent/emit.h \

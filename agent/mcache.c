@@ -157,7 +157,7 @@ bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig
 	jint n = 0;
 	jmethodID *methods = NULL;
 
-	if (dn < 0 || !pattern_method_may_select_class(pat, dotted, (size_t)dn) ||
+	if (dn < 0 || (pat && !pattern_method_may_select_class(pat, dotted, (size_t)dn)) ||
 	    (*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
 		return false;
 	for (jint i = 0; i < n; i++) {

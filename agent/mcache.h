@@ -55,7 +55,7 @@ int mcache_lookup(jmethodID method, struct mmatch *m);
 const struct mentry *mcache_entry(jmethodID method);
 /* FN(CTX, entry) for each method of KLASS (signature SIG) while FN returns
  * true, when method pattern PAT may select some method of that class (the
- * cheap test of pattern.h); false when it cannot or JVMTI lists nothing.
+ * cheap test of pattern.h; PAT NULL: always); false when it cannot or JVMTI lists nothing.
  * For callers that name a class's methods (no lock held). */
 struct pattern;
 bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig,

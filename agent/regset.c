@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineage.h"
 #include "patindex.h"
 #include "wire.h"
 
@@ -23,6 +24,8 @@ struct regset_snapshot {
 	bool fire;               /* some registration is a slot's */
 	uint32_t *lines;         /* the method registrations with a line: v[] positions */
 	size_t nlines;
+	uint32_t *roots;         /* the root method registrations ("^C.m"): v[] positions */
+	size_t nroots;
 };
 
 void regset_init(struct regset *s)
@@ -161,6 +164,7 @@ static void snapshot_free(struct regset_snapshot *sn)
 	}
 	free(sn->v);
 	free(sn->lines);
+	free(sn->roots);
 	free(sn);
 }
 
@@ -173,11 +177,17 @@ static struct regset_snapshot *snapshot_build(const struct regset *s)
 		goto fail;
 	memcpy(sn->v, s->v, s->n * sizeof *sn->v);
 	sn->n = s->n;
-	if (!(sn->lines = malloc((s->n ? s->n : 1) * sizeof *sn->lines)))
+	if (!(sn->lines = malloc((s->n ? s->n : 1) * sizeof *sn->lines)) ||
+	    !(sn->roots = malloc((s->n ? s->n : 1) * sizeof *sn->roots)))
 		goto fail;
-	for (size_t i = 0; i < s->n; i++)
+	size_t rlen;
+	for (size_t i = 0; i < s->n; i++) {
 		if (s->v[i]->kind == WIRE_KIND_METHOD && pattern_line(s->v[i]->pat))
 			sn->lines[sn->nlines++] = (uint32_t)i;
+		/* the index never finds them (their text starts with '^') */
+		if (s->v[i]->kind == WIRE_KIND_METHOD && pattern_root(s->v[i]->pat, &rlen))
+			sn->roots[sn->nroots++] = (uint32_t)i;
+	}
 	for (uint8_t k = WIRE_KIND_METHOD; k <= WIRE_KIND_EXCEPTION; k++) {
 		size_t m = 0;
 		if (!(sn->of[k] = malloc((s->n ? s->n : 1) * sizeof *sn->of[k])))
@@ -324,9 +334,48 @@ uint8_t regset_match_method(struct regset *s, const char *name, size_t len, stru
 		f.of = f.sn->of[WIRE_KIND_METHOD];
 		f.all = f.sn->ev_bits[WIRE_KIND_METHOD];
 		patindex_match_method(f.sn->ix[WIRE_KIND_METHOD], name, len, found_method, &f);
+		f.of = f.sn->roots;
+		for (size_t k = 0; k < f.sn->nroots; k++)
+			if (pattern_match_method_via(f.sn->v[f.of[k]]->pat, name, len, lineage_descends, NULL))
+				found_method(&f, k);
 	}
 	pthread_rwlock_unlock(&s->lock);
 	return f.bits;
+}
+
+bool regset_has_roots(struct regset *s)
+{
+	pthread_rwlock_rdlock(&s->lock);
+	bool has = s->live && s->live->nroots;
+	pthread_rwlock_unlock(&s->lock);
+	return has;
+}
+
+size_t regset_roots_above(struct regset *s, const char *dotted, size_t len,
+			  void (*fn)(void *ctx, const char *root, size_t rlen), void *ctx)
+{
+	char roots[4][1024];
+	size_t rl[4], n = 0, total = 0;
+
+	pthread_rwlock_rdlock(&s->lock);
+	for (size_t k = 0; s->live && k < s->live->nroots; k++) {
+		size_t rlen;
+		const char *root = pattern_root(s->live->v[s->live->roots[k]]->pat, &rlen);
+		bool seen = false;
+		for (size_t j = 0; j < n; j++)
+			seen |= rl[j] == rlen && memcmp(roots[j], root, rlen) == 0;
+		if (seen || rlen >= sizeof roots[0] || !lineage_descends(NULL, dotted, len, root, rlen))
+			continue;
+		total++;
+		if (n < 4) {
+			memcpy(roots[n], root, rlen);
+			rl[n++] = rlen;
+		}
+	}
+	pthread_rwlock_unlock(&s->lock);
+	for (size_t j = 0; j < n; j++)
+		fn(ctx, roots[j], rl[j]);
+	return total;
 }
 
 uint8_t regset_match_class(struct regset *s, uint8_t kind, uint8_t bit, const char *sig, size_t len,
@@ -355,6 +404,14 @@ bool regset_may_select_class(struct regset *s, uint8_t events, const char *dotte
 	if ((f.sn = s->live) && (f.sn->ev_bits[WIRE_KIND_METHOD] & events)) {
 		f.of = f.sn->of[WIRE_KIND_METHOD];
 		may = patindex_method_classes(f.sn->ix[WIRE_KIND_METHOD], dotted, len, found_any, &f);
+		for (size_t k = 0; !may && k < f.sn->nroots; k++) {
+			const struct reg *r = f.sn->v[f.sn->roots[k]];
+			size_t rlen;
+			const char *root = pattern_root(r->pat, &rlen);
+			may = (r->events & events) &&
+			      ((rlen == len && memcmp(root, dotted, len) == 0) ||
+			       lineage_descends(NULL, dotted, len, root, rlen));
+		}
 	}
 	pthread_rwlock_unlock(&s->lock);
 	return may;

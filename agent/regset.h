@@ -20,7 +20,9 @@
  * it is replaced. A list is bounded: REGSET_MAX_REGS registrations and
  * REGSET_MAX_BYTES bytes (registrations, patterns, texts and their share
  * of the index); an addition past a bound is refused with a message naming
- * it. Functions return 0 or a negative errno.
+ * it. A root method pattern ("^C.m", pattern.h) also selects the methods
+ * of the classes lineage.h says descend from C. Functions return 0 or a
+ * negative errno.
  */
 #ifndef STAPJAVA_AGENT_REGSET_H
 #define STAPJAVA_AGENT_REGSET_H
@@ -82,6 +84,14 @@ void regset_free(struct regset *s);
  * most 4 a call. */
 void regset_lines_without_code(struct regset *s, const char *wire, size_t n, const uint32_t *lines, size_t nl,
 			       void (*fn)(void *ctx, const char *text, uint32_t line), void *ctx);
+
+/* Some registration is a root method pattern ("^C.m", lineage.h). */
+bool regset_has_roots(struct regset *s);
+/* FN(root) for each distinct root of the registrations that class DOTTED
+ * descends from (lineage.h; not DOTTED itself), at most 4 (after the read
+ * lock is released); returns how many there are. */
+size_t regset_roots_above(struct regset *s, const char *dotted, size_t len,
+			  void (*fn)(void *ctx, const char *root, size_t rlen), void *ctx);
 
 /* The method events (WIRE_METHOD_*) the registrations selecting wire method
  * NAME want; with FIRE, the fire ids of those of slots, per event bit (i < 3). */

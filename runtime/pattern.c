@@ -166,29 +166,33 @@ static bool subject_find(const struct subject *s, size_t *from, size_t end,
 /* The literal prefix and suffix are anchored, so they are checked first and cut off.
  * What remains is "*seg*seg*...*": each segment floats, and taking its leftmost
  * occurrence never loses a match, so one forward pass decides and nothing backtracks. */
-static bool glob_match(const struct pattern *p, const struct subject *s)
+static bool glob_match_from(const struct pattern *p, size_t off, const struct subject *s)
 {
+	/* OFF: a root pattern's class is left out (its bytes hold no '*') */
+	const char *text = p->text + off;
+	size_t len = p->len - off, prefix_len = p->prefix_len - off, suffix_len = p->suffix_len;
+
 	if (!p->has_star)
-		return s->len == p->len && subject_has_at(s, 0, p->text, p->len);
-	if (s->len < p->prefix_len + p->suffix_len)
+		return s->len == len && subject_has_at(s, 0, text, len);
+	if (s->len < prefix_len + suffix_len)
 		return false;
-	if (!subject_has_at(s, 0, p->text, p->prefix_len))
+	if (!subject_has_at(s, 0, text, prefix_len))
 		return false;
-	size_t end = s->len - p->suffix_len;
+	size_t end = s->len - suffix_len;
 
-	if (!subject_has_at(s, end, p->text + p->len - p->suffix_len, p->suffix_len))
+	if (!subject_has_at(s, end, text + len - suffix_len, suffix_len))
 		return false;
 
-	size_t at = p->prefix_len;
-	size_t pi = p->prefix_len;
-	size_t pend = p->len - p->suffix_len;
+	size_t at = prefix_len;
+	size_t pi = prefix_len;
+	size_t pend = len - suffix_len;
 
 	while (pi < pend) {
-		if (p->text[pi] == '*') {
+		if (text[pi] == '*') {
 			pi++;
 			continue;
 		}
-		const char *seg = p->text + pi;
+		const char *seg = text + pi;
 		const char *star = memchr(seg, '*', pend - pi);
 		size_t n = (size_t)(star - seg);	/* the last '*' is at pend - 1 */
 
@@ -199,12 +203,17 @@ static bool glob_match(const struct pattern *p, const struct subject *s)
 	return true;
 }
 
-bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
+static bool glob_match(const struct pattern *p, const struct subject *s)
+{
+	return glob_match_from(p, 0, s);
+}
+
+/* NAME's part from OFF against P's text from POFF, with the rules of
+ * pattern_match_method() */
+static bool method_match_from(const struct pattern *p, size_t poff, const char *name, size_t len, size_t off)
 {
 	struct subject s;
 
-	if (!p || p->kind != PATTERN_METHOD || !name)
-		return false;
 	/* a wire name never ends in a digit (a descriptor ends in a type):
 	 * one that does is a line's site, for line patterns only */
 	if ((len && name[len - 1] >= '0' && name[len - 1] <= '9') != (p->line != 0))
@@ -215,8 +224,49 @@ bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
 		if (paren)
 			len = (size_t)(paren - name);
 	}
-	subject_init_plain(&s, name, len);
-	return glob_match(p, &s);
+	if (off > len)
+		return false;
+	subject_init_plain(&s, name + off, len - off);
+	return glob_match_from(p, poff, &s);
+}
+
+bool pattern_match_method(const struct pattern *p, const char *name, size_t len)
+{
+	if (!p || p->kind != PATTERN_METHOD || !name)
+		return false;
+	/* a root pattern's own class, without the '^' */
+	return method_match_from(p, p->root_len ? 1 : 0, name, len, 0);
+}
+
+bool pattern_match_method_via(const struct pattern *p, const char *name, size_t len,
+			      pattern_descends_fn descends, void *ctx)
+{
+	if (!p || p->kind != PATTERN_METHOD || !name)
+		return false;
+	if (!p->root_len)
+		return pattern_match_method(p, name, len);
+	const char *paren = memchr(name, '(', len);
+	const char *end = paren ? paren : name + len;
+	const char *dot = NULL;
+	for (const char *c = name; c < end; c++)
+		if (*c == '.')
+			dot = c;
+	if (!dot)
+		return false;
+	size_t clen = (size_t)(dot - name);
+	const char *root = p->text + 1;
+	/* the method part (from the '.') first: it is the cheap test */
+	if (!method_match_from(p, 1 + p->root_len, name, len, clen))
+		return false;
+	if (clen == p->root_len && memcmp(name, root, clen) == 0)
+		return true;
+	return descends && descends(ctx, name, clen, root, p->root_len);
+}
+
+const char *pattern_root(const struct pattern *p, size_t *len)
+{
+	*len = p ? p->root_len : 0;
+	return p && p->root_len ? p->text + 1 : NULL;
 }
 
 bool pattern_match_class(const struct pattern *p, const char *sig, size_t len)
@@ -492,6 +542,31 @@ static int compile_class(struct pattern *p, const char *text, size_t len,
 	return 0;
 }
 
+/* P, a compiled method pattern, made the root pattern "^" P: its class
+ * (before the last '.' ahead of the '(') must be literal. */
+static int make_root(struct pattern *p, char *err, size_t errlen)
+{
+	const char *open = memchr(p->text, '(', p->len);
+	size_t end = open ? (size_t)(open - p->text) : p->len, dot = end;
+
+	while (dot && p->text[dot - 1] != '.')
+		dot--;
+	if (dot < 2)
+		return errtext_fail(err, errlen, -EINVAL, "no class between '^' and the method name");
+	if (memchr(p->text, '*', dot - 1))
+		return errtext_fail(err, errlen, -EINVAL,
+			    "'*' in the class after '^' at offset %zu: '^' names one class (write ^com.acme.Base.run)",
+			    1 + (size_t)((const char *)memchr(p->text, '*', dot - 1) - p->text));
+	if (p->len + 1 > PATTERN_MAX_LEN)
+		return errtext_fail(err, errlen, -ENAMETOOLONG,
+			    "pattern is more than the limit of %d bytes", PATTERN_MAX_LEN);
+	memmove(p->text + 1, p->text, p->len + 1);
+	p->text[0] = '^';
+	p->len++;
+	p->root_len = dot - 1;
+	return 0;
+}
+
 static void note_stars(struct pattern *p)
 {
 	const char *first = memchr(p->text, '*', p->len);
@@ -516,6 +591,7 @@ static void pattern_reset(struct pattern *p)
 	p->has_descriptor = p->has_star = false;
 	p->len = p->prefix_len = p->suffix_len = 0;
 	p->line = 0;
+	p->root_len = 0;
 	p->text[0] = '\0';
 }
 
@@ -536,6 +612,13 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 			    "pattern is %zu bytes long, more than the limit of %d",
 			    len, PATTERN_MAX_LEN);
 	uint32_t line = 0;
+	bool root = kind == PATTERN_METHOD && text[0] == '^';
+	if (root) {
+		text++;
+		len--;
+		if (len == 0)
+			return errtext_fail(err, errlen, -EINVAL, "no class after '^' at offset 0");
+	}
 	if (kind == PATTERN_METHOD) {
 		rc = split_line(text, &len, &line, err, errlen);
 		if (rc < 0)
@@ -571,6 +654,13 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 	}
 	if (line) {
 		rc = append_line(p, line, err, errlen);
+		if (rc < 0) {
+			pattern_reset(p);
+			return rc;
+		}
+	}
+	if (root) {
+		rc = make_root(p, err, errlen);
 		if (rc < 0) {
 			pattern_reset(p);
 			return rc;

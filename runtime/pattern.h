@@ -19,6 +19,12 @@
  *    (the agent's line probes).  Without a '(' it is given "(*)*" before the line.
  *    A name with a line is selected only by a pattern with that line, never by a
  *    pattern without one (so "C.*" does not select the lines of C's methods).
+ *  - Roots.  A method pattern "^CLASS.rest" (CLASS without '*') selects what
+ *    "CLASS.rest" selects and the same method part in every class that
+ *    descends from CLASS. Only pattern_match_method_via() knows descent (its
+ *    caller says which class descends from which); pattern_match_method()
+ *    and the index (patindex.h) see CLASS's own methods only, as '^' is the
+ *    first byte of the text, which no name has.
  *  - Compiling validates and may fail; matching never allocates, never fails, and takes
  *    O(pattern * name) time at worst, with no backtracking blow-up.
  *  - Functions return 0, a length, or a negative errno value; they never print or exit.
@@ -50,6 +56,7 @@ struct pattern {
 	size_t prefix_len;	/* literal bytes before the first '*' */
 	size_t suffix_len;	/* literal bytes after the last '*' */
 	uint32_t line;		/* method pattern ending ":LINE" (0: none) */
+	size_t root_len;	/* "^CLASS.m": CLASS's length (text[1..]); 0: not one */
 	char text[PATTERN_MAX_LEN + 1];	/* normalised, NUL-terminated */
 };
 
@@ -61,6 +68,17 @@ int pattern_compile(struct pattern *p, enum pattern_kind kind, const char *text,
 
 /* Does method pattern P select the wire method name NAME[0..LEN)? */
 bool pattern_match_method(const struct pattern *p, const char *name, size_t len);
+
+/* Does CLS[0..CLEN) (dotted) descend from ROOT[0..RLEN) (dotted, another
+ * class)? Asked by pattern_match_method_via() for a root pattern. */
+typedef bool (*pattern_descends_fn)(void *ctx, const char *cls, size_t clen, const char *root, size_t rlen);
+/* pattern_match_method(), but a root pattern ("^C.m") also selects the
+ * method part in a class DESCENDS says descends from C (NULL: none does). */
+bool pattern_match_method_via(const struct pattern *p, const char *name, size_t len,
+			      pattern_descends_fn descends, void *ctx);
+/* The root class of a root pattern (dotted, not NUL-terminated), NULL for
+ * any other pattern. */
+const char *pattern_root(const struct pattern *p, size_t *len);
 
 /* Does class pattern P select the class whose JVMTI signature is SIG[0..LEN)?
  * A malformed signature matches nothing. */

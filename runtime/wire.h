@@ -67,8 +67,10 @@ enum wire_event_code {
 	WIRE_EV_MATCH             = 0x99, /* u8 kind, string name: one loaded match of a ListMatches */
 	WIRE_EV_MATCH_END         = 0x9A, /* u8 kind, u32 total: a ListMatches answered */
 	WIRE_EV_JFR_DATA          = 0x9B, /* u8 flags (WIRE_JFR_*), string bytes: the JVM's JFR chunk data */
+	/* string class, string root: the class descends from a root method pattern's class */
+	WIRE_EV_DESCENDS          = 0x9C,
 };
-#define WIRE_EV_LAST_EXTENSION WIRE_EV_JFR_DATA
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_DESCENDS
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -140,8 +142,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_JFR_FIRE       = 1u << 13,
 	/* ThreadName ends with the thread's Java id (Thread.getId()) */
 	WIRE_CAP_JAVA_THREAD_ID = 1u << 14,
+	/* root method patterns "^C.m" (pattern.h), 0x9C Descends */
+	WIRE_CAP_ROOTS          = 1u << 15,
 };
-#define WIRE_CAP_ALL 0x7FFFu
+#define WIRE_CAP_ALL 0xFFFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags: the bytes are the first of a new chunk (its header). */
@@ -229,7 +233,7 @@ struct wire_hello {
 struct wire_event {
 	unsigned code;           /* enum wire_event_code */
 	struct wire_str name;    /* method, class or exception name; THREAD_NAME: the name */
-	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method */
+	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method; DESCENDS: the root */
 	uint64_t thread;         /* thread id (CLASS_LOAD's u32 widened) */
 	uint64_t object;         /* MONITOR_*: object id */
 	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */

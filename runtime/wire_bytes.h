@@ -34,6 +34,8 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 		return WIRE_CAP_LIST;
 	if (code == WIRE_EV_JFR_DATA)
 		return WIRE_CAP_JFR;
+	if (code == WIRE_EV_DESCENDS)
+		return WIRE_CAP_ROOTS;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 

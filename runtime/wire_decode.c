@@ -519,6 +519,9 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 		return wire_read_u32(c, "total", &ev->u32);
 	case WIRE_EV_JFR_DATA:
 		return wire_read_jfr_data(c, ev);
+	case WIRE_EV_DESCENDS:
+		TRY(READ_STRING(c, "class name", &ev->name));
+		return READ_STRING(c, "root class name", &ev->method);
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}

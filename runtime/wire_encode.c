@@ -394,6 +394,10 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 		wire_put_u8(w, ev->jfr_flags);
 		wire_put_string(w, &ev->name);
 		break;
+	case WIRE_EV_DESCENDS:
+		wire_put_string(w, &ev->name);
+		wire_put_string(w, &ev->method);
+		break;
 	default:
 		w->invalid = true;
 		break;

@@ -311,6 +311,15 @@ static void say_missing(const struct agent_conn *c, uint32_t caps, const struct 
 	if (!(caps & WIRE_CAP_EXT_CMDS) && registry_family_on(reg, EVENT_FAMILY_VM))
 		sj_warn("pid %d: the agent has no VM events (no extension commands)", (int)c->jvm.pid);
 	/* an agent without line probes takes "C.m(I)V:12" for a method name: no event, no word */
+	/* nor one without root patterns "^C.m" (it would select nothing either) */
+	for (size_t i = 0; !(caps & WIRE_CAP_ROOTS) && i < reg->n; i++) {
+		size_t rlen;
+		if (reg->entries[i].kind == WIRE_KIND_METHOD && pattern_root(&reg->entries[i].pat, &rlen))
+			sj_warn("pid %d: the agent has no root patterns (%s): java.method pattern '%s' selects "
+				"nothing in this JVM", (int)c->jvm.pid,
+				c->peer.hello ? "an older agent" : "an Appendix-only agent",
+				pattern_text(&reg->entries[i].pat, NULL));
+	}
 	for (size_t i = 0; !(caps & WIRE_CAP_LINES) && i < reg->n; i++)
 		if (reg->entries[i].kind == WIRE_KIND_METHOD && pattern_line(&reg->entries[i].pat))
 			sj_warn("pid %d: the agent has no line probes (%s): java.method pattern '%s' selects "

@@ -48,6 +48,7 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 		if (rc < 0)
 			return rc;
 		h->disp_ready = true;
+		h->disp.matcher.descends = descent_has;
 	}
 	return 0;
 }
@@ -69,6 +70,8 @@ void handler_free(struct handler *h)
 	if (h->disp_ready)
 		dispatch_free(&h->disp);
 	h->disp_ready = false;
+	descent_free(h->descent);
+	h->descent = NULL;
 	free(h->line);
 	h->line = NULL;
 	free(h->hits);
@@ -296,6 +299,26 @@ static int list_match(struct handler *h, const struct wire_event *ev)
 	return batch_line(h, k + 2 + (size_t)n);
 }
 
+/* A class that descends from a root method pattern's class: its methods'
+ * events are that pattern's from now on. */
+static int descends(struct handler *h, const struct wire_event *ev)
+{
+	int rc = descent_add(&h->descent, ev->name.ptr, ev->name.len, ev->method.ptr, ev->method.len);
+
+	if (rc == 1 && h->disp_ready) {
+		h->disp.matcher.descends_ctx = h->descent;
+		slots_matcher_forget(&h->disp.matcher);
+	}
+	if (rc < 0 && !h->descent_full) {
+		h->descent_full = true;
+		sj_warn("pid %d: class %.*s descends from %.*s, but the bridge keeps no more of that (%s): "
+			"its methods' events go to no root pattern", (int)h->pid, (int)ev->name.len, ev->name.ptr,
+			(int)ev->method.len, ev->method.ptr,
+			rc == -E2BIG ? "too many, or a name too long" : rc == -ENOMEM ? "out of memory" : "not a class name");
+	}
+	return 0;
+}
+
 int handler_event(struct handler *h, const struct wire_event *ev)
 {
 	struct marker_meta meta;
@@ -308,6 +331,8 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		return h->opts->matches ? list_match(h, ev) : 0;
 	if (ev->code == WIRE_EV_JFR_DATA)
 		return h->jfr ? jfr_data(h, ev) : 0;
+	if (ev->code == WIRE_EV_DESCENDS)
+		return descends(h, ev);
 	if (ev->code == WIRE_EV_THREAD_NAME) {
 		threadnames_set(&h->names, ev->thread, ev->name.ptr, ev->name.len, ev->java_tid);
 		return 0;
@@ -332,7 +357,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 		return 0;
 	}
 	bool record = recfwd_on(&h->rec);
-	if ((h->opts->print || record) && registry_wants_counted(&h->opts->reg, ev, h->hits)) {
+	if ((h->opts->print || record) && registry_wants_via(&h->opts->reg, ev, h->hits, descent_has, h->descent)) {
 		event_meta(h, ev, &meta);
 		have_meta = true;
 		if (h->opts->print)

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "descent.h"
 #include "dispatch.h"
 #include "jfrfeed.h"
 #include "options.h"
@@ -57,6 +58,8 @@ struct handler {
 	 * the bridge fires it (an agent without WIRE_CAP_JFR_FIRE) */
 	int (*jfr_send)(void *ctx, const struct wire_jfr_event *e);
 	void *jfr_send_ctx;
+	struct descent *descent; /* the Descends events so far (root method patterns) */
+	bool descent_full;       /* a Descends was not kept: said once */
 };
 
 /* The jfr marker's strings, field block and stack: what does not fit is "". */

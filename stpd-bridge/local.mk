@@ -14,6 +14,7 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/connection.c stpd-bridge/connection.h \
 	stpd-bridge/threadnames.c stpd-bridge/threadnames.h \
 	stpd-bridge/slots.c stpd-bridge/slots.h \
+	stpd-bridge/descent.c stpd-bridge/descent.h \
 	stpd-bridge/dispatch.c stpd-bridge/dispatch.h \
 	stpd-bridge/tidmap.c stpd-bridge/tidmap.h \
 	stpd-bridge/handler.c stpd-bridge/handler.h \
@@ -60,7 +61,8 @@ UNIT_TESTS += testsuite/unit/test_discovery
 # Unit test of the slot matcher and its cache (cmocka).
 check_PROGRAMS += testsuite/unit/test_slots
 testsuite_unit_test_slots_SOURCES = testsuite/unit/test_slots.c \
-	stpd-bridge/slots.c stpd-bridge/slots.h stpd-bridge/registry.c stpd-bridge/registry.h
+	stpd-bridge/slots.c stpd-bridge/slots.h stpd-bridge/registry.c stpd-bridge/registry.h \
+	stpd-bridge/descent.c stpd-bridge/descent.h
 testsuite_unit_test_slots_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_slots_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_slots

@@ -44,10 +44,11 @@ int registry_add(struct registry *r, uint8_t kind, uint8_t events, const char *t
 	return 0;
 }
 
-static bool entry_matches(const struct registry_entry *e, const struct wire_str *name)
+static bool entry_matches(const struct registry_entry *e, const struct wire_str *name,
+			  pattern_descends_fn descends, void *ctx)
 {
 	if (e->kind == WIRE_KIND_METHOD)
-		return pattern_match_method(&e->pat, name->ptr, name->len);
+		return pattern_match_method_via(&e->pat, name->ptr, name->len, descends, ctx);
 	return pattern_match_class_name(&e->pat, name->ptr, name->len);
 }
 
@@ -67,6 +68,12 @@ bool registry_wants(const struct registry *r, const struct wire_event *ev)
 
 bool registry_wants_counted(const struct registry *r, const struct wire_event *ev, uint64_t *hits)
 {
+	return registry_wants_via(r, ev, hits, NULL, NULL);
+}
+
+bool registry_wants_via(const struct registry *r, const struct wire_event *ev, uint64_t *hits,
+			pattern_descends_fn descends, void *ctx)
+{
 	const struct event_desc *d = events_get(ev->code);
 	int family = registry_family_wanted(r, ev->code);
 	bool wanted = false;
@@ -77,7 +84,7 @@ bool registry_wants_counted(const struct registry *r, const struct wire_event *e
 		return false;
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->entries[i].kind == d->kind && (r->entries[i].events & d->bit) &&
-		    entry_matches(&r->entries[i], &ev->name)) {
+		    entry_matches(&r->entries[i], &ev->name, descends, ctx)) {
 			wanted = true;
 			if (!hits)
 				break;

@@ -59,6 +59,10 @@ int registry_add(struct registry *r, uint8_t kind, uint8_t events, const char *t
 bool registry_wants(const struct registry *r, const struct wire_event *ev);
 /* The same, and HITS[i] (r->n of them) counts the events entry i selects. */
 bool registry_wants_counted(const struct registry *r, const struct wire_event *ev, uint64_t *hits);
+/* The same, with root method patterns ("^C.m") also selecting the classes
+ * DESCENDS says descend from C (pattern_match_method_via). */
+bool registry_wants_via(const struct registry *r, const struct wire_event *ev, uint64_t *hits,
+			pattern_descends_fn descends, void *ctx);
 /* For an event code without a pattern (GC, VM, thread, monitor, Lost): 1 when
  * its switch is on, 0 when off; -1 for the codes patterns select. */
 int registry_family_wanted(const struct registry *r, unsigned code);

@@ -134,6 +134,8 @@ int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 	m->reg = reg;
 	m->cache = NULL;
 	m->last = NULL;
+	m->descends = NULL;
+	m->descends_ctx = NULL;
 	/* the event table's lookup and the test for an empty slot set, once
 	 * here rather than at every event */
 	for (unsigned code = 0; code < SLOTS_CODES; code++) {
@@ -176,6 +178,14 @@ void slots_matcher_free(struct slot_matcher *m)
 	m->last = NULL;
 }
 
+void slots_matcher_forget(struct slot_matcher *m)
+{
+	if (m->cache)
+		for (size_t i = 0; i < SLOTS_CACHE_SIZE; i++)
+			entry_clear(&m->cache[i]);
+	m->last = NULL;
+}
+
 /* Every slot of KIND whose pattern selects NAME, whatever its event type. */
 static void match_all(const struct slot_matcher *m, uint8_t kind, const char *name, size_t len,
 		      struct slot_set *out)
@@ -187,7 +197,8 @@ static void match_all(const struct slot_matcher *m, uint8_t kind, const char *na
 		while (bits) {
 			unsigned slot = w * 64 + (unsigned)__builtin_ctzll(bits);
 			const struct registry_entry *e = &m->reg->entries[m->t->entry[slot]];
-			bool hit = kind == WIRE_KIND_METHOD ? pattern_match_method(&e->pat, name, len)
+			bool hit = kind == WIRE_KIND_METHOD ? pattern_match_method_via(&e->pat, name, len, m->descends,
+										       m->descends_ctx)
 							    : pattern_match_class_name(&e->pat, name, len);
 
 			bits &= bits - 1;

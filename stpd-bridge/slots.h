@@ -62,6 +62,10 @@ struct slot_matcher {
 	 * index of that type in of_type[kind] */
 	uint8_t code_kind[SLOTS_CODES];
 	uint8_t code_type[SLOTS_CODES];
+	/* root method patterns ("^C.m"): which classes descend from C
+	 * (pattern_match_method_via); NULL at init: none */
+	pattern_descends_fn descends;
+	void *descends_ctx;
 };
 
 /* T must be complete (slots_add is done): the matcher keeps per event
@@ -69,6 +73,8 @@ struct slot_matcher {
 int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 		       const struct registry *reg);
 void slots_matcher_free(struct slot_matcher *m);
+/* What M's cache holds goes: DESCENDS has learnt of a class since. */
+void slots_matcher_forget(struct slot_matcher *m);
 
 /* The slots whose kind and event type are those of CODE and whose pattern
  * selects NAME[0..LEN) (a wire method name or a class signature), into

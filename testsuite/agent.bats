@@ -380,6 +380,60 @@ check_unicode() {
 @test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 17)" { check_unicode "$JDK17"; }
 @test "names: a method, class and thread named outside the BMP in UTF-8, patterns in UTF-8 select them, a String with NUL (JDK 25)" { check_unicode "$JDK25"; }
 
+# Root method patterns (testsuite/java/Roots.java): '^RootBase.m' selects
+# RootBase.m and every override of it, in classes loaded before the
+# registration (RootA, RootB: the scan) and after it (RootLate; RootLate2,
+# whose superclass RootMid loads with it, after RootLate2's class-file hook:
+# both are retransformed as they are prepared). RootC does not override m
+# (its call is RootBase's), RootOther's m is not in the family.
+# '^java.lang.Object.n' selects RootBase.n (loaded before) and RootLate.n,
+# which RootLate's class-file hook, changing the class for 'RootLate.m', does
+# not know of (its ancestry is noted as it is prepared).
+check_roots() {
+	start_jvm "$1" "" -- Roots "$T/go"
+	wait_until 20 sock_exists
+	start_bridge b -m '^RootBase.m' -m '^java.lang.Object.n' -m 'RootLate.m' --args --return
+	wait_until 20 registered 1
+	# stap-java -l -x: what the JVM has loaded now (not RootLate, RootMid, RootLate2)
+	local sj=$BUILD/translator-patches/stap-java
+	STAPJAVA_BRIDGE=$BRIDGE STAPJAVA_AGENT=$AGENT STAPJAVA_TAPSET=$BUILD/tapset STAPJAVA_BRIDGE_OPTS="--sockdir $T/s" \
+		run --separate-stderr "$sj" -l 'java("Roots").class("^RootBase").method("m(int)")' -x "$JPID"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(printf '%s\n' 'java("Roots").class("RootA").method("m(int)")' \
+		'java("Roots").class("RootB").method("m(int)")' 'java("Roots").class("RootBase").method("m(int)")')" ] ||
+		{ echo "$output"; false; }
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	bridge_quiet b
+	mask "$T/b.out" | sed -E 's/ tid=T ts=X//' >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P method=RootBase.m(I)I args=1
+		method.return pid=P method=RootBase.m(I)I popped=0 ret=1
+		method.enter pid=P method=RootA.m(I)I args=1
+		method.return pid=P method=RootA.m(I)I popped=0 ret=11
+		method.enter pid=P method=RootB.m(I)I args=1
+		method.return pid=P method=RootB.m(I)I popped=0 ret=21
+		method.enter pid=P method=RootBase.m(I)I args=1
+		method.return pid=P method=RootBase.m(I)I popped=0 ret=1
+		method.enter pid=P method=RootBase.n()I args=
+		method.return pid=P method=RootBase.n()I popped=0 ret=7
+		method.enter pid=P method=RootLate.m(I)I args=3
+		method.return pid=P method=RootLate.m(I)I popped=0 ret=33
+		method.enter pid=P method=RootLate.n()I args=
+		method.return pid=P method=RootLate.n()I popped=0 ret=8
+		method.enter pid=P method=RootLate2.m(I)I args=4
+		method.enter pid=P method=RootMid.m(I)I args=4
+		method.return pid=P method=RootMid.m(I)I popped=0 ret=44
+		method.return pid=P method=RootLate2.m(I)I popped=0 ret=45
+	EOF
+	log_has 'info: method calls injected in 6 classes$'
+}
+
+@test "roots: '^RootBase.m' selects the method in the class and every subclass that overrides it, loaded before or after (JDK 17)" { check_roots "$JDK17"; }
+@test "roots: '^RootBase.m' selects the method in the class and every subclass that overrides it, loaded before or after (JDK 25)" { check_roots "$JDK25"; }
+
 # The same names in a class loaded before the registration: its calls come
 # by retransformation, whose names (the class file's) must agree with
 # JVMTI's; stack frames are named in UTF-8; a misspelt literal pattern gets
@@ -1676,7 +1730,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x7fff; negotiated 0x7fff
+info: conn#1: Hello from pid N, version 1, caps 0xffff; negotiated 0xffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1694,14 +1748,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x7fff' \
+	printf '%s\n' 'hello pid=P caps=0xffff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x7fff; negotiated 0x7fff
+info: conn#1: Hello from pid N, version 1, caps 0xffff; negotiated 0xffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -2562,10 +2616,12 @@ check_asan() {
 	JVM_ENV=("LD_PRELOAD=$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)")
 	export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:log_path=$T/asan
 	export UBSAN_OPTIONS=print_stacktrace=1:log_path=$T/ubsan
-	# and a line in a loop (300 turns): line probes' rewriting under the sanitizers too
+	# and a line in a loop (300 turns): line probes' rewriting under the sanitizers too;
+	# a root pattern ('^Demo.run()V', within Demo.*: the same lines), so every
+	# class's ancestry is noted and matched under them
 	local l_body
 	l_body=$(grep -n "^            big.append((char) ('a' + i % 26));" "$SRC/testsuite/java/Families.java" | cut -d: -f1)
-	family "$java" methods -m 'Demo.*' -m "Demo.run()V:$l_body:enter" --args --return --stack --threads --gc --monitors --vm
+	family "$java" methods -m 'Demo.*' -m '^Demo.run()V' -m "Demo.run()V:$l_body:enter" --args --return --stack --threads --gc --monitors --vm
 	! compgen -G "$T/asan*" && ! compgen -G "$T/ubsan*" || return 1
 	# the events are right: the same lines as without sanitizers (stack aside)
 	sed -E 's/ stack=[^ ]*$//' "$T/events" | grep '^method\.' | grep -v "method=Demo.run()V:$l_body " | mask >"$T/got"

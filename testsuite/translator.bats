@@ -1010,6 +1010,29 @@ java.method("shop.Shop.handle(ILjava/util/List;)V").enter
 java.method("shop.Shop.total()I").enter' ] || { echo "$output"; return 1; }
 }
 
+@test "-l/-L java(...).class(...).method(...) --classpath: each method in SystemTap's form, its parameters in Java source form, ^CLASS's overrides, stap's arguments" {
+	shop_classes
+	# a class without its package: any package's, and no other class
+	run --separate-stderr "$SJ" -l 'java("Shop").class("Shop").method("buy")' --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "$status $stderr"; return 1; }
+	[ "$output" = 'java("Shop").class("shop.Shop").method("buy(int)")
+java("Shop").class("shop.Shop").method("buy(java.lang.String,int)")' ] || { echo "$output"; return 1; }
+	# by pid, .return, -L: the slot's variables, then stap's arguments
+	run --separate-stderr "$SJ" -L 'java(4242).class("shop.Shop").method("handle(int, java.util.List)").return' --classpath "$SHOP/shop.jar"
+	[ "$status" -eq 0 ]
+	[ "$output" = "java(4242).class(\"shop.Shop\").method(\"handle(int,java.util.List)\").return $SLOT_VARS method_name:string java_popped:long arg1:string arg2:string \$arg1:long \$arg2:long" ] || { echo "$output"; return 1; }
+	# ^CLASS: the class's and every override in its subclasses (Refused's <init>)
+	run --separate-stderr "$SJ" -l 'java("Shop").class("^shop.Shop$OutOfStock").method("<init>"),java("Main").class("Main").method("main")' --classpath "$SHOP/classes"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "$status $stderr"; return 1; }
+	[ "$output" = 'java("Main").class("Main").method("main(java.lang.String[])")
+java("Shop").class("shop.Shop$OutOfStock").method("<init>(java.lang.String)")
+java("Shop").class("shop.Shop$Refused").method("<init>()")' ] || { echo "$output"; return 1; }
+	# none: said as for java.method, status 1
+	run --separate-stderr "$SJ" -l 'java("Shop").class("shop.Order").method("sell")' --classpath "$SHOP/classes"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$(errors)" = 'stap-java: error: no method of the class path matches java("Shop").class("shop.Order").method("sell")' ]
+}
+
 @test "-L java.class(...) and java.exception(...) --classpath: the classes, and for exceptions those that may be Throwables" {
 	shop_classes
 	run --separate-stderr "$SJ" -L 'java.class("shop.Shop*")' --classpath "$SHOP/shop.jar"

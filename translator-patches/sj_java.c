@@ -171,9 +171,15 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 	if (memchr(cls, '*', clen) || memchr(cls, '?', clen) || memchr(m, '*', mlen) || memchr(m, '?', mlen))
 		return fail(err, memchr(cls, '*', clen) || memchr(cls, '?', clen) ? ct : mt,
 			    "Wildcards are not supported in java(...).class(...).method(...) (stapprobes(3stap)); java.method(\"PATTERN\") takes them");
-	if (clen && cls[0] == '^')
-		return fail(err, ct, "class(\"^%.*s\"): the class and the subclasses that override the method are not supported yet; name each class",
-			    (int)clen - 1, cls + 1);
+	/* "^C": C and the subclasses that override the method (a root pattern,
+	 * doc/patterns.md), C named in full: a name without a package is a
+	 * class of the default package */
+	bool root = clen && cls[0] == '^';
+	if (root) {
+		cls++;
+		clen--;
+		trim(&cls, &clen);
+	}
 	if (!java_name(cls, clen))
 		return fail(err, ct, "bad class name '%.*s' in java(...).class(...)", (int)clen, cls);
 
@@ -206,10 +212,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 		return fail(err, mt, "method(\"%.*s\"): expected NAME(TYPE, ...) with the types in Java source form",
 			    (int)mlen, m);
 
-	bool qualified = memchr(cls, '.', clen) != NULL;
+	bool qualified = root || memchr(cls, '.', clen) != NULL;
 	/* pattern_compile reads a parameter list in Java source form (signature.h) */
 	struct sj_buf text = { 0 };
-	int rc = sj_buf_printf(&text, "%s%.*s.%.*s%.*s", qualified ? "" : "*", (int)clen, cls, (int)nlen, name,
+	int rc = sj_buf_printf(&text, "%s%.*s.%.*s%.*s", root ? "^" : qualified ? "" : "*", (int)clen, cls, (int)nlen, name,
 			       open ? (int)(mlen - (size_t)(open - m)) : 0, open ? open : "");
 	static struct pattern compiled;	/* 4 KiB: too big for comfort on the stack */
 	if (rc == 0 && pattern_compile(&compiled, PATTERN_METHOD, text.data, text.len, why, sizeof why) < 0) {
@@ -224,8 +230,10 @@ static bool signature(struct sj_java_point *p, size_t ct, const struct sj_token 
 	sj_buf_free(&text);
 	const char *norm = pattern_text(&compiled, NULL), *d = strchr(norm, '(');
 	rc |= sj_buf_add(&pat, norm, d ? (size_t)(d - norm) : strlen(norm));
-	rc |= sj_buf_puts(&re, qualified ? "^" : "^([^(]*\\.)?");
-	rc |= re_quote(&re, cls, clen);
+	/* a root point's events name the subclass: its check leaves the class out */
+	rc |= sj_buf_puts(&re, root ? "^[^(]*" : qualified ? "^" : "^([^(]*\\.)?");
+	if (!root)
+		rc |= re_quote(&re, cls, clen);
 	rc |= sj_buf_puts(&re, "\\.");
 	rc |= re_quote(&re, name, nlen);
 	inexact = !qualified;
@@ -342,12 +350,14 @@ size_t sj_java_parse(const struct sj_token *tk, size_t n, size_t i, char *const 
 		return j;
 	/* what pn() and pp() say: the point as stap prints it */
 	const struct sj_token *c = T(ct), *m = T(mt);
+	p->name = strndup(m->text + 1, m->len - 2);	/* a string token: its quotes off */
 	int rc = p->by_pid ? asprintf(&p->text, "java(%s).class(%.*s).method(%.*s)%s", p->jvm, (int)c->len,
 				      c->text, (int)m->len, m->text, p->ret ? ".return" : "")
 			   : asprintf(&p->text, "java(\"%s\").class(%.*s).method(%.*s)%s", p->jvm, (int)c->len,
 				      c->text, (int)m->len, m->text, p->ret ? ".return" : "");
-	if (rc < 0) {
-		p->text = NULL;
+	if (rc < 0 || !p->name) {
+		if (rc < 0)
+			p->text = NULL;
 		fail(err, i, "out of memory");
 	}
 	return j;
@@ -357,6 +367,7 @@ size_t sj_java_parse(const struct sj_token *tk, size_t n, size_t i, char *const 
 void sj_java_point_free(struct sj_java_point *p)
 {
 	free(p->text);
+	free(p->name);
 	free(p->jvm);
 	free(p->pattern);
 	free(p->check);
@@ -367,10 +378,11 @@ int sj_java_point_copy(struct sj_java_point *to, const struct sj_java_point *p)
 {
 	*to = *p;
 	to->text = strdup(p->text);
+	to->name = strdup(p->name);
 	to->jvm = strdup(p->jvm);
 	to->pattern = strdup(p->pattern);
 	to->check = p->check ? strdup(p->check) : NULL;
-	if (!to->text || !to->jvm || !to->pattern || (p->check && !to->check)) {
+	if (!to->text || !to->name || !to->jvm || !to->pattern || (p->check && !to->check)) {
 		sj_java_point_free(to);
 		return -ENOMEM;
 	}
@@ -415,6 +427,13 @@ size_t sj_java_rewrite(const struct sj_token *tk, size_t n, size_t i, char *out,
 			snprintf(out, outlen, "arg%d", k);
 		return 4;
 	}
+	if ((sj_tok_is(t, SJ_TOK_IDENT, "user_string") || sj_tok_is(t, SJ_TOK_IDENT, "user_string_warn") ||
+	     sj_tok_is(t, SJ_TOK_IDENT, "user_string_quoted")) &&
+	    sj_tok_is(T(i + 2), SJ_TOK_IDENT, "$name") && is_op(T(i + 3), ")")) {
+		/* stap's tests print it: the method as the point writes it */
+		snprintf(out, outlen, sj_tok_is(t, SJ_TOK_IDENT, "user_string_quoted") ? "string_quoted(__jmn)" : "__jmn");
+		return 4;
+	}
 	if ((sj_tok_is(t, SJ_TOK_IDENT, "pn") || sj_tok_is(t, SJ_TOK_IDENT, "pp")) && is_op(T(i + 2), ")")) {
 		snprintf(out, outlen, "__%.2s", t->text);
 		return 3;
@@ -427,6 +446,16 @@ size_t sj_java_rewrite(const struct sj_token *tk, size_t n, size_t i, char *out,
 	}
 	return 0;
 #undef T
+}
+
+const char *sj_java_unservable(const struct sj_token *tk, size_t n, size_t i)
+{
+	/* user_string*($name) was rewritten before it got here */
+	if (i < n && sj_tok_is(&tk[i], SJ_TOK_IDENT, "$name"))
+		return "$name in a java(...) probe is a pointer to the method's name in stap, and stapjava has no "
+		       "pointer to give: write user_string($name) (the method as written in .method(...)) or java_name "
+		       "(the method the event is of)";
+	return NULL;
 }
 
 /* S as the inside of a stap string literal. */
@@ -455,7 +484,9 @@ int sj_java_alias_prologue(const struct sj_java_point *p, int slot, struct sj_bu
 					  slot) ? -ENOMEM : 0;
 	rc |= sj_buf_puts(out, " __pn = \"");
 	rc |= stap_quoted(out, p->text);
-	rc |= sj_buf_puts(out, "\"; __pp = __pn;");
+	rc |= sj_buf_puts(out, "\"; __pp = __pn; __jmn = \"");
+	rc |= stap_quoted(out, p->name);
+	rc |= sj_buf_puts(out, "\";");
 	const char *from = "java_args";
 	if (p->ret) {
 		from = "__sj_jargs";

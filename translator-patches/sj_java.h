@@ -23,6 +23,10 @@
  *    the text it replaces (the caller pads with spaces, so columns stay); else 0.
  *    *NEEDS gets the SJ_OPT_* data the handler then asks for, whether it
  *    rewrote or not (arg1..arg10 ask for the arguments).
+ *    user_string*($name) is the method as written in .method("...") (what
+ *    stap's own tests print); sj_java_unservable() names what a handler may
+ *    not use (a bare $name: stap's is a pointer, which we have not), NULL
+ *    for anything else.
  *  - sj_java_alias_prologue() writes the statements a slot's alias adds for P:
  *    the JVM and signature checks, pn() and pp(), arg1..arg10 and their
  *    numbers (ARGS_FROM: the expression of the arguments' text).
@@ -40,6 +44,7 @@
 
 struct sj_java_point {
 	char *text;		/* the point as stap prints it: pn() and pp() */
+	char *name;		/* user_string($name): the method as written in .method("...") */
 	char *jvm;		/* PNAME, or the PID's digits */
 	bool by_pid;
 	bool ret;		/* .return */
@@ -65,6 +70,7 @@ int sj_java_point_copy(struct sj_java_point *to, const struct sj_java_point *p);
 
 size_t sj_java_rewrite(const struct sj_token *tk, size_t n, size_t i, char *out, size_t outlen,
 		       unsigned *needs);
+const char *sj_java_unservable(const struct sj_token *tk, size_t n, size_t i);
 
 /* The key under which the arguments of a method entry of companion slot
  * COMPANION are kept until its return (a stap expression). */

@@ -14,12 +14,17 @@
 #include "sj_classpath.h"
 #include "sj_diag.h"
 #include "sj_emit.h"
+#include "sj_java.h"
 #include "sj_lex.h"
+
+#include <regex.h>
 
 /* --- the points ----------------------------------------------------------------- */
 
 static bool is_pattern_point(const struct sj_token *t)
 {
+	if (sj_tok_is(&t[0], SJ_TOK_IDENT, "java") && sj_tok_is(&t[1], SJ_TOK_OP, "("))
+		return true;	/* SystemTap's java(...).class(...).method(...) */
 	if (!sj_tok_is(&t[0], SJ_TOK_IDENT, "java") || !sj_tok_is(&t[1], SJ_TOK_OP, ".") ||
 	    !sj_tok_is(&t[3], SJ_TOK_OP, "("))
 		return false;
@@ -54,6 +59,20 @@ static int add_point(struct sj_list *l, const char *text, size_t len)
 		const char *pat = t.slots[0].pattern;
 		rc = pattern_compile(&p->pattern, p->kind == SJ_KIND_METHOD ? PATTERN_METHOD : PATTERN_CLASS,
 				     pat, strlen(pat), err, sizeof err);
+	}
+	if (rc == 0 && t.slots[0].java) {
+		const struct sj_java_point *j = t.slots[0].java;
+		rc = (p->java = calloc(1, sizeof *p->java)) ? sj_java_point_copy(p->java, j) : -ENOMEM;
+		if (rc == 0 && j->check && (!(p->check = malloc(sizeof(regex_t))) ||
+					    regcomp(p->check, j->check, REG_EXTENDED | REG_NOSUB) != 0)) {
+			free(p->check);
+			p->check = NULL;
+			rc = -ENOMEM;
+		}
+		if (rc < 0) {
+			free(p->java);
+			p->java = NULL;
+		}
 	}
 	sj_translation_free(&t);
 	sj_buf_free(&scratch);
@@ -124,8 +143,15 @@ int sj_list_parse(struct sj_list *l, const char *points)
 
 void sj_list_free(struct sj_list *l)
 {
-	for (size_t i = 0; i < l->npoints; i++)
+	for (size_t i = 0; i < l->npoints; i++) {
 		free(l->points[i].text);
+		if (l->points[i].java)
+			sj_java_point_free(l->points[i].java);
+		free(l->points[i].java);
+		if (l->points[i].check)
+			regfree(l->points[i].check);
+		free(l->points[i].check);
+	}
 	free(l->points);
 	sj_buf_free(&l->others);
 	sj_buf_free(&l->errors);
@@ -226,8 +252,18 @@ struct cls {
 	uint16_t access;
 };
 
+/* A method of a class path's class that a root point ("^C") selects if
+ * the class descends from C, which only the whole class path tells. */
+struct pending {
+	size_t point;
+	char *wire;
+	char *cls;		/* "com/acme/Sub" */
+};
+
 struct reading {
 	struct sj_list *l;
+	struct pending *pending;
+	size_t npending, pendcap;
 	char **vars;		/* per point: " NAME:TYPE ..." or "" */
 	struct sj_lines *lines;
 	struct cls *classes;
@@ -243,13 +279,91 @@ static void cls_free(struct cls *c)
 	free(c->super);
 }
 
+/* D (from its '(') as Java source types, "int,java.lang.String[]", into
+ * OUT; how many parameters. */
+static int source_types(const char *d, struct sj_buf *out)
+{
+	static const char *const prim[128] = { ['Z'] = "boolean", ['B'] = "byte", ['C'] = "char",
+		['S'] = "short", ['I'] = "int", ['J'] = "long", ['F'] = "float", ['D'] = "double" };
+	int n = 0, rc = 0;
+
+	for (const char *c = d + 1; *c && *c != ')'; n++) {
+		size_t dims = strspn(c, "[");
+		c += dims;
+		rc |= n ? sj_buf_puts(out, ",") : 0;
+		if (*c == 'L') {
+			const char *semi = strchr(c, ';');
+			if (!semi)
+				return -EINVAL;
+			for (const char *q = c + 1; q < semi; q++)
+				rc |= sj_buf_add(out, *q == '/' ? "." : q, 1);
+			c = semi + 1;
+		} else if ((unsigned char)*c < 128 && prim[(unsigned char)*c]) {
+			rc |= sj_buf_puts(out, prim[(unsigned char)*c]);
+			c++;
+		} else {
+			return -EINVAL;
+		}
+		for (size_t k = 0; k < dims; k++)
+			rc |= sj_buf_puts(out, "[]");
+	}
+	return rc ? -ENOMEM : n;
+}
+
+/* A java(...) point's line for the wire method name NAME. */
+static int java_line(const struct sj_list_point *p, const char *vars, const char *name, char **line)
+{
+	const struct sj_java_point *j = p->java;
+	const char *open = strchr(name, '('), *dot = open;
+	struct sj_buf b = { 0 };
+
+	while (open && dot > name && dot[-1] != '.')
+		dot--;
+	if (!open || dot == name)
+		return -EINVAL;
+	int rc = j->by_pid ? sj_buf_printf(&b, "java(%s)", j->jvm) : sj_buf_printf(&b, "java(\"%s\")", j->jvm);
+	rc |= sj_buf_printf(&b, ".class(\"%.*s\").method(\"%.*s(", (int)(dot - 1 - name), name,
+			    (int)(open - dot), dot);
+	int n = source_types(open, &b);
+	const char *colon = strrchr(name, ':');
+	rc |= sj_buf_puts(&b, ")");
+	if (j->line && colon)
+		rc |= sj_buf_puts(&b, colon);
+	rc |= sj_buf_printf(&b, "\")%s", j->ret ? ".return" : "");
+	if (n < 0 || rc) {
+		sj_buf_free(&b);
+		return n == -EINVAL ? -EINVAL : -ENOMEM;
+	}
+	if (*vars) {
+		/* stap's variables: the arguments, as strings and as numbers */
+		rc = sj_buf_puts(&b, vars);
+		for (int k = 1; !j->line && k <= n && k <= SJ_JAVA_MAX_PARAMS; k++)
+			rc |= sj_buf_printf(&b, " arg%d:string", k);
+		for (int k = 1; !j->line && k <= n && k <= SJ_JAVA_MAX_PARAMS; k++)
+			rc |= sj_buf_printf(&b, " $arg%d:long", k);
+	}
+	if (rc) {
+		sj_buf_free(&b);
+		return -ENOMEM;
+	}
+	*line = b.data;
+	return 0;
+}
+
 static int add_line(struct reading *r, size_t k, const char *name)
 {
 	struct sj_list_point *p = &r->l->points[k];
 	char *line;
 
-	if (asprintf(&line, "java.%s(\"%s\").%s%s", sj_kind_name(p->kind), name, p->event, r->vars[k]) < 0)
+	if (p->java) {
+		int rc = java_line(p, r->vars[k], name, &line);
+		if (rc == -EINVAL)
+			return 0;	/* not a name the agent gives: nothing to list */
+		if (rc < 0)
+			return rc;
+	} else if (asprintf(&line, "java.%s(\"%s\").%s%s", sj_kind_name(p->kind), name, p->event, r->vars[k]) < 0) {
 		return -ENOMEM;
+	}
 	p->matched++;
 	int rc = sj_lines_add(r->lines, line);
 	free(line);
@@ -289,6 +403,85 @@ static int cls_names(struct cls *k, const struct cfmethods *c, const char **why)
 	return 0;
 }
 
+/* The agent said which classes descend from a root (sj_list_jvm). */
+static bool any_descends(void *ctx, const char *cls, size_t clen, const char *root, size_t rlen)
+{
+	(void)ctx, (void)cls, (void)clen, (void)root, (void)rlen;
+	return true;
+}
+
+/* Does point PT select the wire method name WIRE (NUL-terminated)? */
+static bool point_selects(const struct sj_list_point *pt, const char *wire, size_t n, pattern_descends_fn descends)
+{
+	return pattern_match_method_via(&pt->pattern, wire, n, descends, NULL) &&
+	       (!pt->check || regexec(pt->check, wire, 0, NULL, 0) == 0);
+}
+
+/* Room in *V (*CAP elements of SIZE bytes) for element N: 0 or -ENOMEM. */
+static int grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : first;
+	void *g = realloc(*(void **)v, c * size);
+	if (!g)
+		return -ENOMEM;
+	*(void **)v = g;
+	*cap = c;
+	return 0;
+}
+
+static int add_pending(struct reading *r, size_t point, const char *wire, const char *cls)
+{
+	if (grow(&r->pending, &r->pendcap, r->npending, sizeof *r->pending, 64) < 0)
+		return -ENOMEM;
+	struct pending *p = &r->pending[r->npending];
+	p->point = point;
+	p->wire = strdup(wire);
+	p->cls = strdup(cls);
+	if (!p->wire || !p->cls) {
+		free(p->wire);
+		free(p->cls);
+		return -ENOMEM;
+	}
+	r->npending++;
+	return 0;
+}
+
+static const struct cls *find_class(const struct reading *r, const char *name);
+
+/* The pending methods whose class descends from their point's root, as far
+ * as the class path has the superclasses. */
+static int resolve_pending(struct reading *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->npending; i++) {
+		struct pending *p = &r->pending[i];
+		size_t rlen;
+		const char *root = pattern_root(&r->l->points[p->point].pattern, &rlen);
+		const struct cls *c = find_class(r, p->cls);
+		for (size_t depth = 0; rc == 0 && c && c->super && depth <= r->nclasses; depth++) {
+			if (strlen(c->super) == rlen) {
+				bool same = true;
+				for (size_t k = 0; k < rlen; k++)
+					same &= c->super[k] == (root[k] == '.' ? '/' : root[k]);
+				if (same) {
+					rc = add_line(r, p->point, p->wire);
+					break;
+				}
+			}
+			c = find_class(r, c->super);
+		}
+		free(p->wire);
+		free(p->cls);
+	}
+	free(r->pending);
+	r->pending = NULL;
+	r->npending = 0;
+	return rc;
+}
+
 static int match_methods(struct reading *r, const struct cfmethods *c, const struct cls *k)
 {
 	size_t longest = 0, slen = strlen(k->sig), dlen = strlen(k->dotted);
@@ -302,8 +495,11 @@ static int match_methods(struct reading *r, const struct cfmethods *c, const str
 		return -ENOMEM;
 	for (size_t p = 0; rc == 0 && p < r->l->npoints; p++) {
 		const struct pattern *pat = &r->l->points[p].pattern;
+		size_t rlen;
+		const char *root = pattern_root(pat, &rlen);
+		bool own = root && rlen == dlen && memcmp(root, k->dotted, dlen) == 0;
 		if (r->l->points[p].kind != SJ_KIND_METHOD ||
-		    !pattern_method_may_select_class(pat, k->dotted, dlen))
+		    (!root && !pattern_method_may_select_class(pat, k->dotted, dlen)))
 			continue;
 		for (size_t i = 0; rc == 0 && i < c->nmethods; i++) {
 			const struct cfmethod *m = &c->methods[i];
@@ -311,8 +507,9 @@ static int match_methods(struct reading *r, const struct cfmethods *c, const str
 				continue;	/* no code: never entered */
 			ssize_t n = name_method_wire_n(wire, slen + longest + 2, k->sig, m->name, m->name_len,
 						       m->desc, m->desc_len);
-			if (n >= 0 && pattern_match_method(pat, wire, (size_t)n))
-				rc = add_line(r, p, wire);
+			if (n < 0 || !point_selects(&r->l->points[p], wire, (size_t)n, any_descends))
+				continue;
+			rc = !root || own ? add_line(r, p, wire) : add_pending(r, p, wire, k->name);
 		}
 	}
 	free(wire);
@@ -321,14 +518,8 @@ static int match_methods(struct reading *r, const struct cfmethods *c, const str
 
 static int keep_class(struct reading *r, const struct cls *k)
 {
-	if (r->nclasses == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 256;
-		struct cls *v = realloc(r->classes, cap * sizeof *v);
-		if (!v)
-			return -ENOMEM;
-		r->classes = v;
-		r->cap = cap;
-	}
+	if (grow(&r->classes, &r->cap, r->nclasses, sizeof *r->classes, 256) < 0)
+		return -ENOMEM;
 	r->classes[r->nclasses++] = *k;
 	return 0;
 }
@@ -480,7 +671,7 @@ int sj_list_jvm(struct sj_list *l, char *const *found, const char *pid, bool var
 			if (strncmp(found[i], kind, k) != 0 || found[i][k] != ' ')
 				continue;
 			const char *name = found[i] + k + 1;
-			if (pt->kind == SJ_KIND_METHOD ? pattern_match_method(&pt->pattern, name, strlen(name))
+			if (pt->kind == SJ_KIND_METHOD ? point_selects(pt, name, strlen(name), any_descends)
 						       : pattern_match_class_name(&pt->pattern, name, strlen(name)))
 				rc = add_line(&r, p, name);
 		}
@@ -502,6 +693,13 @@ int sj_list_classpath(struct sj_list *l, const char *cp, bool vars, struct sj_li
 		r.problems += (unsigned)rc;
 		rc = match_classes(&r);
 	}
+	if (rc == 0)
+		rc = resolve_pending(&r);
+	for (size_t i = 0; i < r.npending; i++) {
+		free(r.pending[i].wire);
+		free(r.pending[i].cls);
+	}
+	free(r.pending);
 	if (rc == 0)
 		r.problems += say_unmatched(l, "the class path");
 	for (size_t i = 0; i < r.nclasses; i++)

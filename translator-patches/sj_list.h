@@ -2,6 +2,13 @@
  * listed from the class files of a class path; the others are stap's.
  *
  * Contract:
+ *  - SystemTap's java("PNAME").class("C").method("M")[.return] points
+ *    (sj_java.h) are listed like java.method ones, each line in that form
+ *    with the method's class and its parameters in Java source form
+ *    (java("App").class("shop.Cart").method("add(int,java.lang.String)")),
+ *    and with VARS also "argN:string $argN:long" for each parameter (none on a
+ *    line); class("^C") lists C's and every override of the class path (or
+ *    JVM) in its class.
  *  - sj_list_parse() reads -l/-L's argument POINTS as stap reads it, as
  *    "probe POINTS {}" named <input>: mistakes in the Java syntax go to
  *    L->errors in stap's format, counted in L->nerrors.  Each point
@@ -41,12 +48,16 @@
 #include "sj_buf.h"
 #include "sj_translate.h"
 
+struct sj_java_point;
+
 struct sj_list_point {
 	char *text;		/* as written: java.method("Shop.*").return */
 	enum sj_kind kind;
 	const char *event;	/* static: "enter" ... */
 	struct pattern pattern;
 	size_t matched;
+	struct sj_java_point *java;	/* SystemTap's java(...) form (sj_java.h), NULL: ours */
+	void *check;		/* its check (a regex_t), NULL: none */
 };
 
 struct sj_list {

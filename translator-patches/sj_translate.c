@@ -386,7 +386,12 @@ static size_t java_rewrite(struct scan *s, size_t i)
 {
 	char text[64];
 	size_t k = sj_java_rewrite(s->tk, s->n, i, text, sizeof text, &s->java_needs);
+	const char *no = k ? NULL : sj_java_unservable(s->tk, s->n, i);
 
+	if (no) {
+		error_at(s, tok(s, i), "%s", no);
+		return 1;
+	}
 	if (k == 0)
 		return 0;
 	const struct sj_token *last = tok(s, i + k - 1);

@@ -175,7 +175,8 @@ UNIT_TESTS += testsuite/unit/test_patindex
 # A connection's registrations: published in batches, matched through their
 # index, bounded (agent/regset.c; inthread.c's fire ids stubbed).
 check_PROGRAMS += testsuite/unit/test_regset
-testsuite_unit_test_regset_SOURCES = testsuite/unit/test_regset.c agent/regset.c agent/regset.h
+testsuite_unit_test_regset_SOURCES = testsuite/unit/test_regset.c agent/regset.c agent/regset.h \
+	agent/lineage.c agent/lineage.h
 testsuite_unit_test_regset_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(CMOCKA_CFLAGS)
 testsuite_unit_test_regset_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lpthread
 UNIT_TESTS += testsuite/unit/test_regset

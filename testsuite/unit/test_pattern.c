@@ -330,6 +330,71 @@ static void test_method_lines(void **state)
 	assert_method_rejected(":12", "no method before the line at offset 0");
 }
 
+/* A lineage for the root tests: B and C descend from A, D from B; E does not. */
+static bool test_descends(void *ctx, const char *cls, size_t clen, const char *root, size_t rlen)
+{
+	static const char *const pairs[][2] = { { "p.B", "p.A" }, { "p.C", "p.A" }, { "p.D", "p.A" }, { "p.D", "p.B" } };
+
+	(*(int *)ctx)++;
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		if (strlen(pairs[i][0]) == clen && memcmp(pairs[i][0], cls, clen) == 0 &&
+		    strlen(pairs[i][1]) == rlen && memcmp(pairs[i][1], root, rlen) == 0)
+			return true;
+	return false;
+}
+
+static bool via(const char *text, const char *name, int *asked)
+{
+	compile_ok(PATTERN_METHOD, text);
+	return pattern_match_method_via(&pat, name, strlen(name), test_descends, asked);
+}
+
+/* "^C.m": C's m and the m of every class the caller says descends from C;
+ * the plain matcher and the index see C's own only. */
+static void test_method_roots(void **state)
+{
+	size_t rlen = 0;
+	int asked = 0;
+
+	(void)state;
+	assert_method_text("^p.A.run", "^p.A.run");
+	assert_memory_equal(pattern_root(&pat, &rlen), "p.A", 3);
+	assert_int_equal(rlen, 3);
+	assert_method_text("^p/A.run(int)", "^p.A.run(I)*");
+	assert_method_text("^p.A.run:12", "^p.A.run(*)*:12");
+	assert_int_equal(pattern_line(&pat), 12);
+	assert_method_text("p.A.run", "p.A.run");
+	assert_null(pattern_root(&pat, &rlen));
+	assert_int_equal(rlen, 0);
+
+	assert_true(via("^p.A.run", "p.A.run()V", &asked));
+	assert_int_equal(asked, 0);	/* its own class: nobody asked */
+	assert_true(via("^p.A.run", "p.B.run()V", &asked));
+	assert_true(via("^p.A.run", "p.D.run(I)V", &asked));
+	assert_true(via("^p.B.run()V", "p.D.run()V", &asked));
+	assert_false(via("^p.B.run()V", "p.C.run()V", &asked));
+	assert_false(via("^p.A.run", "p.E.run()V", &asked));
+	asked = 0;
+	assert_false(via("^p.A.run", "p.B.walk()V", &asked));
+	assert_false(via("^p.A.run(I)V", "p.B.run()V", &asked));
+	assert_false(via("^p.A.run", "p.B.runs()V", &asked));
+	assert_int_equal(asked, 0);	/* the method part decides first */
+	assert_true(via("^p.A.r*", "p.C.rest(J)V", &asked));
+	assert_true(via("^p.A.run:12", "p.B.run(I)V:12", &asked));
+	assert_false(via("^p.A.run:12", "p.B.run(I)V", &asked));
+	assert_false(via("^p.A.run", "p.B.run(I)V:12", &asked));
+	assert_false(via("^p.A.run", "run()V", &asked));
+	assert_false(pattern_match_method_via(&pat, "p.B.run()V", 10, NULL, NULL));
+	/* without a lineage: the root's own methods only */
+	assert_true(method_matches("^p.A.run", "p.A.run()V"));
+	assert_false(method_matches("^p.A.run", "p.B.run()V"));
+
+	assert_method_rejected("^", "no class after '^' at offset 0");
+	assert_method_rejected("^run", "no class before the method name ending at offset 3 (write Class.method, e.g. com.acme.Foo.bar, or *.method)");
+	assert_method_rejected("^p.*.run", "'*' in the class after '^' at offset 3: '^' names one class (write ^com.acme.Base.run)");
+	assert_method_rejected("^*.run", "'*' in the class after '^' at offset 1: '^' names one class (write ^com.acme.Base.run)");
+}
+
 static void test_normalising_is_idempotent(void **state)
 {
 	(void)state;
@@ -820,6 +885,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_method_exact),
+		cmocka_unit_test(test_method_roots),
 		cmocka_unit_test(test_method_may_select_class),
 		cmocka_unit_test(test_method_overloads),
 		cmocka_unit_test(test_method_star_at_end),

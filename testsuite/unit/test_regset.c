@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "lineage.h"
 #include "regset.h"
 #include "wire.h"
 
@@ -85,6 +86,47 @@ static void test_published_in_batches(void **state)
 
 /* Line registrations: a method's line selects only them; those that select
  * a line the method has no code on are told, each once. */
+static void say_root(void *ctx, const char *root, size_t rlen)
+{
+	snprintf(ctx, 64, "%.*s", (int)rlen, root);
+}
+
+/* A root registration ("^p.A.m") selects the root's own m at once, and a
+ * class's once lineage.h has it descending from the root (walked up by
+ * name: D's superclass B, B's A); regset_may_select_class and
+ * regset_roots_above say the same. */
+static void test_roots(void **state)
+{
+	struct regset s;
+	uint8_t bits[4];
+	char root[64] = "";
+
+	(void)state;
+	regset_init(&s);
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, "^p.A.m"), 0);
+	assert_false(regset_has_roots(&s));	/* not published yet */
+	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_true(regset_has_roots(&s));
+	assert_int_equal(method(&s, "p.A.m()V"), WIRE_METHOD_ENTER);
+	assert_int_equal(method(&s, "p.D.m()V"), 0);
+	assert_true(regset_may_select_class(&s, WIRE_METHOD_ENTER, "p.A", 3));
+	assert_false(regset_may_select_class(&s, WIRE_METHOD_ENTER, "p.D", 3));
+	assert_int_equal(lineage_note("p.D", 3, "p.B", 3), 0);
+	assert_int_equal(method(&s, "p.D.m()V"), 0);	/* B's superclass not known yet */
+	assert_int_equal(lineage_note("p.B", 3, "p.A", 3), 0);
+	assert_int_equal(lineage_note("p.B", 3, "p.X", 3), 1);	/* the first record stays */
+	assert_int_equal(method(&s, "p.D.m()V"), WIRE_METHOD_ENTER);
+	assert_int_equal(method(&s, "p.D.n()V"), 0);
+	assert_true(regset_may_select_class(&s, WIRE_METHOD_ENTER, "p.D", 3));
+	assert_false(regset_may_select_class(&s, WIRE_METHOD_RETURN, "p.D", 3));
+	assert_int_equal(regset_roots_above(&s, "p.D", 3, say_root, root), 1);
+	assert_string_equal(root, "p.A");
+	assert_int_equal(regset_roots_above(&s, "p.A", 3, say_root, root), 0);
+	lineage_clear();
+	assert_int_equal(method(&s, "p.D.m()V"), 0);
+	regset_free(&s);
+}
+
 static char said[4][64];
 static size_t nsaid;
 
@@ -202,6 +244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_published_in_batches),
 		cmocka_unit_test(test_fire_ids),
+		cmocka_unit_test(test_roots),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_count_bound),
 		cmocka_unit_test(test_byte_bound),

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
+#include "descent.h"
 #include "print.h"
 #include "slots.h"
 
@@ -302,6 +305,46 @@ static void test_shown_names(void **state)
 	slots_matcher_free(&m);
 }
 
+/* Root patterns: '^p.A.m' selects p.A.m, and p.B.m once the set of
+ * Descends says B descends from A; the cache forgets what it said before
+ * (slots_matcher_forget). The registry's filter goes the same way. */
+static void test_roots(void **state)
+{
+	static struct registry r;
+	static struct slot_table t;
+	static struct wire_event ev;
+	struct slot_matcher m;
+	struct slot_set got;
+	struct descent *d = NULL;
+	char err[256];
+
+	(void)state;
+	registry_init(&r);
+	slots_init(&t);
+	assert_int_equal(slots_add(&t, &r, "5:method.enter:^p.A.m", err, sizeof err), 0);
+	assert_int_equal(slots_matcher_init(&m, &t, &r), 0);
+	m.descends = descent_has;
+	assert_true(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.A.m()V", 8, &got));
+	assert_false(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.B.m()V", 8, &got));
+	assert_int_equal(descent_add(&d, "Lp/B;", 5, "Lp/A;", 5), 1);
+	assert_int_equal(descent_add(&d, "p.B", 3, "Lp/A;", 5), 0);	/* known, in any class form */
+	assert_int_equal(descent_add(&d, "Lp/B", 4, "", 0), -EINVAL);
+	m.descends_ctx = d;
+	assert_false(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.B.m()V", 8, &got));	/* cached */
+	slots_matcher_forget(&m);
+	assert_true(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.B.m()V", 8, &got));
+	assert_true(got.w[0] == 1u << 5);
+	assert_false(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.C.m()V", 8, &got));
+	assert_false(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.B.n()V", 8, &got));
+	ev.code = WIRE_EV_METHOD_ENTER;
+	ev.name = (struct wire_str){ "p.B.m()V", 8 };
+	assert_true(registry_wants_via(&r, &ev, NULL, descent_has, d));
+	assert_false(registry_wants(&r, &ev));
+	descent_free(d);
+	slots_matcher_free(&m);
+	registry_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_more_names_than_the_cache),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_shown_names),
+		cmocka_unit_test(test_roots),
 	};
 
 	return cmocka_run_group_tests_name("slots", tests, setup, teardown);

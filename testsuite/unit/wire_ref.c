@@ -213,6 +213,7 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 		put_u8(&o, ev->jfr_flags);
 		put_str(&o, ev->name);
 		break;
+	case 0x9C: put_str(&o, ev->name); put_str(&o, ev->method); break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
@@ -397,13 +398,13 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 {
 	unsigned c = a->code;
 	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98 || c == 0x99 ||
-			c == 0x9B;
+			c == 0x9B || c == 0x9C;
 	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96;
 	bool has_values = c == 0x80 || c == 0x82;
 
 	DIFF(a->code != b->code, "code 0x%x != 0x%x", a->code, b->code);
 	DIFF(has_name && !str_eq(a->name, b->name), "name differs");
-	DIFF((c == 0x85 || c == 0x86) && !str_eq(a->method, b->method), "method differs");
+	DIFF((c == 0x85 || c == 0x86 || c == 0x9C) && !str_eq(a->method, b->method), "method differs");
 	DIFF(has_thread && a->thread != b->thread, "thread 0x%llx != 0x%llx",
 	     (unsigned long long)a->thread, (unsigned long long)b->thread);
 	DIFF(c >= 0x89 && c <= 0x8C && a->object != b->object, "object differs");

@@ -66,6 +66,20 @@ setup_file() {
 	javac -d "$D" "$D/Conform.java" "$D/Other.java"
 }
 
+# run_with_command NAME COMMAND: $D/NAME.stp through stap-java in the guest
+# with -c COMMAND, the JVM it starts (after the script) held until the
+# bridge has registered; sets status, leaves NAME.out, NAME.err and
+# NAME.agent.log.
+run_with_command() {
+	local name=$1 tcmd
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
+	tcmd=$("$B/translator-patches/stap-java" --target-command "$2" "$D/$name.stp")
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		-c "$tcmd" "$D/$name.stp" >"$D/$name.out" 2>"$D/$name.err" </dev/null || status=$?
+}
+
 teardown_file() {
 	[ -n "${D:-}" ] && rm -rf "$D"
 }
@@ -179,14 +193,7 @@ teardown_file() {
 		probe java("Conform").class("Conform").method("calls:18") { println(pp()) }
 		probe java("Conform").class("Conform").method("calls:13") { println(pp()) }
 	EOF
-	local tcmd
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
-	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/line.agent.log
-	tcmd=$("$B/translator-patches/stap-java" --target-command \
-		"cd $D && $JAVA -cp $D Conform once >$D/line.java.out 2>$D/line.java.err" "$D/line.stp")
-	status=0
-	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
-		-c "$tcmd" "$D/line.stp" >"$D/line.out" 2>"$D/line.err" </dev/null || status=$?
+	run_with_command line "cd $D && $JAVA -cp $D Conform once >$D/line.java.out 2>$D/line.java.err"
 	[ "$status" -eq 0 ] || { show line; false; }
 	diff -u - "$D/line.out" <<-EOF || { show line; false; }
 		java("Conform").class("Conform").method("calls():16") []
@@ -198,5 +205,58 @@ teardown_file() {
 	diff -u - <(clean_err "$D/line.err" | sed -E 's/^stpd-bridge\[[0-9]+\]: warn: pid [0-9]+:/stpd-bridge[N]: warn: pid P:/') <<-'EOF' || { show line; false; }
 		stpd-bridge[N]: warn: pid P: java.method pattern '*Conform.calls(*)*:13': line 13 of Conform.calls()V has no code; the nearest lines with code: 14
 		WARNING: java("Conform").class("Conform").method("calls:13") never fired: no event of any JVM matched it
+	EOF
+}
+
+@test "java(\"PNAME\").class(\"^CLASS\"): the class and every subclass that overrides the method, one loaded later; ^java.lang.Object over several classes" {
+	# Square and Blob do not override toString() (Blob not area() either):
+	# their calls are Shape's. Tri (a Square) is loaded by name after the
+	# others. The ^java.lang.Object point also fires for the JDK's own
+	# toString()s; the script keeps Shapes' classes.
+	cat >"$D/Shapes.java" <<-'EOF'
+		class Shape { double area() { return 0; } public String toString() { return "shape"; } }
+		class Circle extends Shape { double area() { return 3; } public String toString() { return "circle"; } }
+		class Square extends Shape { double area() { return 4; } }
+		class Blob extends Shape { }
+		class Tri extends Square { double area() { return 2; } public String toString() { return "tri"; } }
+		public class Shapes {
+			public static void main(String[] args) throws Exception {
+				for (Shape s : new Shape[] { new Shape(), new Circle(), new Square(), new Blob() }) {
+					s.area();
+					s.toString();
+				}
+				Shape t = (Shape) Class.forName("Tri").getDeclaredConstructor().newInstance();
+				t.area();
+				t.toString();
+			}
+		}
+	EOF
+	javac -d "$D" "$D/Shapes.java"
+	cat >"$D/roots.stp" <<-'EOF'
+		probe java("Shapes").class("^Shape").method("area()") { printf("%s %s\n", pn(), java_name) }
+		probe java("Shapes").class("^java.lang.Object").method("toString()").return
+		{
+		  if (java_name =~ "^(Shape|Circle|Square|Blob|Tri)\\.") printf("%s %s %s\n", pn(), java_name, java_return)
+		}
+	EOF
+	run_with_command roots "cd $D && $JAVA -cp $D Shapes >$D/roots.java.out 2>$D/roots.java.err"
+	[ "$status" -eq 0 ] || { show roots; false; }
+	local a='java("Shapes").class("^Shape").method("area()")'
+	local t='java("Shapes").class("^java.lang.Object").method("toString()").return'
+	diff -u - "$D/roots.out" <<-EOF || { show roots; false; }
+		$a Shape.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Circle.area()D
+		$t Circle.toString()Ljava/lang/String; "circle"
+		$a Square.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Shape.area()D
+		$t Shape.toString()Ljava/lang/String; "shape"
+		$a Tri.area()D
+		$t Tri.toString()Ljava/lang/String; "tri"
+	EOF
+	# java.lang.Object is never rewritten: its own toString() is not probed on return
+	diff -u - <(clean_err "$D/roots.err" | sed -E 's/^stpd-bridge\[[0-9]+\]: warn: pid [0-9]+:/stpd-bridge[N]: warn: pid P:/') <<-'EOF' || { show roots; false; }
+		stpd-bridge[N]: warn: pid P: method.return of java.lang.Object.toString()Ljava/lang/String; cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))
 	EOF
 }
