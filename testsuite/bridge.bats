@@ -863,12 +863,18 @@ closed" ]
 # Issue 15: the JVM's JFR chunks (JfrData) through the live parser. A chunk
 # the parser refuses is said once, naming the JVM and the offset, and the
 # next chunk is read; a stream that ends inside a chunk is said at the end.
-@test "--jfr: a chunk that cannot be parsed is said with the JVM and the offset, the next is read; a stream cut mid-chunk is said" {
+# gc_recording: $T/jfr/gc.jfr, a JDK 17 recording of two System.gc()
+# collections (jdk.GarbageCollection only), readable by the fake agent's uid.
+gc_recording() {
 	local jdk=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
 	mkdir -m 755 "$T/jfr"
 	"$jdk" -XX:+UseG1GC "-XX:StartFlightRecording=filename=$T/jfr/gc.jfr,settings=none,+jdk.GarbageCollection#enabled=true" \
 		-cp "$BUILD/testsuite/java/classes" JfrGc /dev/null 2 >"$T/jfr/java.out" 2>&1
 	chmod 644 "$T/jfr/gc.jfr"
+}
+
+@test "--jfr: a chunk that cannot be parsed is said with the JVM and the offset, the next is read; a stream cut mid-chunk is said" {
+	gc_recording
 	start_fake 0 0 --scenario jfr --jfr-file "$T/jfr/gc.jfr" --then exit
 	local fa=$FA
 	start_bridge --print --jfr jdk.GarbageCollection -x "$fa"
@@ -892,11 +898,7 @@ $gc" ] || { echo "$output"; false; }
 }
 
 @test "--jfr: a stream of one whole chunk: its events printed, nothing said of JFR" {
-	local jdk=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
-	mkdir -m 755 "$T/jfr"
-	"$jdk" -XX:+UseG1GC "-XX:StartFlightRecording=filename=$T/jfr/gc.jfr,settings=none,+jdk.GarbageCollection#enabled=true" \
-		-cp "$BUILD/testsuite/java/classes" JfrGc /dev/null 2 >"$T/jfr/java.out" 2>&1
-	chmod 644 "$T/jfr/gc.jfr"
+	gc_recording
 	start_fake 0 0 --scenario jfr-whole --jfr-file "$T/jfr/gc.jfr" --then exit
 	local fa=$FA
 	start_bridge --print --jfr jdk.GarbageCollection -x "$fa"
