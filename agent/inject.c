@@ -13,6 +13,7 @@
 #include "agent.h"
 #include "classfile.h"
 #include "conn.h"
+#include "emit.h"
 #include "io.h"
 #include "lineage.h"
 #include "lineage_jvm.h"
@@ -353,6 +354,18 @@ static void log_count(void);
 static bool class_needs_calls(jclass klass, const char *sig, uint32_t lh);
 static size_t retransform_chunk(JNIEnv *jni, jclass *v, size_t n, bool want);
 
+static void say_notify_unreported(const char *sig, unsigned kinds)
+{
+	char dotted[1024];
+	ssize_t dn = name_class_signature_to_dotted(sig, strlen(sig), dotted, sizeof(dotted));
+
+	emit_notice(notifysites_conns(kinds), "method.enter of %s called from %s cannot be reported: a "
+		    "class the VM will not change (a hidden class)",
+		    kinds == 3 ? "java.lang.Object.notify()V and notifyAll()V"
+		    : kinds == 2 ? "java.lang.Object.notifyAll()V" : "java.lang.Object.notify()V",
+		    dn < 0 ? sig : dotted);
+}
+
 void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 {
 	if (!atomic_load(&active) || sig[0] == '[')
@@ -365,9 +378,14 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 		/* most classes: no registration can name a method of theirs, and
 		 * their pool names no notify (read without update_lock: while
 		 * notify is wanted, every class prepared is asked) */
-		if (!conns_want_method_class(sig, METHOD_EVENTS) && records_flags(sig, lh, "") < 0 &&
-		    !(notifysites_wanted() && notifysites_in_pool(klass)))
+		unsigned notify = notifysites_wanted() ? notifysites_in_pool(klass) : 0;
+		if (!conns_want_method_class(sig, METHOD_EVENTS) && records_flags(sig, lh, "") < 0 && !notify)
 			return;
+		/* a class the VM will not change (a hidden class: no class-file
+		 * hook ran either) keeps its calls of notify unreported: said to
+		 * those that want them, once (a class is prepared once) */
+		if (notify && !class_modifiable(klass))
+			say_notify_unreported(sig, notify);
 		/* Its bytes went past the hook before the registration, and the
 		 * update's scan of the prepared classes came before its
 		 * preparation: retransform it now, before any of its code runs

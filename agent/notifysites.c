@@ -43,6 +43,19 @@ unsigned notifysites_wanted(void)
 	return kinds;
 }
 
+uint32_t notifysites_conns(unsigned kinds)
+{
+	uint32_t wanting = 0;
+
+	for (int k = 0; k < 2; k++) {
+		uint32_t want[3] = { 0 };
+		if ((kinds & (1u << k)) &&
+		    conns_method_events(wire[k].name, wire[k].len, want, NULL) & WIRE_METHOD_ENTER)
+			wanting |= want[0];
+	}
+	return wanting;
+}
+
 unsigned notifysites_in_pool(jclass klass)
 {
 	jvmtiEnv *jv = agent.jvmti;

@@ -20,8 +20,11 @@
 #include <jvmti.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 unsigned notifysites_wanted(void);
+/* The connections (bit j: conns[j]) that want method.enter of the KINDS. */
+uint32_t notifysites_conns(unsigned kinds);
 const char *notifysites_wire(int kind, size_t *len);
 /* Is the method of wire name NAME one of the two (the method of a site)? */
 bool notifysites_is(const char *name, size_t len);

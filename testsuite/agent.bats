@@ -1910,6 +1910,30 @@ check_notify() {
 @test "notify: Object.notify/notifyAll from their callers in a JVM attached to, restored when the registration goes (JDK 17)" { check_notify "$JDK17"; }
 @test "notify: Object.notify/notifyAll from their callers in a JVM attached to, restored when the registration goes (JDK 25)" { check_notify "$JDK25"; }
 
+# A hidden class's call of notify: the VM will not let the agent change the
+# class, so the call is not reported, and the bridge is told so (a Notice),
+# once; the ordinary class's call is reported.
+check_notify_hidden() {
+	start_jvm "$1" "" -- HiddenNotify "$T/go"
+	wait_until 30 sock_exists
+	start_bridge b -m 'java.lang.Object.notify()V:enter'
+	wait_until 30 registered 1
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	[ "$(cat "$T/java.out")" = done ]
+	mask "$T/b.out" >"$T/got"
+	diff -u - "$T/got" <<-EOF
+		method.enter pid=P tid=T ts=X method=java.lang.Object.notify()V args=
+	EOF
+	EXPECT_WARNS="warn: method.enter of java.lang.Object.notify()V called from HiddenPinger.0xH cannot be reported: a class the VM will not change (a hidden class)"
+	sed -i -E 's/HiddenPinger\.0x[0-9a-f]+ /HiddenPinger.0xH /' "$T/b.log"
+	bridge_quiet b
+}
+@test "notify: a call in a hidden class is said to be unreported, once; the ordinary class's is reported (JDK 17)" { check_notify_hidden "$JDK17"; }
+@test "notify: a call in a hidden class is said to be unreported, once; the ordinary class's is reported (JDK 25)" { check_notify_hidden "$JDK25"; }
+
 @test "optional data: a Java stack trace in the trailer (JDK 17)" { check_stack "$JDK17"; }
 @test "optional data: a Java stack trace in the trailer (JDK 25)" { check_stack "$JDK25"; }
 

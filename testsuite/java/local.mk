@@ -16,6 +16,7 @@ SJ_JAVA_FILES = testsuite/java/Families.java testsuite/java/Unloadable.java test
 SJ_JAVA_FILES += testsuite/java/JfrWork.java
 SJ_JAVA_FILES += testsuite/java/JfrGc.java
 SJ_JAVA_FILES += testsuite/java/Roots.java
+SJ_JAVA_FILES += testsuite/java/HiddenNotify.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp
