@@ -18,7 +18,7 @@ struct pair {
 
 struct descent {
 	struct pair *bucket[BUCKETS];
-	size_t n;
+	size_t n, bytes;   /* pairs, and their names' bytes */
 };
 
 static uint32_t hash(const char *cls, size_t clen, const char *root, size_t rlen)
@@ -56,7 +56,7 @@ int descent_add(struct descent **d, const char *cls, size_t clen, const char *ro
 		return -ENOMEM;
 	if (find(*d, c, (size_t)cn, r, (size_t)rn))
 		return 0;
-	if ((*d)->n >= DESCENT_MAX)
+	if ((*d)->n >= DESCENT_MAX || (*d)->bytes + (size_t)cn + 1 + (size_t)rn > DESCENT_BYTES_MAX)
 		return -E2BIG;
 	struct pair *p = malloc(sizeof *p + (size_t)cn + 1 + (size_t)rn);
 	if (!p)
@@ -69,6 +69,7 @@ int descent_add(struct descent **d, const char *cls, size_t clen, const char *ro
 	p->next = (*d)->bucket[h];
 	(*d)->bucket[h] = p;
 	(*d)->n++;
+	(*d)->bytes += p->len;
 	return 1;
 }
 

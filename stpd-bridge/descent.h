@@ -5,7 +5,9 @@
  * Contract: a set of (class, root) pairs of dotted names, one per
  * connection (worker), filled as Descends events arrive and asked by
  * pattern_match_method_via() through descent_has(). Bounded to
- * DESCENT_MAX pairs; names longer than DESCENT_NAME_MAX are not kept.
+ * DESCENT_MAX pairs and DESCENT_BYTES_MAX bytes of names (each pair's two
+ * dotted names and a NUL between: what a hostile agent can make its worker
+ * keep); names longer than DESCENT_NAME_MAX are not kept.
  * Nothing here logs. Functions return 0 or a negative errno.
  */
 #ifndef STPD_BRIDGE_DESCENT_H
@@ -16,6 +18,7 @@
 
 #define DESCENT_MAX (1u << 20)
 #define DESCENT_NAME_MAX 1024u
+#define DESCENT_BYTES_MAX (32u << 20)
 
 struct descent;
 

@@ -329,6 +329,26 @@ static void test_roots(void **state)
 	assert_int_equal(descent_add(&d, "Lp/B;", 5, "Lp/A;", 5), 1);
 	assert_int_equal(descent_add(&d, "p.B", 3, "Lp/A;", 5), 0);	/* known, in any class form */
 	assert_int_equal(descent_add(&d, "Lp/B", 4, "", 0), -EINVAL);
+	{
+		/* the names' bytes are bounded: pairs of 1000 + 1 + 3 bytes, as
+		 * many as DESCENT_BYTES_MAX holds */
+		struct descent *big = NULL;
+		char name[1001];
+		size_t added = 0;
+		int rc;
+
+		memset(name, 'c', 1000);
+		name[1000] = '\0';
+		do {
+			snprintf(name, sizeof name, "%08zx", added);
+			name[8] = 'c';
+			rc = descent_add(&big, name, 1000, "p.A", 3);
+			added += rc == 1;
+		} while (rc == 1);
+		assert_int_equal(rc, -E2BIG);
+		assert_int_equal(added, DESCENT_BYTES_MAX / 1004);
+		descent_free(big);
+	}
 	m.descends_ctx = d;
 	assert_false(slots_match(&m, WIRE_EV_METHOD_ENTER, "p.B.m()V", 8, &got));	/* cached */
 	slots_matcher_forget(&m);
