@@ -355,26 +355,39 @@ size_t regset_roots_above(struct regset *s, const char *dotted, size_t len,
 			  void (*fn)(void *ctx, const char *root, size_t rlen), void *ctx)
 {
 	char roots[4][1024];
-	size_t rl[4], n = 0, total = 0;
+	size_t rl[4], total = 0, from = 0;
 
-	pthread_rwlock_rdlock(&s->lock);
-	for (size_t k = 0; s->live && k < s->live->nroots; k++) {
-		size_t rlen;
-		const char *root = pattern_root(s->live->v[s->live->roots[k]]->pat, &rlen);
-		bool seen = false;
-		for (size_t j = 0; j < n; j++)
-			seen |= rl[j] == rlen && memcmp(roots[j], root, rlen) == 0;
-		if (seen || rlen >= sizeof roots[0] || !lineage_descends(NULL, dotted, len, root, rlen))
-			continue;
-		total++;
-		if (n < 4) {
+	/* FN is called without the lock (it emits): the roots go out in
+	 * batches, the scan taken up again after the last one given */
+	for (bool more = true; more;) {
+		size_t n = 0;
+		more = false;
+		pthread_rwlock_rdlock(&s->lock);
+		for (size_t k = from; s->live && k < s->live->nroots; k++) {
+			size_t rlen;
+			const char *root = pattern_root(s->live->v[s->live->roots[k]]->pat, &rlen);
+			bool seen = false;
+			/* a root several registrations share is given at its first */
+			for (size_t j = 0; j < k && !seen; j++) {
+				size_t plen;
+				const char *p = pattern_root(s->live->v[s->live->roots[j]]->pat, &plen);
+				seen = plen == rlen && memcmp(p, root, rlen) == 0;
+			}
+			if (seen || rlen >= sizeof roots[0] || !lineage_descends(NULL, dotted, len, root, rlen))
+				continue;
+			if (n == 4) {
+				from = k;
+				more = true;
+				break;
+			}
 			memcpy(roots[n], root, rlen);
 			rl[n++] = rlen;
 		}
+		pthread_rwlock_unlock(&s->lock);
+		for (size_t j = 0; j < n; j++)
+			fn(ctx, roots[j], rl[j]);
+		total += n;
 	}
-	pthread_rwlock_unlock(&s->lock);
-	for (size_t j = 0; j < n; j++)
-		fn(ctx, roots[j], rl[j]);
 	return total;
 }
 

@@ -127,6 +127,42 @@ static void test_roots(void **state)
 	regset_free(&s);
 }
 
+/* More roots above a class than one batch of regset_roots_above: each
+ * distinct root given once (a root two registrations share, once). */
+static char roots_said[512];
+
+static void add_root(void *ctx, const char *root, size_t rlen)
+{
+	(void)ctx;
+	size_t at = strlen(roots_said);
+	snprintf(roots_said + at, sizeof roots_said - at, "%s%.*s", at ? "," : "", (int)rlen, root);
+}
+
+static void test_roots_many(void **state)
+{
+	struct regset s;
+	uint8_t bits[4];
+	static const char *const chain[] = { "p.C6", "p.C5", "p.C4", "p.C3", "p.C2", "p.C1", "p.C0" };
+
+	(void)state;
+	regset_init(&s);
+	for (int i = 1; i <= 6; i++) {
+		char pat[32];
+		snprintf(pat, sizeof pat, "^p.C%d.m", i);
+		assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, pat), 0);
+	}
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "^p.C3.m"), 0);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	for (int i = 0; i + 1 < 7; i++)
+		assert_int_equal(lineage_note(chain[i + 1], 4, chain[i], 4), 0);
+	/* p.C0's ancestors: C1 .. C6, every one a root */
+	roots_said[0] = '\0';
+	assert_int_equal(regset_roots_above(&s, "p.C0", 4, add_root, NULL), 6);
+	assert_string_equal(roots_said, "p.C1,p.C2,p.C3,p.C4,p.C5,p.C6");
+	lineage_clear();
+	regset_free(&s);
+}
+
 static char said[4][64];
 static size_t nsaid;
 
@@ -245,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_published_in_batches),
 		cmocka_unit_test(test_fire_ids),
 		cmocka_unit_test(test_roots),
+		cmocka_unit_test(test_roots_many),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_count_bound),
 		cmocka_unit_test(test_byte_bound),
