@@ -130,6 +130,10 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 		.site = p.site, .slot = (uint8_t)(c - conns),
 		.code = r->meta.form == PLAINEV_ENTER ? WIRE_EV_METHOD_ENTER : WIRE_EV_METHOD_EXIT,
 		.serial = c->serial, .caps = c->peer.caps,
+		/* a plain exit to a connection that wants return values is a void
+		 * method's (probe.c): it carries the void value */
+		.void_value = r->meta.form == PLAINEV_EXIT &&
+			      (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & WIRE_OPT_RETURN_VALUE),
 	};
 	const struct evtemplate *t = c->plain ? evtemplate_find(c->plain, &k) : NULL;
 	uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts), thread = p.tid;
@@ -139,7 +143,8 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 		struct wire_buf b = { .data = msg, .cap = sizeof(msg) };
 		size_t trailer_at;
 
-		if (!(e = sites_method(p.site)) || plainev_event(ev, r->meta.form, e->name, e->name_len, p.tid) < 0) {
+		if (!(e = sites_method(p.site)) || plainev_event(ev, r->meta.form, e->name, e->name_len, p.tid,
+				  k.void_value && plainev_returns_void(e->name, e->name_len, e->desc_off)) < 0) {
 			c->dropped++;   /* cannot happen either: the site was made before its call */
 			return;
 		}

@@ -42,6 +42,7 @@ struct evtemplate_key {
 	uint8_t slot;        /* the connection's slot */
 	uint32_t serial;     /* the connection's serial */
 	uint32_t caps;       /* its negotiated caps: the trailer's layout */
+	bool void_value;     /* an exit with the void value (plainev_event()) */
 };
 
 struct evtemplate {
@@ -78,7 +79,7 @@ static inline const struct evtemplate *evtemplate_find(const struct evtemplates 
 			return NULL;
 		const struct evtemplate *e = &t->e[i - 1];
 		if (e->key.site == k->site && e->key.code == k->code && e->key.slot == k->slot &&
-		    e->key.serial == k->serial && e->key.caps == k->caps)
+		    e->key.serial == k->serial && e->key.caps == k->caps && e->key.void_value == k->void_value)
 			return e;
 	}
 }

@@ -12,7 +12,8 @@ int plainev_read(const uint8_t *msg, size_t len, struct plainev *p)
 	return 0;
 }
 
-int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_t name_len, uint32_t tid)
+int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_t name_len, uint32_t tid,
+		  bool void_value)
 {
 	if (form != PLAINEV_ENTER && form != PLAINEV_EXIT)
 		return -EINVAL;
@@ -25,9 +26,16 @@ int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_
 	ev->thread = tid;
 	ev->nvalues = 0;
 	memset(&ev->retval, 0, sizeof(ev->retval));
-	ev->retval.type = WIRE_T_NONE;
+	ev->retval.type = void_value && form == PLAINEV_EXIT ? WIRE_T_VOID : WIRE_T_NONE;
 	ev->has_trailer = true;
 	memset(&ev->trailer, 0, offsetof(struct wire_trailer, frames));
 	ev->trailer.os_tid = tid;
 	return 0;
+}
+
+bool plainev_returns_void(const char *name, uint32_t name_len, uint32_t desc_off)
+{
+	const char *close = desc_off < name_len ? memchr(name + desc_off, ')', name_len - desc_off) : NULL;
+
+	return close && close + 2 == name + name_len && close[1] == 'V';
 }

@@ -19,6 +19,7 @@
 #ifndef STAPJAVA_AGENT_PLAINEV_H
 #define STAPJAVA_AGENT_PLAINEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,8 +46,14 @@ int plainev_read(const uint8_t *msg, size_t len, struct plainev *p);
 
 /* EV's fields up to its values, its return value and trailer, for the plain
  * event of FORM of method NAME (NAME_LEN bytes, not copied) on thread TID;
- * the trailer's seq and timestamp 0, for the taker to set. -EINVAL for a
- * FORM that is not a plain event's. */
-int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_t name_len, uint32_t tid);
+ * the trailer's seq and timestamp 0, for the taker to set. VOID_VALUE: an
+ * exit that carries the void value (a void method's return, to a connection
+ * that asked for return values: the value is known without capturing it).
+ * -EINVAL for a FORM that is not a plain event's. */
+int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_t name_len, uint32_t tid,
+		  bool void_value);
+
+/* Does method NAME (its descriptor at DESC_OFF) return void? */
+bool plainev_returns_void(const char *name, uint32_t name_len, uint32_t desc_off);
 
 #endif

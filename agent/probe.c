@@ -171,11 +171,14 @@ static void JNICALL p_entered(JNIEnv *jni, jclass k, jint site)
 	finish(&em, s);
 }
 
-static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
+/* A void method's return is plain even for a connection that wants return
+ * values: its value is known (conn.c puts the void value in the message). */
+static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int, bool is_void)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s = begin_site(site, MC_RETURN, WIRE_EV_METHOD_EXIT, WIRE_OPT_RETURN_VALUE, &m, &em);
+	struct scratch *s = begin_site(site, MC_RETURN, WIRE_EV_METHOD_EXIT, is_void ? 0 : WIRE_OPT_RETURN_VALUE,
+				       &m, &em);
 
 	if (!s)
 		return;
@@ -188,12 +191,12 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int)
 	finish(&em, s);
 }
 
-static void JNICALL p_ret_v(JNIEnv *jni, jclass k, jint site) { ret(jni, site, (jvalue){ .j = 0 }, false); }
-static void JNICALL p_ret_i(JNIEnv *jni, jclass k, jint v, jint site) { ret(jni, site, (jvalue){ .i = v }, true); }
-static void JNICALL p_ret_j(JNIEnv *jni, jclass k, jlong v, jint site) { ret(jni, site, (jvalue){ .j = v }, false); }
-static void JNICALL p_ret_f(JNIEnv *jni, jclass k, jfloat v, jint site) { ret(jni, site, (jvalue){ .f = v }, false); }
-static void JNICALL p_ret_d(JNIEnv *jni, jclass k, jdouble v, jint site) { ret(jni, site, (jvalue){ .d = v }, false); }
-static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(jni, site, (jvalue){ .l = v }, false); }
+static void JNICALL p_ret_v(JNIEnv *jni, jclass k, jint site) { ret(jni, site, (jvalue){ .j = 0 }, false, true); }
+static void JNICALL p_ret_i(JNIEnv *jni, jclass k, jint v, jint site) { ret(jni, site, (jvalue){ .i = v }, true, false); }
+static void JNICALL p_ret_j(JNIEnv *jni, jclass k, jlong v, jint site) { ret(jni, site, (jvalue){ .j = v }, false, false); }
+static void JNICALL p_ret_f(JNIEnv *jni, jclass k, jfloat v, jint site) { ret(jni, site, (jvalue){ .f = v }, false, false); }
+static void JNICALL p_ret_d(JNIEnv *jni, jclass k, jdouble v, jint site) { ret(jni, site, (jvalue){ .d = v }, false, false); }
+static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(jni, site, (jvalue){ .l = v }, false, false); }
 
 static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 {

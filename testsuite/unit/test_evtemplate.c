@@ -118,6 +118,27 @@ static void new_serial_takes_the_old_place(void **state)
 	assert_int_equal(t.used, 1);
 }
 
+/* The connection asked for return values since its exit template was made:
+ * the exit without the void value is not found; kept again, it takes the
+ * old entry's place. */
+static void void_value_is_part_of_the_key(void **state)
+{
+	(void)state;
+	struct evtemplate_key ret = key, with_void;
+
+	ret.code = 0x81;
+	with_void = ret;
+	with_void.void_value = true;
+	assert_int_equal(evtemplate_keep(&t, &ret, msg, sizeof(msg), 8, 17), 0);
+	assert_null(evtemplate_find(&t, &with_void));
+	assert_int_equal(evtemplate_keep(&t, &with_void, msg2, sizeof(msg2), 6, 16), 0);
+	const struct evtemplate *e = evtemplate_find(&t, &with_void);
+	assert_non_null(e);
+	assert_memory_equal(e->bytes, msg2, sizeof(msg2));
+	assert_null(evtemplate_find(&t, &ret));
+	assert_int_equal(t.used, 1);
+}
+
 /* A wildcard's hundred methods a request, numbered as a package's sites
  * are (spread, not consecutive), enter and return each: all kept at once.
  * The direct-mapped table of 256 entries this replaced kept 142 of these
@@ -217,6 +238,7 @@ int main(void)
 		cmocka_unit_test_setup(each_part_of_the_key_counts, setup),
 		cmocka_unit_test_setup(full_pool_starts_again, setup),
 		cmocka_unit_test_setup(new_serial_takes_the_old_place, setup),
+		cmocka_unit_test_setup(void_value_is_part_of_the_key, setup),
 		cmocka_unit_test_setup(a_wildcards_sites_all_kept, setup),
 		cmocka_unit_test_setup(enter_and_return_of_one_site, setup),
 		cmocka_unit_test_setup(refused, setup),

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static struct wire_event ev;
 /* EV for FORM of a.B.c()V on thread 12345, numbered 7 at 0x0102030405060708
  * ns, encoded for a peer that negotiated CAPS: exactly WANT (LEN bytes),
  * the trailer at TRAILER_AT. */
-static void check(uint8_t form, uint32_t caps, const uint8_t *want, size_t len, size_t trailer_at)
+static void check(uint8_t form, bool void_value, uint32_t caps, const uint8_t *want, size_t len, size_t trailer_at)
 {
 	struct wire_peer peer;
 	uint8_t out[128];
@@ -28,7 +29,7 @@ static void check(uint8_t form, uint32_t caps, const uint8_t *want, size_t len, 
 	if (WIRE_HOST_ORDER != WIRE_ORDER_LITTLE)
 		skip();
 	memset(&ev, 0xA5, sizeof(ev));  /* must not rely on zeroed memory */
-	assert_int_equal(plainev_event(&ev, form, "a.B.c()V", 8, 12345), 0);
+	assert_int_equal(plainev_event(&ev, form, "a.B.c()V", 8, 12345, void_value), 0);
 	ev.trailer.seq = 7;
 	ev.trailer.timestamp_ns = 0x0102030405060708ull;
 	wire_peer_init(&peer);
@@ -49,7 +50,7 @@ static void enter_as_the_wire_has_it(void **state)
 	static const uint8_t want[] = { 0x80, NAME, THREAD, 0x00, TRAILER };
 
 	(void)state;
-	check(PLAINEV_ENTER, WIRE_CAP_TRAILER, want, sizeof(want), 22);
+	check(PLAINEV_ENTER, false, WIRE_CAP_TRAILER, want, sizeof(want), 22);
 }
 
 static void exit_as_the_wire_has_it(void **state)
@@ -57,7 +58,32 @@ static void exit_as_the_wire_has_it(void **state)
 	static const uint8_t want[] = { 0x81, NAME, THREAD, 0x00, '?', TRAILER };
 
 	(void)state;
-	check(PLAINEV_EXIT, WIRE_CAP_TRAILER, want, sizeof(want), 23);
+	check(PLAINEV_EXIT, false, WIRE_CAP_TRAILER, want, sizeof(want), 23);
+}
+
+/* A void method's exit to a connection that wants return values: the void
+ * value, as the general path captures it; an enter is not changed by it. */
+static void void_value(void **state)
+{
+	static const uint8_t exit_want[] = { 0x81, NAME, THREAD, 0x00, 'V', TRAILER };
+	static const uint8_t enter_want[] = { 0x80, NAME, THREAD, 0x00, TRAILER };
+
+	(void)state;
+	check(PLAINEV_EXIT, true, WIRE_CAP_TRAILER, exit_want, sizeof(exit_want), 23);
+	check(PLAINEV_ENTER, true, WIRE_CAP_TRAILER, enter_want, sizeof(enter_want), 22);
+}
+
+static void returns_void(void **state)
+{
+	(void)state;
+	assert_true(plainev_returns_void("a.B.c()V", 8, 5));
+	assert_true(plainev_returns_void("a.B.c(IJ[Ljava/lang/String;)V", 29, 5));
+	assert_false(plainev_returns_void("a.B.c()I", 8, 5));
+	assert_false(plainev_returns_void("a.B.c()[V", 9, 5));
+	assert_false(plainev_returns_void("a.B.c(V)I", 9, 5));
+	assert_false(plainev_returns_void("a.B.c()", 7, 5));
+	assert_false(plainev_returns_void("a.B.c()V", 8, 8));
+	assert_false(plainev_returns_void("a.B.c()V", 8, 9));
 }
 
 /* An Appendix-only peer: the body alone, no trailer. */
@@ -66,7 +92,7 @@ static void without_trailer(void **state)
 	static const uint8_t want[] = { 0x80, NAME, THREAD, 0x00 };
 
 	(void)state;
-	check(PLAINEV_ENTER, 0, want, sizeof(want), 0);
+	check(PLAINEV_ENTER, false, 0, want, sizeof(want), 0);
 }
 
 static void record_read_back(void **state)
@@ -90,8 +116,8 @@ static void forms(void **state)
 	assert_int_equal(plainev_form_of(WIRE_EV_METHOD_ENTER), PLAINEV_ENTER);
 	assert_int_equal(plainev_form_of(WIRE_EV_METHOD_EXIT), PLAINEV_EXIT);
 	assert_int_equal(plainev_form_of(WIRE_EV_METHOD_COMPILE), 0);
-	assert_int_equal(plainev_event(&ev, 0, "a", 1, 1), -EINVAL);
-	assert_int_equal(plainev_event(&ev, PLAINEV_EXIT + 1, "a", 1, 1), -EINVAL);
+	assert_int_equal(plainev_event(&ev, 0, "a", 1, 1, false), -EINVAL);
+	assert_int_equal(plainev_event(&ev, PLAINEV_EXIT + 1, "a", 1, 1, false), -EINVAL);
 }
 
 int main(void)
@@ -99,6 +125,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(enter_as_the_wire_has_it),
 		cmocka_unit_test(exit_as_the_wire_has_it),
+		cmocka_unit_test(void_value),
+		cmocka_unit_test(returns_void),
 		cmocka_unit_test(without_trailer),
 		cmocka_unit_test(record_read_back),
 		cmocka_unit_test(forms),
