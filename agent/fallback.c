@@ -34,11 +34,32 @@ bool fallback_breakpoints_active(void)
 	return atomic_load(&bp_active);
 }
 
+/* Asked for only when an option wants them: HotSpot, once an agent holds
+ * can_generate_breakpoint_events, compiles every method keeping all its
+ * locals alive (as can_access_local_variables does), for the JVM's whole
+ * life; 1.5-2 % on the bench's loop (bench/README.md, "Capabilities"). */
 void fallback_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 {
+	if (agent.opt.methods == OPT_METHODS_INJECT)
+		return;
 	w->can_generate_breakpoint_events = p->can_generate_breakpoint_events;
-	w->can_get_bytecodes = p->can_get_bytecodes;
 	w->can_generate_method_exit_events = p->can_generate_method_exit_events;
+}
+
+/* Why a method (of a class the VM will not change: HIDDEN) gets no entry
+ * breakpoint when the agent holds no breakpoint capability. */
+static const char *no_breakpoints_why(bool hidden)
+{
+	if (agent.live)
+		return hidden ? "a class the VM will not change, and HotSpot gives breakpoints only to an agent "
+				"loaded at start" : "no injected call, and HotSpot gives breakpoints only to an "
+				"agent loaded at start";
+	if (agent.opt.methods == OPT_METHODS_INJECT)
+		return hidden ? "a class the VM will not change; agent option methods=fallback has it by a "
+				"breakpoint, which costs every compiled method of the JVM" : "no injected call; "
+				"agent option methods=fallback has it by a breakpoint, which costs every compiled "
+				"method of the JVM";
+	return "no breakpoints in this VM";
 }
 
 /* Under lock: say once per method and event what cannot be reported, to
@@ -154,7 +175,7 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			} else
 				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, agent.caps.can_generate_breakpoint_events
 					    ? "its first instruction is a branch target: a breakpoint there "
-					      "would fire on every loop turn" : "no breakpoints in this VM");
+					      "would fire on every loop turn" : no_breakpoints_why(ce == INJECT_HIDDEN));
 		} else if (e->bp_set) {
 			clear_locked(e);
 		}

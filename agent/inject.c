@@ -430,6 +430,9 @@ void inject_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 {
 	w->can_retransform_classes = p->can_retransform_classes;
 	w->can_get_constant_pool = p->can_get_constant_pool;     /* notifysites.h */
+	/* the handler's own catch and rethrow are known by their code; and
+	 * fallback.c's loop check */
+	w->can_get_bytecodes = p->can_get_bytecodes;
 }
 
 static void hook_enable(bool on)

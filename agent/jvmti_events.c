@@ -223,7 +223,7 @@ void events_update(JNIEnv *jni)
 	 * (inject.h); breakpoints and MethodExit only for what they cannot cover
 	 * (fallback.h) or with methods=jvmti. MethodEntry is never used. */
 	bool enter = need[N_METHOD_ENTRY], ret = need[N_METHOD_EXIT];
-	bool by_calls = (enter || ret) && agent.opt.methods == OPT_METHODS_INJECT;
+	bool by_calls = (enter || ret) && agent.opt.methods != OPT_METHODS_JVMTI;
 	if (by_calls && !enabled[N_CLASS_PREPARE]) {
 		/* before the hook: a class that gets calls is seen prepared (module reads) */
 		bool early[N_COUNT];

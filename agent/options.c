@@ -54,7 +54,8 @@ static int copy_path(const char *v, size_t n, char *out, size_t outlen)
 enum option_type { OPTION_PATH, OPTION_LOGLEVEL, OPTION_NUMBER, OPTION_WORD };
 
 /* OPTION_WORD: the value is the index of its word (an int field). */
-static const char *const methods_words[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti", NULL };
+static const char *const methods_words[] = { [OPT_METHODS_INJECT] = "inject", [OPT_METHODS_JVMTI] = "jvmti",
+					     [OPT_METHODS_FALLBACK] = "fallback", NULL };
 static const char *const clock_words[] = { [OPT_CLOCK_AUTO] = "auto", [OPT_CLOCK_TSC] = "tsc",
 					   [OPT_CLOCK_MONOTONIC] = "monotonic", NULL };
 

@@ -39,10 +39,13 @@ struct agent_options {
 	int clock;                /* enum opt_clock: what event timestamps are read from */
 };
 
-/* methods=: inject (calls in the matched methods, inject.h; fallback.h only
- * where they cannot be) or jvmti (breakpoints and MethodExit for every
- * method, fallback.h). */
-enum opt_methods { OPT_METHODS_INJECT = 0, OPT_METHODS_JVMTI = 1 };
+/* methods=: inject (calls in the matched methods, inject.h; what they cannot
+ * reach is said, not probed), fallback (the same, and breakpoints where the
+ * calls cannot be, fallback.h) or jvmti (breakpoints and MethodExit for every
+ * method, fallback.h). Only fallback and jvmti ask for the breakpoint and
+ * MethodExit capabilities: HotSpot keeps every local of every compiled
+ * method alive for the JVM's whole life once an agent may set breakpoints. */
+enum opt_methods { OPT_METHODS_INJECT = 0, OPT_METHODS_JVMTI = 1, OPT_METHODS_FALLBACK = 2 };
 /* clock=: auto (the TSC where the kernel's clock runs on it, clock.h), tsc
  * (the same, said when it cannot be), monotonic (clock_gettime). */
 enum opt_clock { OPT_CLOCK_AUTO = 0, OPT_CLOCK_TSC = 1, OPT_CLOCK_MONOTONIC = 2 };

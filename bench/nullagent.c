@@ -2,7 +2,7 @@
  * and does nothing with them: the cost of JVMTI itself, the baseline the
  * stapjava agent's figures are read against.
  *
- *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD|=inject-return=CLASS.METHOD] ...
+ *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint-capability|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD|=inject-return=CLASS.METHOD] ...
  *
  * Contract: at load it adds can_generate_method_entry_events and
  * can_generate_method_exit_events and enables MethodEntry and MethodExit
@@ -27,6 +27,11 @@
  * would throw NoClassDefFoundError, which fails the JVM too. The class
  * bytes come from agent/classfile.c (classfile_probe_class), as the agent's
  * do: the same class the real agent defines.
+ *
+ * "breakpoint-capability" only holds can_generate_breakpoint_events and
+ * enables nothing: what holding it costs a JVM (HotSpot then compiles every
+ * method keeping all its locals alive; row 2b), the reason the stapjava
+ * agent asks for it only with methods=fallback or jvmti.
  *
  * "breakpoint=CLASS.METHOD" reports method entry the way the stapjava agent
  * does where injection cannot reach (option methods=jvmti,
@@ -243,10 +248,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 	jvmtiCapabilities caps;
 	jvmtiEventCallbacks cb;
 	jvmtiError err;
-	int exits = 1;
+	int exits = 1, hold_only = 0;
 
 	if (options && strcmp(options, "entry") == 0)
 		exits = 0;
+	else if (options && strcmp(options, "breakpoint-capability") == 0)
+		hold_only = 1;
 	else if (options && strncmp(options, "breakpoint=", 11) == 0) {
 		if (parse_spec(options + 11) < 0) {
 			fprintf(stderr, "libnullagent: breakpoint=%s: want CLASS.METHOD\n", options + 11);
@@ -266,7 +273,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 		inject_mode = 2;
 	} else if (options && options[0]) {
 		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry', 'breakpoint=CLASS.METHOD', "
-			"'inject=CLASS.METHOD' or 'inject-return=CLASS.METHOD')\n", options);
+			"'breakpoint-capability', 'inject=CLASS.METHOD' or 'inject-return=CLASS.METHOD')\n", options);
 		return JNI_ERR;
 	}
 	if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti) {
@@ -274,6 +281,11 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 		return JNI_ERR;
 	}
 	memset(&caps, 0, sizeof caps);
+	if (hold_only) {
+		caps.can_generate_breakpoint_events = 1;
+		err = (*jvmti)->AddCapabilities(jvmti, &caps);
+		return err == JVMTI_ERROR_NONE ? JNI_OK : fail("AddCapabilities", err);
+	}
 	if (inject_mode) {
 		/* A ClassFileLoadHook at load time needs no capability. */
 		memset(&cb, 0, sizeof cb);

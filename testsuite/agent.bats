@@ -1008,16 +1008,25 @@ check_inject() {
 		'method.enter pid=P ts=X method=EntryFinalBody.finalize()V args=' \
 		'method.return pid=P ts=X method=EntryFinalBody.finalize()V popped=0 ret=?')" ]
 	log_has 'info: method calls injected in 1 class$'
-	# java.lang.Object is never changed: its methods get breakpoints, their
-	# returns are said not to be reported (MethodExit would interpret the JVM)
+	# java.lang.Object is never changed: by default its methods are said not
+	# to be reported (no breakpoint capability: it would cost every compiled
+	# method), and so are their returns (MethodExit would interpret the JVM)
+	local object_return="warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))"
 	EXPECT_WARNS="$(printf '%s\n' \
-		"warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
-		"warn: method.enter of java.lang.Object by breakpoints (no injected calls): its matched methods run interpreted" \
-		"$(silent method java.lang.Object.finalize 'enter, return')")" \
+		"warn: method.enter of java.lang.Object.finalize()V cannot be reported (no injected call; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)" \
+		"$object_return" "$(silent method java.lang.Object.finalize 'enter, return')")" \
 		entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has "warn: class Ljava/lang/Object; cannot have injected calls (the VM's root class is left alone)$"
+	! log_has 'by breakpoints on [1-9]' || return 1
+	log_has "${object_return//(/.}$"
+	! log_has 'event MethodExit' || return 1
+	# with methods=fallback they get breakpoints
+	EXPECT_WARNS="$(printf '%s\n' "$object_return" \
+		"warn: method.enter of java.lang.Object by breakpoints (no injected calls): its matched methods run interpreted" \
+		"$(silent method java.lang.Object.finalize 'enter, return')")" \
+		AGENT_EXTRA=,methods=fallback entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has 'info: method.enter by breakpoints on 1 method$'
-	log_has 'warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))$'
+	log_has "${object_return//(/.}$"
 	! log_has 'event MethodExit' || return 1
 	[ "$(tail -n2 "$T/java.out")" = "$(printf 'adler 458756\nacc 12')" ]
 	# A native method has no code: said once by name, nothing else changes
@@ -1036,7 +1045,7 @@ check_inject() {
 lambdas_run() {
 	rm -f "$T/go" "$T/b.out" "$T/b.log"
 	: >"$T/agent.log"
-	start_jvm "$1" "" -- Families lambdas "$T/go"
+	start_jvm "$1" "${AGENT_EXTRA:-}" -- Families lambdas "$T/go"
 	wait_until 20 grep -q '^prepared$' "$T/java.out"
 	start_bridge b -m "$2:enter"
 	wait_until 20 registered 1
@@ -1060,9 +1069,59 @@ lambda_fallback() {
 	printf '%s' "warn: method.enter of Lambdas\$\$Lambda by breakpoints (a class the VM will not change): its matched methods run interpreted"
 }
 
-# Lambdas' classes are hidden classes, which the VM lets nobody change: their
-# methods get breakpoints beside the calls in the rest.
+# The bridge's line for the Notice of a hidden class's method that no
+# breakpoint reports (the default, methods=inject).
+lambda_unreported() {
+	printf '%s' "warn: method.enter of Lambdas\$\$Lambda.$1 cannot be reported (a class the VM will not change; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)"
+}
+
+# Lambdas' classes are hidden classes, which the VM lets nobody change. By
+# default (methods=inject) their methods are said, once each, and not
+# reported: the agent holds no breakpoint capability, which would cost every
+# compiled method of the JVM; the rest are reported by their calls.
+check_lambdas_inject() {
+	EXPECT_WARNS="$(printf '%s\n' "$(lambda_unreported '<init>()V')" "$(lambda_unreported 'run()V')" \
+		"$(lambda_unreported '<init>()V')" "$(lambda_unreported 'applyAsInt(I)I')")" lambdas_run "$1" 'Lambdas*'
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=Lambdas.run()V args=
+		method.enter pid=P ts=X method=Lambdas.lambda$prepare$0()V args=
+		method.enter pid=P ts=X method=Lambdas.f(I)I args=
+		method.enter pid=P ts=X method=Lambdas.lambda$run$1(I)I args=
+		method.enter pid=P ts=X method=Lambdas.f(I)I args=
+	EOF
+	log_has 'info: method calls injected in 1 class$'
+	! log_has 'by breakpoints on [1-9]' || return 1
+	! log_has 'event Breakpoint' || return 1
+}
+
+@test "lambdas (hidden classes), methods=inject: each of their methods said not reported, the rest reported (JDK 17)" { check_lambdas_inject "$JDK17"; }
+@test "lambdas (hidden classes), methods=inject: each of their methods said not reported, the rest reported (JDK 25)" { check_lambdas_inject "$JDK25"; }
+
+# An agent that holds can_generate_breakpoint_events makes HotSpot compile
+# every method keeping all its locals alive, for the JVM's whole life (1.5-2 %
+# on the bench's loop, bench/README.md), and turn RewriteFrequentPairs off,
+# which jcmd shows: by default the agent asks for no breakpoint capability.
+check_breakpoint_capability() {
+	local java=$1 way got=
+	for way in inject fallback jvmti; do
+		rm -f "$T/go" "$T/stop"
+		start_jvm "$java" ",methods=$way" -- Families idle "$T/go" "$T/stop"
+		wait_until 20 sock_exists
+		run "$(jcmd_of "$java")" "$JPID" VM.flags -all
+		got+="$way $(awk '$2 == "RewriteFrequentPairs" { print $4 }' <<<"$output") "
+		touch "$T/go" "$T/stop"
+		wait_exit "$JPID"
+		JPID=
+	done
+	[ "$got" = "inject true fallback false jvmti false " ]
+}
+
+@test "capabilities: no breakpoint capability unless methods=fallback or jvmti asks for it (JDK 17)" { check_breakpoint_capability "$JDK17"; }
+@test "capabilities: no breakpoint capability unless methods=fallback or jvmti asks for it (JDK 25)" { check_breakpoint_capability "$JDK25"; }
+
+# With methods=fallback their methods get breakpoints beside the calls in the rest.
 check_lambdas() {
+	export AGENT_EXTRA=,methods=fallback
 	# the early lambda's class exists when the bridge registers
 	EXPECT_WARNS="$(lambda_fallback; echo; lambda_fallback)" lambdas_run "$1" 'Lambdas*'
 	diff -u - "$T/got" <<-'EOF'
@@ -1087,8 +1146,8 @@ check_lambdas() {
 	! log_has 'event MethodExit' || return 1
 }
 
-@test "lambdas (hidden classes): breakpoints beside the injected calls, MethodExit not needed for enter (JDK 17)" { check_lambdas "$JDK17"; }
-@test "lambdas (hidden classes): breakpoints beside the injected calls, MethodExit not needed for enter (JDK 25)" { check_lambdas "$JDK25"; }
+@test "lambdas (hidden classes), methods=fallback: breakpoints beside the injected calls, MethodExit not needed for enter (JDK 17)" { check_lambdas "$JDK17"; }
+@test "lambdas (hidden classes), methods=fallback: breakpoints beside the injected calls, MethodExit not needed for enter (JDK 25)" { check_lambdas "$JDK25"; }
 
 # Virtual threads: the injected call runs on them like on any thread; the
 # event's thread is the carrier's OS thread.
@@ -2672,7 +2731,7 @@ check_asan() {
 		clock=fast|option clock='fast': not one of auto, tsc, monotonic
 		stackmax=0|option stackmax='0': not a number of frames from 1 to 256
 		timeout_us=x|option timeout_us='x': not a number of microseconds from 0 to 10000000
-		methods=bytecode|option methods='bytecode': not one of inject, jvmti
+		methods=bytecode|option methods='bytecode': not one of inject, jvmti, fallback
 		loglevel=loud|option loglevel='loud': not one of error, warn, info, debug
 		logfile=rel/x|option logfile='rel/x': needs an absolute path
 	EOF
