@@ -326,6 +326,16 @@ static bool read_repository_path(JNIEnv *jni)
 	return u != NULL;
 }
 
+/* The connection of GEN asked for JFR events and gets no recording (a
+ * Notice said why): it is told, so that nothing waits for data. */
+static void no_recording(unsigned idx, uint64_t gen)
+{
+	int rc = jfrrepo_send_none(idx, gen);
+
+	if (rc < 0 && rc != -EOPNOTSUPP && rc != -EPIPE)
+		sj_warn("slot %u: telling the bridge that no JFR recording serves it failed: %s", idx, strerror(-rc));
+}
+
 /* Make slot IDX's recording what TEXT asks for the connection of GEN. */
 static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, unsigned serial)
 {
@@ -338,6 +348,7 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 		return;
 	if (!jfr_usable(jni)) {
 		emit_notice(1u << idx, "JFR events cannot be had: %s", unavailable);
+		no_recording(idx, gen);
 		return;
 	}
 	(*jni)->PushLocalFrame(jni, 64);
@@ -347,6 +358,7 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 		/* nothing this JVM has: no recording (one that ran stops) */
 		close_recording(jni, s, serial);
 		(*jni)->PopLocalFrame(jni, NULL);
+		no_recording(idx, gen);
 		return;
 	}
 	if (s->recording) {
@@ -380,6 +392,7 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 			(*jni)->ExceptionClear(jni);
 		}
 		(*jni)->PopLocalFrame(jni, NULL);
+		no_recording(idx, gen);
 		return;
 	}
 	s->recording = (*jni)->NewGlobalRef(jni, rec);
@@ -393,6 +406,7 @@ static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, uns
 		emit_notice(1u << idx, "JFR recording started, but its chunk files cannot be read in %s",
 			    repo.dir[0] ? repo.dir : "(no repository)");
 		close_recording(jni, s, serial);
+		no_recording(idx, gen);
 		return;
 	}
 	sj_info("conn#%u: JFR recording started: %zu event types, from chunk %s/%s", serial, ntypes, repo.dir,

@@ -12,6 +12,7 @@
 
 #include "agent.h"
 #include "conn.h"
+#include "io.h"
 #include "log.h"
 
 #define JFR_PIECE 65535u            /* bytes of one JfrData (one wire string) */
@@ -148,6 +149,25 @@ size_t jfrrepo_send(const struct jfrrepo *r, struct jfrrepo_stream *st, unsigned
 		total += (size_t)n;
 	}
 	return total;
+}
+
+int jfrrepo_send_none(unsigned idx, uint64_t gen)
+{
+	struct conn *c = &conns[idx];
+	int rc = -EPIPE;
+
+	memset(&data_ev, 0, offsetof(struct wire_event, values));
+	data_ev.code = WIRE_EV_JFR_DATA;
+	data_ev.jfr_flags = WIRE_JFR_NONE;
+	data_ev.has_trailer = true;
+	data_ev.trailer.timestamp_ns = agent_now_ns();
+	pthread_mutex_lock(&c->lock);
+	if (c->active && c->opened_gen == gen && !c->ended)
+		rc = c->peer.caps & WIRE_CAP_JFR_NONE ? conn_queue_locked(c, &data_ev) : -EOPNOTSUPP;
+	pthread_mutex_unlock(&c->lock);
+	if (rc == 0)
+		io_wake();
+	return rc;
 }
 
 void jfrrepo_close(struct jfrrepo_stream *st)

@@ -48,6 +48,11 @@ int jfrrepo_open_newest(const struct jfrrepo *r, struct jfrrepo_stream *st);
 /* Queue ST's unsent bytes to conns[IDX] while it is the connection opened
  * as GEN (opened_gen); the bytes queued. */
 size_t jfrrepo_send(const struct jfrrepo *r, struct jfrrepo_stream *st, unsigned idx, uint64_t gen);
+/* Tell conns[IDX], while it is the connection opened as GEN and
+ * negotiated CAP_JFR_NONE, that its JfrSettings got no recording (a JfrData
+ * flagged NONE): a bridge that waits for the JVM's JFR data (listing the
+ * types) stops waiting. 0, or -errno (not queued). */
+int jfrrepo_send_none(unsigned idx, uint64_t gen);
 /* Has ST's chunk more written than was queued? */
 bool jfrrepo_unsent(const struct jfrrepo_stream *st);
 void jfrrepo_close(struct jfrrepo_stream *st);

@@ -144,13 +144,19 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_JAVA_THREAD_ID = 1u << 14,
 	/* root method patterns "^C.m" (pattern.h), 0x9C Descends */
 	WIRE_CAP_ROOTS          = 1u << 15,
+	/* JfrData flag WIRE_JFR_NONE: a JfrSettings got no recording */
+	WIRE_CAP_JFR_NONE       = 1u << 16,
 };
-#define WIRE_CAP_ALL 0xFFFFu
+#define WIRE_CAP_ALL 0x1FFFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
-/* JfrData flags: the bytes are the first of a new chunk (its header). */
+/* JfrData flags. CHUNK_BEGIN: the bytes are the first of a new chunk (its
+ * header). NONE (CAP_JFR_NONE), alone and without bytes: the connection's
+ * last JfrSettings got no recording (none of its types is the JVM's, JFR is
+ * unavailable or refused it; a Notice said which), so no JfrData follows. */
 #define WIRE_JFR_CHUNK_BEGIN 0x01u
-#define WIRE_JFR_FLAGS_ALL   0x01u
+#define WIRE_JFR_NONE        0x02u
+#define WIRE_JFR_FLAGS_ALL   0x03u
 
 /* Slot markers slot0 .. slot255 (doc/markers.md), in the bridge and the agent. */
 #define WIRE_MAX_SLOTS 256u

@@ -436,7 +436,14 @@ static int wire_read_jfr_data(struct wire_cursor *c, struct wire_event *ev)
 	if (ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL)
 		return wire_fail(c, "jfr flags", at, "0x%02x has bits other than 0x%02x", ev->jfr_flags,
 				 WIRE_JFR_FLAGS_ALL);
-	return READ_STRING(c, "jfr bytes", &ev->name);
+	if ((ev->jfr_flags & WIRE_JFR_NONE) && ev->jfr_flags != WIRE_JFR_NONE)
+		return wire_fail(c, "jfr flags", at, "0x%02x: NONE (0x%02x) goes alone", ev->jfr_flags,
+				 WIRE_JFR_NONE);
+	at = c->pos;
+	TRY(READ_STRING(c, "jfr bytes", &ev->name));
+	if ((ev->jfr_flags & WIRE_JFR_NONE) && ev->name.len)
+		return wire_fail(c, "jfr bytes", at, "%u bytes with NONE, which has none", ev->name.len);
+	return 0;
 }
 
 static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)

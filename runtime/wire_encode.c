@@ -389,7 +389,8 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 			wire_put_u32(w, ev->u32);
 		break;
 	case WIRE_EV_JFR_DATA:
-		if (ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL)
+		if ((ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL) ||
+		    ((ev->jfr_flags & WIRE_JFR_NONE) && (ev->jfr_flags != WIRE_JFR_NONE || ev->name.len)))
 			w->invalid = true;
 		wire_put_u8(w, ev->jfr_flags);
 		wire_put_string(w, &ev->name);

@@ -54,6 +54,7 @@ struct handler {
 	struct jfrfeed *jfr;     /* --jfr: the JVM's JFR stream, NULL: not asked for */
 	char *jfr_buf;           /* --jfr --fire: the jfr marker's strings */
 	bool jfr_listed;         /* --jfr-types: the JVM's types are listed */
+	bool jfr_none;           /* the agent said no JFR recording serves the session (JfrData NONE) */
 	/* in-thread: hands a JFR event to the agent to fire (JfrEvent), NULL:
 	 * the bridge fires it (an agent without WIRE_CAP_JFR_FIRE) */
 	int (*jfr_send)(void *ctx, const struct wire_jfr_event *e);

@@ -111,6 +111,10 @@ int jfrfeed_data(struct jfrfeed *f, const struct wire_event *ev)
 	struct record_error err = { 0 };
 	int rc;
 
+	if (ev->jfr_flags & WIRE_JFR_NONE) {   /* no recording: what came of a chunk is all of it */
+		f->in_chunk = false;
+		return 0;
+	}
 	if (ev->jfr_flags & WIRE_JFR_CHUNK_BEGIN) {
 		rc = jfr_live_chunk_begin(f->live);
 		if (rc < 0)

@@ -122,8 +122,9 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
 		return STEP_STOP;
 	}
-	/* --jfr-types: done once the JVM's types are listed */
-	if (w->cfg->opts->jfr_types && w->h.jfr_listed)
+	/* --jfr-types: done once the JVM's types are listed, or the agent
+	 * said no recording serves the session (none selected, JFR unavailable) */
+	if (w->cfg->opts->jfr_types && (w->h.jfr_listed || w->h.jfr_none))
 		return STEP_STOP;
 	/* --matches: done once every pattern's list has ended */
 	if (ev->code == WIRE_EV_MATCH_END && w->cfg->opts->matches &&

@@ -1793,7 +1793,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0xffff; negotiated 0xffff
+info: conn#1: Hello from pid N, version 1, caps 0x1ffff; negotiated 0x1ffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1811,14 +1811,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0xffff' \
+	printf '%s\n' 'hello pid=P caps=0x1ffff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0xffff; negotiated 0xffff
+info: conn#1: Hello from pid N, version 1, caps 0x1ffff; negotiated 0x1ffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -3326,6 +3326,11 @@ check_jfr_disabled() {
 	! log_has 'JFR recording started' || return 1
 	run "$(jcmd_of "$java")" "$JPID" JFR.check
 	[[ $output != *stapjava* ]]
+	# a listing of its types ends at once (JfrData NONE), the JVM runs on
+	run "$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --jfr-types --jfr jdk.GarbageCollection
+	[ "$status" -eq 1 ] && [[ $output == *"warn: pid $JPID: JFR events cannot be had: JFR is disabled in this JVM"* ]]
+	[[ $output == *"warn: pid $JPID: no JFR event types listed (none selected, JFR unavailable, or the JVM ended: see above)" ]]
+	kill -0 "$JPID"
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
@@ -3473,6 +3478,15 @@ check_jfr_types() {
 	[ "$status" -eq 1 ] && [ -z "$output" ]
 	[[ $stderr == *"this JVM has no JFR event type 'jdk.GarbageColection'; similar: jdk.GarbageCollection, "* ]]
 	[[ $stderr == *"warn: pid $JPID: no JFR event types listed (none selected, JFR unavailable, or the JVM ended: see above)" ]]
+	# the agent said no recording serves it (JfrData NONE): the listing
+	# ended then, not when the JVM did (it waits for go and stop, 60 s each)
+	kill -0 "$JPID"
+	log_has 'conn#[0-9]*: JfrSettings "jdk.GarbageColection#enabled=false"'
+	run "$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --jfr-types --jfr 'nope.*'
+	[ "$status" -eq 1 ] && [[ $output == *"warn: pid $JPID: no JFR event type of this JVM matches 'nope.*'"* ]]
+	[[ $output == *"warn: pid $JPID: no JFR event types listed (none selected, JFR unavailable, or the JVM ended: see above)" ]]
+	[ "$(grep -c '^jfr ' <<<"$output")" -eq 0 ]
+	kill -0 "$JPID"
 	run "$(jcmd_of "$java")" "$JPID" JFR.check
 	[[ $output != *stapjava* ]]
 	touch "$T/go" "$T/stop"

@@ -285,7 +285,7 @@ static size_t bad_values(const struct wire_ref_field *f, const struct wire_peer 
 		out[n++] = 0;
 		break;
 	case WIRE_REF_JFR_FLAGS:
-		out[n++] = current | 0x02;
+		out[n++] = current | 0x04;
 		out[n++] = 0xFF;
 		break;
 	default:
@@ -537,9 +537,39 @@ static void test_jfr_event_parts(void **state)
 	assert_int_equal(wire_encode_command(&b, &cmd), -EINVAL);
 }
 
+/* JfrData NONE goes alone and carries no bytes: anything else is refused,
+ * naming the flags or the bytes at their offset, and never written. */
+static void test_jfr_data_none(void **state)
+{
+	struct wire_event ev = { .code = WIRE_EV_JFR_DATA, .jfr_flags = WIRE_JFR_NONE };
+	/* no trailer: the offsets are the message's own */
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_TRAILER };
+	struct wire_buf b = { msg, BUF_CAP, 0 };
+	size_t len, used;
+	struct wire_error err;
+
+	(void)state;
+	len = wire_ref_encode_event(&ev, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
+	assert_int_equal(len, 1 + 1 + 4);
+	assert_int_equal(decode_exact(false, &peer, msg, len, &used, &err), 0);
+	assert_int_equal(ev_out->jfr_flags, WIRE_JFR_NONE);
+	assert_int_equal(ev_out->name.len, 0);
+	ev.jfr_flags = WIRE_JFR_NONE | WIRE_JFR_CHUNK_BEGIN;
+	len = wire_ref_encode_event(&ev, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("JfrData NONE with CHUNK_BEGIN", false, &peer, msg, len, "jfr flags", 1);
+	assert_int_equal(wire_encode_event(&b, &peer, &ev), -EINVAL);
+	ev.jfr_flags = WIRE_JFR_NONE;
+	ev.name = (struct wire_str){ "FLR", 3 };
+	len = wire_ref_encode_event(&ev, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("JfrData NONE with bytes", false, &peer, msg, len, "jfr bytes", 2);
+	b.len = 0;
+	assert_int_equal(wire_encode_event(&b, &peer, &ev), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jfr_data_none),
 		cmocka_unit_test(test_register_slot_bounds),
 		cmocka_unit_test(test_jfr_event_parts),
 		cmocka_unit_test(test_truncated_events),

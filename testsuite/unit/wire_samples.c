@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  27
+#define N_OTHER  28
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -75,7 +75,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	static const unsigned codes[N_OTHER] = {
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
-		0x99, 0x99, 0x9A, 0x9B, 0x9B, 0x9C,
+		0x99, 0x99, 0x9A, 0x9B, 0x9B, 0x9B, 0x9C,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -84,7 +84,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"hello", "gc-start", "gc-finish", "vm-init", "vm-death",
 		"class-unload", "thread-name", "lost", "notice",
 		"match-method", "match-class", "match-end",
-		"jfr-data-chunk-begin", "jfr-data-more", "descends",
+		"jfr-data-chunk-begin", "jfr-data-more", "jfr-data-none", "descends",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -178,8 +178,8 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	case WIRE_EV_JFR_DATA:
 		/* a chunk's first bytes (its magic, a NUL among them), then bytes
 		 * that go on with it: the agent never looks inside */
-		ev->jfr_flags = names[b][9] == 'c' ? WIRE_JFR_CHUNK_BEGIN : 0;
-		ev->name = ev->jfr_flags ? S("FLR\0\0\2\0\1") : S("");
+		ev->jfr_flags = names[b][9] == 'c' ? WIRE_JFR_CHUNK_BEGIN : names[b][9] == 'n' ? WIRE_JFR_NONE : 0;
+		ev->name = ev->jfr_flags == WIRE_JFR_CHUNK_BEGIN ? S("FLR\0\0\2\0\1") : S("");
 		break;
 	case WIRE_EV_DESCENDS:
 		ev->name = S("Lshop/Cart;");
