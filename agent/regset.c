@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lineage.h"
+#include "log.h"
 #include "patindex.h"
 #include "wire.h"
 
@@ -351,44 +352,67 @@ bool regset_has_roots(struct regset *s)
 	return has;
 }
 
+/* The distinct roots of SN above class DOTTED, copied into *BUF (one
+ * after another, their lengths in *LENS): 0, or -ENOMEM. */
+static int copy_roots_above(const struct regset_snapshot *sn, const char *dotted, size_t len, char **buf,
+			    size_t **lens, size_t *n)
+{
+	size_t used = 0, cap = 0;
+
+	*buf = NULL;
+	*lens = NULL;
+	*n = 0;
+	for (size_t k = 0; sn && k < sn->nroots; k++) {
+		size_t rlen;
+		const char *root = pattern_root(sn->v[sn->roots[k]]->pat, &rlen);
+		bool seen = false;
+		/* a root several registrations share is given at its first */
+		for (size_t j = 0; j < k && !seen; j++) {
+			size_t plen;
+			const char *p = pattern_root(sn->v[sn->roots[j]]->pat, &plen);
+			seen = plen == rlen && memcmp(p, root, rlen) == 0;
+		}
+		if (seen || !lineage_descends(NULL, dotted, len, root, rlen))
+			continue;
+		if (!*lens && !(*lens = malloc(sn->nroots * sizeof **lens)))
+			return -ENOMEM;
+		if (used + rlen > cap) {
+			size_t want = (used + rlen) * 2;
+			char *more = realloc(*buf, want);
+			if (!more)
+				return -ENOMEM;
+			*buf = more;
+			cap = want;
+		}
+		memcpy(*buf + used, root, rlen);
+		used += rlen;
+		(*lens)[(*n)++] = rlen;
+	}
+	return 0;
+}
+
 size_t regset_roots_above(struct regset *s, const char *dotted, size_t len,
 			  void (*fn)(void *ctx, const char *root, size_t rlen), void *ctx)
 {
-	char roots[4][1024];
-	size_t rl[4], total = 0, from = 0;
+	char *buf;
+	size_t *lens, n, at = 0;
 
-	/* FN is called without the lock (it emits): the roots go out in
-	 * batches, the scan taken up again after the last one given */
-	for (bool more = true; more;) {
-		size_t n = 0;
-		more = false;
-		pthread_rwlock_rdlock(&s->lock);
-		for (size_t k = from; s->live && k < s->live->nroots; k++) {
-			size_t rlen;
-			const char *root = pattern_root(s->live->v[s->live->roots[k]]->pat, &rlen);
-			bool seen = false;
-			/* a root several registrations share is given at its first */
-			for (size_t j = 0; j < k && !seen; j++) {
-				size_t plen;
-				const char *p = pattern_root(s->live->v[s->live->roots[j]]->pat, &plen);
-				seen = plen == rlen && memcmp(p, root, rlen) == 0;
-			}
-			if (seen || rlen >= sizeof roots[0] || !lineage_descends(NULL, dotted, len, root, rlen))
-				continue;
-			if (n == 4) {
-				from = k;
-				more = true;
-				break;
-			}
-			memcpy(roots[n], root, rlen);
-			rl[n++] = rlen;
-		}
-		pthread_rwlock_unlock(&s->lock);
-		for (size_t j = 0; j < n; j++)
-			fn(ctx, roots[j], rl[j]);
-		total += n;
+	/* copied under one hold of the lock and given after it (FN emits): a
+	 * registration that changes meanwhile can neither repeat a root nor
+	 * hide one, as taking up the scan again by position could */
+	pthread_rwlock_rdlock(&s->lock);
+	int rc = copy_roots_above(s->live, dotted, len, &buf, &lens, &n);
+	pthread_rwlock_unlock(&s->lock);
+	if (rc < 0)
+		sj_warn("the classes above %.*s: out of memory; %zu of their root patterns are told",
+			(int)len, dotted, n);
+	for (size_t j = 0; j < n; j++) {
+		fn(ctx, buf + at, lens[j]);
+		at += lens[j];
 	}
-	return total;
+	free(buf);
+	free(lens);
+	return n;
 }
 
 uint8_t regset_match_class(struct regset *s, uint8_t kind, uint8_t bit, const char *sig, size_t len,

@@ -88,8 +88,9 @@ void regset_lines_without_code(struct regset *s, const char *wire, size_t n, con
 /* Some registration is a root method pattern ("^C.m", lineage.h). */
 bool regset_has_roots(struct regset *s);
 /* FN(root) once for each distinct root of the registrations that class
- * DOTTED descends from (lineage.h; not DOTTED itself), called without the
- * read lock held (a few at a time); returns how many. */
+ * DOTTED descends from (lineage.h; not DOTTED itself), as they stood when
+ * called: the roots are copied under the read lock, FN called without it;
+ * returns how many. */
 size_t regset_roots_above(struct regset *s, const char *dotted, size_t len,
 			  void (*fn)(void *ctx, const char *root, size_t rlen), void *ctx);
 

@@ -163,6 +163,55 @@ static void test_roots_many(void **state)
 	regset_free(&s);
 }
 
+/* The registrations change while the roots are being given (FN, which
+ * emits, runs without the lock; the I/O thread may publish meanwhile):
+ * every root of the registrations as they stood at the call is given once,
+ * none twice, none skipped. (Taken up again by position after a batch of
+ * four, the scan gave p.C1..p.C4 and skipped p.C5 and p.C6 here.) */
+static struct regset *changing;
+
+static void add_root_and_change(void *ctx, const char *root, size_t rlen)
+{
+	uint8_t bits[4];
+
+	add_root(ctx, root, rlen);
+	if (changing) {
+		assert_int_equal(regset_remove(changing, WIRE_KIND_METHOD, "^p.C1.m", 7), 1);
+		assert_int_equal(regset_remove(changing, WIRE_KIND_METHOD, "^p.C2.m", 7), 1);
+		assert_int_equal(regset_publish(changing, bits), 0);
+		changing = NULL;
+	}
+}
+
+static void test_roots_while_registrations_change(void **state)
+{
+	struct regset s;
+	uint8_t bits[4];
+	static const char *const chain[] = { "p.C6", "p.C5", "p.C4", "p.C3", "p.C2", "p.C1", "p.C0" };
+
+	(void)state;
+	regset_init(&s);
+	for (int i = 1; i <= 6; i++) {
+		char pat[32];
+		snprintf(pat, sizeof pat, "^p.C%d.m", i);
+		assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, pat), 0);
+	}
+	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "^p.C3.m"), 0);
+	assert_int_equal(regset_publish(&s, bits), 0);
+	for (int i = 0; i + 1 < 7; i++)
+		assert_int_equal(lineage_note(chain[i + 1], 4, chain[i], 4), 0);
+	roots_said[0] = '\0';
+	changing = &s;
+	assert_int_equal(regset_roots_above(&s, "p.C0", 4, add_root_and_change, NULL), 6);
+	assert_string_equal(roots_said, "p.C1,p.C2,p.C3,p.C4,p.C5,p.C6");
+	/* and the next call sees the change */
+	roots_said[0] = '\0';
+	assert_int_equal(regset_roots_above(&s, "p.C0", 4, add_root, NULL), 4);
+	assert_string_equal(roots_said, "p.C3,p.C4,p.C5,p.C6");
+	lineage_clear();
+	regset_free(&s);
+}
+
 static char said[4][64];
 static size_t nsaid;
 
@@ -282,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_fire_ids),
 		cmocka_unit_test(test_roots),
 		cmocka_unit_test(test_roots_many),
+		cmocka_unit_test(test_roots_while_registrations_change),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_count_bound),
 		cmocka_unit_test(test_byte_bound),
