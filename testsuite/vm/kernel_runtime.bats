@@ -55,12 +55,16 @@ no_survivors() {
 
 @test "output made right before the -c command exits is all there (stapio reads everything before the end)" {
     # 4000 records in the last moments of the session, read by stapio and
-    # written over 9p one by one. Without relay-output-loss.patch
-    # (stap-runtime-fix), SystemTap 4.8 lost most of them on every run:
-    # stapio stops reading when the module answers STP_EXIT, and records at
-    # sub-buffer ends made stapio throw good output away.
+    # written over 9p one by one (--stdout-9p: slow in an emulated guest).
+    # Without relay-output-loss.patch (stap-runtime-fix), SystemTap 4.8 lost
+    # most of them on every run: stapio stops reading when the module
+    # answers STP_EXIT, and records at sub-buffer ends made stapio throw good
+    # output away. With the patch's first version, which waited for stapio
+    # 10 s in all, a slow machine lost what stapio had not written by then
+    # (output stopped at mark 124 of 2000): the module now waits while
+    # stapio makes progress, however slowly.
     n=2000
-    run --separate-stderr "$STAP_VM" --timeout 600 -c "$WRITER -o /dev/null $n" "$SCRIPT" "$WRITER"
+    run --separate-stderr "$STAP_VM" --timeout 600 --stdout-9p -c "$WRITER -o /dev/null $n" "$SCRIPT" "$WRITER"
     if [ "$status" -ne 0 ]; then printf '%s\n' "$stderr" >&2; fi
     [ "$status" -eq 0 ]
     expected=$(for i in $(seq 1 $n); do echo "mark $i"; echo "write $((6 + ${#i}))"; done; echo "done $n")
