@@ -52,9 +52,9 @@ public class SlowRequests {
 		System.gc();
 	}
 
-	static volatile boolean held;
+	static volatile boolean held, released;
 
-	static void lock() throws InterruptedException {
+	static void lock() {
 		Thread me = Thread.currentThread();
 		Thread auditor = new Thread(() -> {
 			synchronized (LEDGER) {
@@ -65,6 +65,7 @@ public class SlowRequests {
 					LockSupport.parkNanos(100000L);
 				LockSupport.parkNanos(20000000L);
 			}
+			released = true;
 		}, "auditor");
 		auditor.start();
 		while (!held)
@@ -72,7 +73,11 @@ public class SlowRequests {
 		synchronized (LEDGER) {
 			LEDGER.hashCode();
 		}
-		auditor.join();
+		/* not auditor.join(): join() enters the Thread's monitor, which
+		 * the thread holds a moment as it ends (on a slow machine past
+		 * JFR's 1 ms threshold: a second lock, not the request's) */
+		while (!released)
+			LockSupport.parkNanos(100000L);
 	}
 
 	static void io(String dir) throws IOException {
