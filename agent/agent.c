@@ -34,13 +34,11 @@
 struct agent agent;
 static atomic_bool loaded;
 
-static AGENT_TLS pid_t my_tid;
+AGENT_TLS pid_t agent_my_tid;
 
-pid_t agent_gettid(void)
+pid_t agent_gettid_first(void)
 {
-	if (!my_tid)
-		my_tid = gettid();
-	return my_tid;
+	return agent_my_tid = gettid();
 }
 
 unsigned long long agent_now_ns(void)

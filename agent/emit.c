@@ -182,28 +182,30 @@ static int encode_for_thread_buffer(void *ctx, uint8_t *buf, size_t cap, size_t 
 	return rc;
 }
 
-static int put_plain(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
+_Static_assert(PLAINEV_BYTES % 8 == 0 && PLAINEV_BYTES <= TBUF_SMALL_MAX, "a plain event is a small message");
+
+/* One try: the message ENCODE makes from CTX, or with ENCODE NULL the
+ * plain event CTX points to (struct plainev), as it is. */
+static int put_once(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode, void *ctx,
+		    bool *filling)
 {
-	if (cap < PLAINEV_BYTES)
-		return -ENOSPC;
-	memcpy(buf, ctx, PLAINEV_BYTES);
-	*len = PLAINEV_BYTES;
-	*trailer_at = 0;
-	return 0;
+	return encode ? tbuf_put(t, meta, encode, ctx, filling)
+		      : tbuf_put_small(t, meta, ctx, PLAINEV_BYTES, filling);
 }
 
-/* Put one record into the thread's buffer T. A full buffer is taken by the
- * thread itself (the I/O thread is behind: the connection's queue decides
- * what is lost, as bufsize says), then the record put again; only a record
- * that still does not fit is dropped (counted). */
-static int put_in_thread_buffer(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode,
-				void *ctx, bool *filling)
+/* Put one record into the thread's buffer T (put_once says what). A full
+ * buffer is taken by the thread itself (the I/O thread is behind: the
+ * connection's queue decides what is lost, as bufsize says), then the
+ * record put again; only a record that still does not fit is dropped
+ * (counted). */
+static inline int put_in_thread_buffer(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode,
+				       void *ctx, bool *filling)
 {
-	int rc = tbuf_put(t, meta, encode, ctx, filling);
+	int rc = put_once(t, meta, encode, ctx, filling);
 
 	if (rc == -ENOSPC) {
 		conn_take_own_buffer(t);
-		rc = tbuf_put(t, meta, encode, ctx, filling);
+		rc = put_once(t, meta, encode, ctx, filling);
 		if (rc == -ENOSPC)
 			tbuf_drop(t, meta->slot, meta->serial);
 		*filling = true;
@@ -377,7 +379,7 @@ bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code,
 			.ts = ts, .serial = serial[i], .slot = (uint8_t)i, .form = plainev_form_of(code),
 		};
 		bool fill = false;
-		int rc = put_in_thread_buffer(t, &meta, put_plain, (void *)&p, &fill);
+		int rc = put_in_thread_buffer(t, &meta, NULL, (void *)&p, &fill);
 
 		queued |= rc == 0;
 		filling |= fill;

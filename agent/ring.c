@@ -5,10 +5,7 @@
 #include <string.h>
 
 #define HDR sizeof(struct ring_hdr)
-static inline uint64_t align8(uint64_t n)
-{
-	return (n + 7) & ~(uint64_t)7;
-}
+#define align8 ring_align8
 
 int ring_init(struct ring *r, void *data, size_t size)
 {
@@ -34,14 +31,6 @@ uint8_t *ring_room(struct ring *r, size_t want, size_t *cap, bool *at_end)
 	*at_end = contig == to_end;
 	*cap = contig >= HDR ? (size_t)(contig - HDR) : 0;
 	return r->data + idx + HDR;
-}
-
-void ring_commit(struct ring *r, size_t len)
-{
-	struct ring_hdr h = { .len = (uint32_t)len, .pad = 0 };
-
-	memcpy(r->data + (r->tail & (r->size - 1)), &h, HDR);
-	__atomic_store_n(&r->tail, r->tail + HDR + align8(len), __ATOMIC_RELEASE);
 }
 
 bool ring_pad(struct ring *r)
@@ -89,14 +78,6 @@ const uint8_t *ring_peek(struct ring *r, uint64_t limit, size_t *len)
 void ring_release(struct ring *r)
 {
 	__atomic_store_n(&r->head, r->next, __ATOMIC_RELEASE);
-}
-
-bool ring_filling(struct ring *r)
-{
-	if (r->tail - r->head_seen <= r->size / 4)
-		return false;
-	r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-	return r->tail - r->head_seen > r->size / 4;
 }
 
 size_t ring_used(const struct ring *r)

@@ -9,8 +9,8 @@
 #include "agent.h"
 
 static pthread_key_t scratch_key;
-static AGENT_TLS struct scratch *my_scratch;
-static AGENT_TLS bool in_callback;
+AGENT_TLS struct scratch *scratch_mine;
+AGENT_TLS bool scratch_in_callback;
 
 static void scratch_free(void *p)
 {
@@ -27,43 +27,38 @@ void scratch_init(void)
 
 struct scratch *scratch_enter(void)
 {
-	if (in_callback)
+	if (scratch_in_callback)
 		return NULL;
-	if (!my_scratch) {
-		my_scratch = malloc(sizeof(*my_scratch));
-		if (!my_scratch)
+	if (!scratch_mine) {
+		scratch_mine = malloc(sizeof(*scratch_mine));
+		if (!scratch_mine)
 			return NULL;
-		my_scratch->strings = NULL;
-		pthread_setspecific(scratch_key, my_scratch);
+		scratch_mine->strings = NULL;
+		pthread_setspecific(scratch_key, scratch_mine);
 	}
-	in_callback = true;
+	scratch_in_callback = true;
 	/* only the fixed part: values and frames are written before they are read */
-	memset(&my_scratch->ev, 0, offsetof(struct wire_event, values));
-	my_scratch->ev.nvalues = 0;
-	my_scratch->ev.retval.type = WIRE_T_NONE;
-	my_scratch->ev.trailer.depth = 0;
-	my_scratch->used = 0;
-	my_scratch->pending_site = -1;
-	my_scratch->pending_n = 0;
-	return my_scratch;
+	memset(&scratch_mine->ev, 0, offsetof(struct wire_event, values));
+	scratch_mine->ev.nvalues = 0;
+	scratch_mine->ev.retval.type = WIRE_T_NONE;
+	scratch_mine->ev.trailer.depth = 0;
+	scratch_mine->used = 0;
+	scratch_mine->pending_site = -1;
+	scratch_mine->pending_n = 0;
+	return scratch_mine;
 }
 
 struct scratch *scratch_resume(void)
 {
-	if (in_callback || !my_scratch || my_scratch->pending_site < 0)
+	if (scratch_in_callback || !scratch_mine || scratch_mine->pending_site < 0)
 		return NULL;
-	in_callback = true;
-	return my_scratch;
-}
-
-struct scratch *scratch_idle(void)
-{
-	return in_callback ? NULL : my_scratch;
+	scratch_in_callback = true;
+	return scratch_mine;
 }
 
 void scratch_leave(void)
 {
-	in_callback = false;
+	scratch_in_callback = false;
 }
 
 void *scratch_alloc(struct scratch *s, size_t n)

@@ -44,8 +44,14 @@ void scratch_init(void);
 struct scratch *scratch_enter(void);
 void scratch_leave(void);
 /* The calling thread's scratch when it has one and no event is being made
- * on it (nothing nested), without taking it; NULL otherwise. */
-struct scratch *scratch_idle(void);
+ * on it (nothing nested), without taking it; NULL otherwise. Inline: the
+ * plain event path asks it at every event. */
+extern __thread __attribute__((tls_model("initial-exec"))) struct scratch *scratch_mine;
+extern __thread __attribute__((tls_model("initial-exec"))) bool scratch_in_callback;
+static inline struct scratch *scratch_idle(void)
+{
+	return scratch_in_callback ? NULL : scratch_mine;
+}
 /* The calling thread's scratch as the last scratch_enter() left it, if it is
  * pending and not in use; NULL otherwise. scratch_leave() when done. */
 struct scratch *scratch_resume(void);

@@ -38,10 +38,10 @@ static struct tbuf *pool;            /* atomic: newest first */
 static size_t ring_bytes = 256u * 1024u;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-static __thread __attribute__((tls_model("initial-exec"))) struct tbuf *mine;
-/* Has MINE any drop count (tbuf_drop, or its last owner's)? Until it has,
+__thread __attribute__((tls_model("initial-exec"))) struct tbuf *tbuf_mine_cached;
+/* Has the thread's buffer any drop count (tbuf_drop, or its last owner's)? Until it has,
  * tbuf_put does not read dropped[]: that load missed the cache at nearly
- * every event, where a thread-local flag beside MINE does not. */
+ * every event, where a thread-local flag beside tbuf_mine_cached does not. */
 static __thread __attribute__((tls_model("initial-exec"))) bool mine_dropped;
 
 /* Drainer only: the merge heap. */
@@ -108,10 +108,10 @@ static struct tbuf *tbuf_new(void)
 	return t;
 }
 
-struct tbuf *tbuf_mine(void)
+struct tbuf *tbuf_mine_first(void)
 {
-	if (mine)
-		return mine;
+	if (tbuf_mine_cached)
+		return tbuf_mine_cached;
 	pthread_once(&key_once, make_key);
 	struct tbuf *t = tbuf_take_free();
 	if (!t)
@@ -119,7 +119,7 @@ struct tbuf *tbuf_mine(void)
 	if (!t)
 		return NULL;
 	pthread_setspecific(exit_key, t);
-	mine = t;
+	tbuf_mine_cached = t;
 	mine_dropped = false;
 	for (unsigned i = 0; i < TBUF_SLOTS; i++)
 		mine_dropped |= __atomic_load_n(&t->dropped[i], __ATOMIC_RELAXED) != 0;
@@ -131,7 +131,7 @@ void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial)
 	uint64_t w = __atomic_load_n(&t->dropped[slot], __ATOMIC_RELAXED);
 	uint32_t n = (uint32_t)(w >> 32) == serial ? (uint32_t)w : 0;
 
-	if (t == mine)
+	if (t == tbuf_mine_cached)
 		mine_dropped = true;
 	/* one writer: a plain store, no locked instruction */
 	__atomic_store_n(&t->dropped[slot], (uint64_t)serial << 32 | (uint32_t)(n + 1), __ATOMIC_RELEASE);
@@ -155,7 +155,7 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 		if (cap > META && cap > tried) {
 			int rc = encode(ctx, p + META, cap - META, &len, &at);
 			if (rc == 0) {
-				uint64_t w = t != mine || mine_dropped
+				uint64_t w = t != tbuf_mine_cached || mine_dropped
 						     ? __atomic_load_n(&t->dropped[meta->slot], __ATOMIC_RELAXED) : 0;
 				/* field by field, straight into the buffer (8-aligned):
 				 * a copy on the stack, patched, then read back whole
@@ -188,6 +188,53 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 		tried = 0;
 	}
 	return -ENOSPC;
+}
+
+struct small_msg {
+	const void *msg;
+	size_t len;
+};
+
+static int copy_small(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *trailer_at)
+{
+	const struct small_msg *m = ctx;
+
+	if (cap < m->len)
+		return -ENOSPC;
+	memcpy(buf, m->msg, m->len);
+	*len = m->len;
+	*trailer_at = 0;
+	return 0;
+}
+
+int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len, bool *filling)
+{
+	struct ring *r = &t->ring;
+	uint8_t *p;
+
+	if (len > TBUF_SMALL_MAX || len % 8 || meta->slot >= TBUF_SLOTS)
+		return -EINVAL;
+	/* the owner of a buffer without drops, in the room it last saw: all
+	 * that tbuf_put does then, and no more */
+	if (t != tbuf_mine_cached || mine_dropped || !(p = ring_reserve(r, META + len))) {
+		struct small_msg m = { msg, len };
+		return tbuf_put(t, meta, copy_small, &m, filling);
+	}
+	struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;  /* field by field: see tbuf_put */
+	m->ts = meta->ts;
+	m->serial = meta->serial;
+	m->trailer_at = 0;
+	m->slot = meta->slot;
+	m->form = meta->form;
+	m->drops = 0;
+	for (size_t i = 0; i < len; i += 8) {   /* words: no call to memcpy */
+		uint64_t w;
+		memcpy(&w, (const uint8_t *)msg + i, 8);
+		memcpy(p + META + i, &w, 8);
+	}
+	ring_commit(r, META + len);
+	*filling = ring_filling(r);
+	return 0;
 }
 
 /* ------------------------------------------------------------ drainer */

@@ -44,8 +44,16 @@ struct tbuf_meta {
 /* Once, before any thread writes: each buffer's size in bytes, a power of two
  * (rounded up) from 4 KiB to 256 MiB. */
 int tbuf_init(size_t bytes);
-/* The calling thread's buffer; NULL when there is no memory for it. */
-struct tbuf *tbuf_mine(void);
+/* The calling thread's buffer; NULL when there is no memory for it.
+ * Inline after the thread's first event (the event path's call). */
+extern __thread __attribute__((tls_model("initial-exec"))) struct tbuf *tbuf_mine_cached;
+struct tbuf *tbuf_mine_first(void);
+static inline struct tbuf *tbuf_mine(void)
+{
+	struct tbuf *t = tbuf_mine_cached;
+
+	return t ? t : tbuf_mine_first();
+}
 
 /* Writes the message into BUF (at most CAP bytes): 0 and *LEN, or -ENOSPC
  * (nothing counted: tbuf_put retries with more room or counts the drop), or
@@ -58,6 +66,11 @@ typedef int (*tbuf_encode_fn)(void *ctx, uint8_t *buf, size_t cap, size_t *len, 
  * come soon). */
 int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode, void *ctx,
 	     bool *filling);
+/* Producer: the same for a message of LEN bytes (a multiple of 8, at most
+ * TBUF_SMALL_MAX; else -EINVAL) already made, copied from MSG: the common case (a plain event, plainev.h)
+ * without the call to an encoder and the retries of the general one. */
+#define TBUF_SMALL_MAX 32u
+int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len, bool *filling);
 /* Producer: one event for SLOT (while it carried SERIAL) did not fit. */
 void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial);
 

@@ -88,6 +88,17 @@ noinst_PROGRAMS += bench/bench-reg-apply
 bench_bench_reg_apply_SOURCES = bench/reg_apply.c
 bench_bench_reg_apply_LDADD = runtime/libsjruntime.la
 
+# bench-thread-buffer: a plain method event's record put into the Java
+#   thread's own buffer (agent/tbuf.c), the producer alone, the lines it
+#   writes last read by a drainer on another core (bench/thread_buffer.c
+#   says how). RESULT thread_buffer_put_ns (tbuf_put with an encoder),
+#   thread_buffer_put_small_ns (tbuf_put_small), and _fast_ns of each (the
+#   fastest tenth of the batches).
+noinst_PROGRAMS += bench/bench-thread-buffer
+bench_bench_thread_buffer_SOURCES = bench/thread_buffer.c
+bench_bench_thread_buffer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+bench_bench_thread_buffer_LDADD = agent/libsjevents.la -lpthread
+
 # bench-jfr-live: the live JFR chunk parser (formats/jfr_live*.c) over a .jfr
 #   file, parsed again and again on one core with every event type wanted
 #   (testsuite/jfr-live-dump.c's --bench, the same program). RESULT
