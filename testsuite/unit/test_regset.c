@@ -138,23 +138,32 @@ static void add_root(void *ctx, const char *root, size_t rlen)
 	snprintf(roots_said + at, sizeof roots_said - at, "%s%.*s", at ? "," : "", (int)rlen, root);
 }
 
-static void test_roots_many(void **state)
+/* S: root registrations ^p.C1.m .. ^p.C6.m (enter; C3's return too, a
+ * root two registrations share), published, and the chain p.C0 < p.C1 <
+ * ... < p.C6 noted (lineage.h). */
+static void six_roots(struct regset *s)
 {
-	struct regset s;
 	uint8_t bits[4];
 	static const char *const chain[] = { "p.C6", "p.C5", "p.C4", "p.C3", "p.C2", "p.C1", "p.C0" };
 
-	(void)state;
-	regset_init(&s);
+	regset_init(s);
 	for (int i = 1; i <= 6; i++) {
 		char pat[32];
 		snprintf(pat, sizeof pat, "^p.C%d.m", i);
-		assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, pat), 0);
+		assert_int_equal(add(s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, pat), 0);
 	}
-	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "^p.C3.m"), 0);
-	assert_int_equal(regset_publish(&s, bits), 0);
+	assert_int_equal(add(s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "^p.C3.m"), 0);
+	assert_int_equal(regset_publish(s, bits), 0);
 	for (int i = 0; i + 1 < 7; i++)
 		assert_int_equal(lineage_note(chain[i + 1], 4, chain[i], 4), 0);
+}
+
+static void test_roots_many(void **state)
+{
+	struct regset s;
+
+	(void)state;
+	six_roots(&s);
 	/* p.C0's ancestors: C1 .. C6, every one a root */
 	roots_said[0] = '\0';
 	assert_int_equal(regset_roots_above(&s, "p.C0", 4, add_root, NULL), 6);
@@ -186,20 +195,9 @@ static void add_root_and_change(void *ctx, const char *root, size_t rlen)
 static void test_roots_while_registrations_change(void **state)
 {
 	struct regset s;
-	uint8_t bits[4];
-	static const char *const chain[] = { "p.C6", "p.C5", "p.C4", "p.C3", "p.C2", "p.C1", "p.C0" };
 
 	(void)state;
-	regset_init(&s);
-	for (int i = 1; i <= 6; i++) {
-		char pat[32];
-		snprintf(pat, sizeof pat, "^p.C%d.m", i);
-		assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, -1, pat), 0);
-	}
-	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, -1, "^p.C3.m"), 0);
-	assert_int_equal(regset_publish(&s, bits), 0);
-	for (int i = 0; i + 1 < 7; i++)
-		assert_int_equal(lineage_note(chain[i + 1], 4, chain[i], 4), 0);
+	six_roots(&s);
 	roots_said[0] = '\0';
 	changing = &s;
 	assert_int_equal(regset_roots_above(&s, "p.C0", 4, add_root_and_change, NULL), 6);
