@@ -5,7 +5,6 @@
 #include <string.h>
 
 #define HDR sizeof(struct ring_hdr)
-#define align8 ring_align8
 
 int ring_init(struct ring *r, void *data, size_t size)
 {
@@ -64,7 +63,7 @@ const uint8_t *ring_peek(struct ring *r, uint64_t limit, size_t *len)
 			pos += HDR + h.len;
 			continue;
 		}
-		r->next = pos + HDR + align8(h.len);
+		r->next = pos + HDR + ring_align8(h.len);
 		*len = h.len;
 		if (pos != r->head)   /* give the pads back at once */
 			__atomic_store_n(&r->head, pos, __ATOMIC_RELEASE);
