@@ -110,8 +110,6 @@ static struct tbuf *tbuf_new(void)
 
 struct tbuf *tbuf_mine_first(void)
 {
-	if (tbuf_mine_cached)
-		return tbuf_mine_cached;
 	pthread_once(&key_once, make_key);
 	struct tbuf *t = tbuf_take_free();
 	if (!t)
@@ -137,6 +135,25 @@ void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial)
 	__atomic_store_n(&t->dropped[slot], (uint64_t)serial << 32 | (uint32_t)(n + 1), __ATOMIC_RELEASE);
 }
 
+/* META's fields at P with the record's trailer offset AT and DROPS, field
+ * by field, straight into the buffer (8-aligned): a copy on the stack,
+ * patched, then read back whole could not take the patched fields from
+ * the pending stores (a failed store forward), and so waited at every
+ * event for every older store to be done, those still claiming their
+ * buffer lines from the I/O thread's core too (perf: most of tbuf_put's
+ * time). */
+static inline void write_meta(uint8_t *p, const struct tbuf_meta *meta, size_t at, uint32_t drops)
+{
+	struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;
+
+	m->ts = meta->ts;
+	m->serial = meta->serial;
+	m->trailer_at = (uint32_t)at;
+	m->slot = meta->slot;
+	m->form = meta->form;
+	m->drops = drops;
+}
+
 int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode, void *ctx,
 	     bool *filling)
 {
@@ -157,20 +174,7 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 			if (rc == 0) {
 				uint64_t w = t != tbuf_mine_cached || mine_dropped
 						     ? __atomic_load_n(&t->dropped[meta->slot], __ATOMIC_RELAXED) : 0;
-				/* field by field, straight into the buffer (8-aligned):
-				 * a copy on the stack, patched, then read back whole
-				 * could not take the patched fields from the pending
-				 * stores (a failed store forward), and so waited at every
-				 * event for every older store to be done, those still
-				 * claiming their buffer lines from the I/O thread's core
-				 * too (perf: most of tbuf_put's time) */
-				struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;
-				m->ts = meta->ts;
-				m->serial = meta->serial;
-				m->trailer_at = (uint32_t)at;
-				m->slot = meta->slot;
-				m->form = meta->form;
-				m->drops = (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0;
+				write_meta(p, meta, at, (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0);
 				ring_commit(r, META + len);
 				*filling = ring_filling(r);
 				return 0;
@@ -220,13 +224,7 @@ int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg
 		struct small_msg m = { msg, len };
 		return tbuf_put(t, meta, copy_small, &m, filling);
 	}
-	struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;  /* field by field: see tbuf_put */
-	m->ts = meta->ts;
-	m->serial = meta->serial;
-	m->trailer_at = 0;
-	m->slot = meta->slot;
-	m->form = meta->form;
-	m->drops = 0;
+	write_meta(p, meta, 0, 0);
 	for (size_t i = 0; i < len; i += 8) {   /* words: no call to memcpy */
 		uint64_t w;
 		memcpy(&w, (const uint8_t *)msg + i, 8);

@@ -47,7 +47,7 @@ int tbuf_init(size_t bytes);
 /* The calling thread's buffer; NULL when there is no memory for it.
  * Inline after the thread's first event (the event path's call). */
 extern __thread __attribute__((tls_model("initial-exec"))) struct tbuf *tbuf_mine_cached;
-struct tbuf *tbuf_mine_first(void);
+struct tbuf *tbuf_mine_first(void);   /* tbuf_mine() while the thread has none yet */
 static inline struct tbuf *tbuf_mine(void)
 {
 	struct tbuf *t = tbuf_mine_cached;
