@@ -102,6 +102,27 @@ bool jfrrepo_unsent(const struct jfrrepo_stream *st)
 	return st->fd >= 0 && chunk_written(st, &complete) > st->offset;
 }
 
+/* Queue one JfrData of FLAGS and the N BYTES to C while it is the
+ * connection opened as GEN, still open, and negotiated CAPS: 0, -EPIPE (not
+ * that connection), -EOPNOTSUPP (not negotiated), or conn_queue_locked's. */
+static int queue_data(struct conn *c, uint64_t gen, uint32_t caps, uint8_t flags, const uint8_t *bytes, size_t n)
+{
+	int rc = -EPIPE;
+
+	memset(&data_ev, 0, offsetof(struct wire_event, values));
+	data_ev.code = WIRE_EV_JFR_DATA;
+	data_ev.jfr_flags = flags;
+	data_ev.name.ptr = (const char *)bytes;
+	data_ev.name.len = (uint32_t)n;
+	data_ev.has_trailer = true;
+	data_ev.trailer.timestamp_ns = agent_now_ns();
+	pthread_mutex_lock(&c->lock);
+	if (c->active && c->opened_gen == gen && !c->ended)
+		rc = (c->peer.caps & caps) == caps ? conn_queue_locked(c, &data_ev) : -EOPNOTSUPP;
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
 size_t jfrrepo_send(const struct jfrrepo *r, struct jfrrepo_stream *st, unsigned idx, uint64_t gen)
 {
 	struct conn *c = &conns[idx];
@@ -133,17 +154,7 @@ size_t jfrrepo_send(const struct jfrrepo *r, struct jfrrepo_stream *st, unsigned
 			continue;
 		if (n <= 0)
 			break;
-		memset(&data_ev, 0, offsetof(struct wire_event, values));
-		data_ev.code = WIRE_EV_JFR_DATA;
-		data_ev.jfr_flags = st->offset == 0 ? WIRE_JFR_CHUNK_BEGIN : 0;
-		data_ev.name.ptr = (const char *)piece;
-		data_ev.name.len = (uint32_t)n;
-		data_ev.has_trailer = true;
-		data_ev.trailer.timestamp_ns = agent_now_ns();
-		pthread_mutex_lock(&c->lock);
-		int rc = c->active && c->opened_gen == gen ? conn_queue_locked(c, &data_ev) : -EPIPE;
-		pthread_mutex_unlock(&c->lock);
-		if (rc)
+		if (queue_data(c, gen, 0, st->offset == 0 ? WIRE_JFR_CHUNK_BEGIN : 0, piece, (size_t)n))
 			break;
 		st->offset += (uint64_t)n;
 		total += (size_t)n;
@@ -153,18 +164,8 @@ size_t jfrrepo_send(const struct jfrrepo *r, struct jfrrepo_stream *st, unsigned
 
 int jfrrepo_send_none(unsigned idx, uint64_t gen)
 {
-	struct conn *c = &conns[idx];
-	int rc = -EPIPE;
+	int rc = queue_data(&conns[idx], gen, WIRE_CAP_JFR_NONE, WIRE_JFR_NONE, NULL, 0);
 
-	memset(&data_ev, 0, offsetof(struct wire_event, values));
-	data_ev.code = WIRE_EV_JFR_DATA;
-	data_ev.jfr_flags = WIRE_JFR_NONE;
-	data_ev.has_trailer = true;
-	data_ev.trailer.timestamp_ns = agent_now_ns();
-	pthread_mutex_lock(&c->lock);
-	if (c->active && c->opened_gen == gen && !c->ended)
-		rc = c->peer.caps & WIRE_CAP_JFR_NONE ? conn_queue_locked(c, &data_ev) : -EOPNOTSUPP;
-	pthread_mutex_unlock(&c->lock);
 	if (rc == 0)
 		io_wake();
 	return rc;

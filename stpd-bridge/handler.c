@@ -257,15 +257,14 @@ static int jfr_type_line(void *ctx, const char *type, const char *const *paths, 
 
 static int jfr_data(struct handler *h, const struct wire_event *ev)
 {
-	if (ev->jfr_flags & WIRE_JFR_NONE) {
-		/* no recording serves the session (a Notice said why): nothing
-		 * more comes, and a listing has its answer */
-		jfrfeed_data(h->jfr, ev);
-		h->jfr_none = true;
-		return 0;
-	}
 	int rc = jfrfeed_data(h->jfr, ev);
 
+	/* no recording serves the session (a Notice said why): nothing more
+	 * comes, and a listing has its answer */
+	if (ev->jfr_flags & WIRE_JFR_NONE) {
+		h->jfr_none = true;
+		return rc;
+	}
 	if (rc == 0 && h->opts->jfr_types && !h->jfr_listed) {
 		rc = jfrfeed_list(h->jfr, jfr_type_line, h);
 		h->jfr_listed = rc > 0;
