@@ -45,6 +45,12 @@ setup_file() {
 			public static void main(String[] args) throws Exception {
 				if (args[0].equals("once")) {
 					calls();
+					/* with STOPFILE: wait (bounded) until the script has seen
+					 * the last event; a JVM that ends at once can end the -c
+					 * session before its last events are handled */
+					java.io.File stop = new java.io.File(args.length > 1 ? args[1] : "");
+					for (int i = 0; args.length > 1 && i < 1200 && !stop.exists(); i++)
+						Thread.sleep(50);
 					return;
 				}
 				java.io.File stop = new java.io.File(args[1]);
@@ -93,13 +99,16 @@ teardown_file() {
 			echo "probe java(\"Conform\").class(\"Conform\").method(\"$m\") { printf(\"%s %s\\n\", pn(), arg1) }"
 			echo "probe java(\"Conform\").class(\"Conform\").method(\"$m\").return { printf(\"%s %s %d\\n\", pn(), arg1, \$arg1) }"
 		done
+		echo 'global tens'
 		cat <<-'EOF'
 			probe java("Conform").class("Conform").method("ten(Object, String, short, char, boolean, byte, float, double, long, int)")
 			{
 				printf("%s %s %s %s %s %s %s %s %s %s %s\n", pn(), arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)
 				print_java_backtrace()
-			}
 		EOF
+		# the second ten() is the last call: the JVM may end then
+		echo "	if (++tens == 2) system(\"touch $D/pname.stop\")"
+		echo '}'
 	} >"$D/pname.stp"
 	# through `stap` provided by stap-java (make install-as-stap's link), SystemTap's after it in PATH
 	mkdir -p "$D/bin"
@@ -110,7 +119,7 @@ teardown_file() {
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/pname.agent.log
 	# Other runs first, without the agent: the bridge leaves it alone (not Conform)
 	tcmd=$(stap --target-command \
-		"cd $D && env -u JAVA_TOOL_OPTIONS $JAVA -cp $D Other && $JAVA -cp $D Conform once >$D/pname.java.out 2>$D/pname.java.err" \
+		"cd $D && env -u JAVA_TOOL_OPTIONS $JAVA -cp $D Other && $JAVA -cp $D Conform once $D/pname.stop >$D/pname.java.out 2>$D/pname.java.err" \
 		"$D/pname.stp")
 	status=0
 	timeout 1300 "$VM" --timeout 1200 --stap "$D/bin/stap" \
