@@ -84,6 +84,25 @@ static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int sl
 }
 
 /* Apply one command; *changed says whether registrations or switches moved. */
+/* Acks are cumulative: the bridge handles events in order. */
+static void apply_ack(struct conn *c, uint64_t seq)
+{
+	bool resumed = false;
+
+	pthread_mutex_lock(&c->lock);
+	if (seq > c->acked_seq)
+		c->acked_seq = seq;
+	if (c->sync_stalled && c->acked_seq >= c->last_sync_seq) {
+		c->sync_stalled = false;  /* the bridge has caught up */
+		resumed = true;
+	}
+	pthread_cond_broadcast(&c->acked);
+	pthread_mutex_unlock(&c->lock);
+	if (resumed)
+		sj_info("conn#%u: the bridge acknowledged every synchronous event; events wait "
+			"for it again", c->serial);
+}
+
 static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command *cmd, bool *changed)
 {
 	const char *name = wire_command_name(cmd->code);
@@ -141,23 +160,9 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 		/* I/O thread only (like first_seen): io.c ends a wait_ms wait on it */
 		c->started = true;
 		return 0;
-	case WIRE_CMD_ACK: {
-		bool resumed = false;
-
-		pthread_mutex_lock(&c->lock);
-		if (cmd->seq > c->acked_seq)
-			c->acked_seq = cmd->seq;  /* Acks are cumulative: events are handled in order */
-		if (c->sync_stalled && c->acked_seq >= c->last_sync_seq) {
-			c->sync_stalled = false;  /* the bridge has caught up */
-			resumed = true;
-		}
-		pthread_cond_broadcast(&c->acked);
-		pthread_mutex_unlock(&c->lock);
-		if (resumed)
-			sj_info("conn#%u: the bridge acknowledged every synchronous event; events wait "
-				"for it again", c->serial);
+	case WIRE_CMD_ACK:
+		apply_ack(c, cmd->seq);
 		return 0;
-	}
 	default:
 		break;
 	}
@@ -323,4 +328,36 @@ int commands_process(struct conn *c, JNIEnv *jni)
 	if (changed_any && rc >= 0)
 		nomatch_check(c, jni);
 	return rc;
+}
+
+int commands_after_death(struct conn *c)
+{
+	int acks = 0;
+
+	for (;;) {
+		size_t len, used = 0;
+		const uint8_t *data = wire_reader_data(&c->rd, &len);
+		struct wire_command cmd;
+		struct wire_error err;
+
+		if (len == 0)
+			return acks;
+		int rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
+		if (rc == -EAGAIN)
+			return acks;
+		if (rc < 0) {
+			sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
+				(long)c->peer_uid, err.text);
+			return -EBADMSG;
+		}
+		if (cmd.code == WIRE_CMD_ACK) {
+			apply_ack(c, cmd.seq);
+			acks++;
+		} else if (cmd.code == WIRE_CMD_JFR_EVENT) {
+			/* in-thread: the JVM's last JFR events, parsed by the bridge from
+			 * the chunk data sent before VmDeath, fired as at any time */
+			inthread_fire_jfr((unsigned)(c - conns), &cmd.jfr);
+		}
+		wire_reader_consume(&c->rd, used);
+	}
 }

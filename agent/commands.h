@@ -23,5 +23,10 @@
 #include "conn.h"
 
 int commands_process(struct conn *c, JNIEnv *jni);
+/* After VmDeath: apply the Acks among the commands received, fire the
+ * JfrEvents (in-thread: the JVM's last JFR events), and skip the rest (the
+ * VM is ending: nothing changes what it reports). The Acks applied, or
+ * -EBADMSG (malformed, logged: the caller closes). */
+int commands_after_death(struct conn *c);
 
 #endif

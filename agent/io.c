@@ -9,9 +9,12 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sockios.h>
 
 #include "agent.h"
 #include "commands.h"
@@ -388,39 +391,108 @@ static void close_all(JNIEnv *jni, const char *why)
 			conn_close(&conns[i], why);
 }
 
-/* At VM death: write what is queued while the bridges read it. A bridge that
- * reads nothing for IO_EXIT_STALL_MS, or still has output after
- * IO_EXIT_FLUSH_MS, loses the rest: the agent says so in its log, and the
- * bridge, which then sees no VmDeath, says so in its own. */
+/* The bytes written to C's socket that its peer has not read yet. */
+static long unread_by_peer(const struct conn *c)
+{
+	int n = 0;
+
+	return ioctl(c->fd, SIOCOUTQ, &n) < 0 ? -1 : n;
+}
+
+/* C's VmDeath is out and its peer promised to acknowledge it (CAP_END_ACK):
+ * the script's handlers of the events before it have not all run yet. */
+static bool awaits_end_ack(struct conn *c)
+{
+	pthread_mutex_lock(&c->lock);
+	bool r = c->ended && (c->peer.caps & WIRE_CAP_END_ACK) && (c->peer.caps & WIRE_CAP_TRAILER) &&
+		 c->acked_seq < c->seq;
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* Exit phase of connection I (final_flush). */
+enum exit_phase { EXIT_WRITING, EXIT_AWAITING_ACK, EXIT_DONE, EXIT_FAILED, EXIT_PEER_GONE };
+
+/* Read what C's peer said after VmDeath: its Acks. Returns true when that
+ * was progress (an Ack, or bytes of one); a peer that closed, or sent what
+ * cannot be decoded, ends the wait (*phase). */
+static bool read_end_acks(struct conn *c, enum exit_phase *phase)
+{
+	long got = 0, n;
+
+	while ((n = wire_reader_fill(&c->rd, c->fd)) > 0)
+		got += n;
+	if (got > 0 && commands_after_death(c) < 0)
+		n = -EBADMSG;
+	if (n != -EAGAIN && n != -ENOBUFS)
+		*phase = EXIT_PEER_GONE;   /* nothing more to wait for from it */
+	return got > 0;
+}
+
+/* At VM death: write what is queued while the bridges read it, then, for a
+ * bridge that acknowledges the VM's end (CAP_END_ACK), wait until it has
+ * handled every event: a stap session that ends with its -c command ends
+ * when the JVM does, and events still unhandled then would reach no
+ * handler, unsaid. Bounded by progress, not by the machine's speed: a
+ * bridge that reads nothing for IO_EXIT_STALL_MS while bytes are queued, or
+ * neither reads nor acknowledges for IO_END_ACK_STALL_MS, loses the rest,
+ * and IO_EXIT_FLUSH_MS caps the whole. The agent says what was lost in its
+ * log; a bridge that saw no VmDeath says so in its own. */
 static void final_flush(void)
 {
-	unsigned long long start = now_ms(), stall_at = start + IO_EXIT_STALL_MS;
-	bool failed[AGENT_MAX_CONNS] = { false };
+	const unsigned long long start = now_ms();
+	unsigned long long progress_at = start;
+	enum exit_phase phase[AGENT_MAX_CONNS];
+	long unread[AGENT_MAX_CONNS];
 	const char *why = "no reason known";
 	char why_buf[64];
 
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
+		phase[i] = EXIT_WRITING;
+		unread[i] = -1;
+	}
 	for (;;) {
 		struct pollfd pfd[AGENT_MAX_CONNS];
 		nfds_t n = 0;
+		bool writing = false;
 		/* a thread may still finish an event it began before the VM's end */
 		conn_take_thread_buffers();
 		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 			struct conn *c = &conns[i];
-			if (c->fd < 0 || failed[i])
+			if (c->fd < 0 || phase[i] >= EXIT_DONE)
 				continue;
 			long sent = flush_conn(c);
 			if (sent > 0)
-				stall_at = now_ms() + IO_EXIT_STALL_MS;
-			failed[i] = sent < 0;
-			if (sent < 0 || !has_output(c))
+				progress_at = now_ms();
+			if (sent < 0) {
+				phase[i] = EXIT_FAILED;
 				continue;
-			pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
+			}
+			if (has_output(c)) {
+				phase[i] = EXIT_WRITING;
+				writing = true;
+				pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
+				continue;
+			}
+			if (!awaits_end_ack(c)) {
+				phase[i] = EXIT_DONE;
+				continue;
+			}
+			phase[i] = EXIT_AWAITING_ACK;
+			/* the bridge reading what it was sent is progress too */
+			long left = unread_by_peer(c);
+			if (left >= 0 && unread[i] >= 0 && left < unread[i])
+				progress_at = now_ms();
+			unread[i] = left;
+			pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
 		}
-		unsigned long long now = now_ms();
 		if (n == 0)
 			break;
-		if (now >= stall_at) {
-			snprintf(why_buf, sizeof why_buf, "it read nothing for %u ms", IO_EXIT_STALL_MS);
+		const unsigned long long now = now_ms();
+		const unsigned stall_ms = writing ? IO_EXIT_STALL_MS : IO_END_ACK_STALL_MS;
+		if (now >= progress_at + stall_ms) {
+			snprintf(why_buf, sizeof why_buf, writing ? "it read nothing for %u ms"
+					  : "it neither read nor acknowledged for %u ms", stall_ms);
 			why = why_buf;
 			break;
 		}
@@ -429,9 +501,22 @@ static void final_flush(void)
 			why = why_buf;
 			break;
 		}
-		unsigned long long until = stall_at < start + IO_EXIT_FLUSH_MS ? stall_at
-									: start + IO_EXIT_FLUSH_MS;
+		unsigned long long until = progress_at + stall_ms < start + IO_EXIT_FLUSH_MS
+			? progress_at + stall_ms : start + IO_EXIT_FLUSH_MS;
+		/* the peer's reading is seen by looking again (no event says it) */
+		if (!writing && until > now + IO_END_ACK_LOOK_MS)
+			until = now + IO_END_ACK_LOOK_MS;
 		poll(pfd, n, (int)(until - now));
+		for (nfds_t k = 0; k < n; k++) {
+			struct conn *c = NULL;
+			for (size_t i = 0; i < AGENT_MAX_CONNS && !c; i++)
+				if (conns[i].fd == pfd[k].fd)
+					c = &conns[i];
+			if (!c || phase[c - conns] != EXIT_AWAITING_ACK || !pfd[k].revents)
+				continue;
+			if (read_end_acks(c, &phase[c - conns]))
+				progress_at = now_ms();
+		}
 	}
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct conn *c = &conns[i];
@@ -440,16 +525,22 @@ static void final_flush(void)
 		pthread_mutex_lock(&c->lock);
 		size_t left = conn_queued(c);
 		unsigned long long dropped = c->dropped - c->lost_sent;
+		unsigned long long unacked = c->seq - c->acked_seq;
 		bool ext = conn_ext(c);
 		unsigned serial = c->serial;
 		pthread_mutex_unlock(&c->lock);
+		if (phase[i] == EXIT_AWAITING_ACK && !left && !dropped) {
+			sj_warn("conn#%u: the VM exits and the bridge has not acknowledged its last %llu "
+				"events (%s): a script may not have handled them", serial, unacked, why);
+			continue;
+		}
 		if (!left && !dropped)
 			continue;
 		/* an Appendix-only peer never hears of drops: they are said here */
 		sj_warn("conn#%u: the VM exits and the bridge has not read the last %zu bytes of "
 			"events%s%llu dropped before (%s): they are lost", serial, left,
 			ext ? ", nor heard of " : "; it cannot be told of ", dropped,
-			failed[i] ? "writing to it failed" : why);
+			phase[i] == EXIT_FAILED ? "writing to it failed" : why);
 	}
 }
 

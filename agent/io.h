@@ -13,11 +13,17 @@
 
 #include <jvmti.h>
 
-/* At VM death the agent writes what is queued while bridges read it: it
- * gives up after IO_EXIT_STALL_MS without progress, or IO_EXIT_FLUSH_MS in
- * all (the JVM's exit waits that long at most). */
-#define IO_EXIT_STALL_MS 1000
-#define IO_EXIT_FLUSH_MS 10000
+/* At VM death the agent writes what is queued while bridges read it, then
+ * waits for the acknowledgement of VmDeath from each bridge that promised
+ * one (CAP_END_ACK: it has handled every event). It gives up after
+ * IO_EXIT_STALL_MS in which a bridge read nothing while bytes were queued,
+ * or IO_END_ACK_STALL_MS in which it neither read nor acknowledged (ours
+ * acknowledges what it has handled every 100 ms of a long batch), or
+ * IO_EXIT_FLUSH_MS in all (the JVM's exit waits that long at most). */
+#define IO_EXIT_STALL_MS    1000
+#define IO_END_ACK_STALL_MS 5000
+#define IO_END_ACK_LOOK_MS  50
+#define IO_EXIT_FLUSH_MS    60000
 
 int io_init(void);                    /* at load: the wake-up eventfd */
 int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */

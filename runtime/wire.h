@@ -146,8 +146,12 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_ROOTS          = 1u << 15,
 	/* JfrData flag WIRE_JFR_NONE: a JfrSettings got no recording */
 	WIRE_CAP_JFR_NONE       = 1u << 16,
+	/* the bridge sends Ack(VmDeath's seq) once it has handled every event
+	 * before it, and Acks of what it handled during a long batch; the agent
+	 * holds the VM's end until then (bounded) */
+	WIRE_CAP_END_ACK        = 1u << 17,
 };
-#define WIRE_CAP_ALL 0x1FFFFu
+#define WIRE_CAP_ALL 0x3FFFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags. CHUNK_BEGIN: the bytes are the first of a new chunk (its

@@ -39,13 +39,15 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 
-/* The capability a command code needs (0: none). */
+/* The capabilities a command code needs, any one of them (0: none). */
 static inline uint32_t wire_command_needs_cap(unsigned code)
 {
 	if ((code >= WIRE_CMD_REGISTER && code <= WIRE_CMD_VM_EVENTS) || code == WIRE_CMD_START)
 		return WIRE_CAP_EXT_CMDS;
-	if (code == WIRE_CMD_DISPATCH_MODE || code == WIRE_CMD_ACK)
+	if (code == WIRE_CMD_DISPATCH_MODE)
 		return WIRE_CAP_SYNC;
+	if (code == WIRE_CMD_ACK)
+		return WIRE_CAP_SYNC | WIRE_CAP_END_ACK;
 	if (code == WIRE_CMD_FIRE_IN_THREAD || code == WIRE_CMD_REGISTER_SLOT)
 		return WIRE_CAP_IN_THREAD;
 	if (code == WIRE_CMD_LIST_MATCHES)

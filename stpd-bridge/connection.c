@@ -160,6 +160,11 @@ static bool have(const struct agent_conn *c, uint32_t cap)
 	return (c->peer.caps & cap) != 0;
 }
 
+bool conn_acks_end(const struct agent_conn *c)
+{
+	return have(c, WIRE_CAP_END_ACK) && have(c, WIRE_CAP_TRAILER);
+}
+
 enum conn_next conn_next_step(const struct agent_conn *c)
 {
 	if (!c->peer.hello) /* Appendix-only: what went with our Hello is all it can take */

@@ -104,6 +104,11 @@ int conn_send_jfr_event(struct agent_conn *c, const struct wire_jfr_event *e);
  * worker flushes once per read, so an Ack waits at most for the events
  * that came in the same read (a send costs more than handling them). */
 int conn_queue_ack(struct agent_conn *c, uint64_t seq);
+/* CAP_END_ACK (and numbered events) negotiated: the agent holds the VM's
+ * end until we acknowledge VmDeath, which we do once every event before it
+ * is handled; during a long batch we acknowledge what is handled so far, so
+ * that the agent sees us progress (worker.c). */
+bool conn_acks_end(const struct agent_conn *c);
 
 /* What PROTOCOL.md says of the order of the agent's stream, checked on each
  * message before the worker handles it: a Hello only as its first message,

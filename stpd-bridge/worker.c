@@ -33,6 +33,9 @@ struct worker {
 	pid_t pid;               /* the JVM's, for log lines */
 	uint64_t partial_since_ns; /* the last read left a message unfinished (0: none) */
 	size_t lists_answered;   /* --matches: MatchEnds received */
+	unsigned handled;        /* events handled, counted for ack_progress */
+	uint64_t progress_acked_ns; /* when ack_progress last sent an Ack */
+	bool progress_acks_off;  /* sending one failed: the agent is gone */
 };
 
 /* How a step ended: go on, stop quietly, or stop because the peer failed. */
@@ -101,6 +104,27 @@ static enum step on_hello(struct worker *w, const struct wire_hello *h)
 	return registrations(w);
 }
 
+/* VmDeath of a connection that acknowledges the VM's end: every event
+ * before it is handled and its lines are written; the JVM may end. An
+ * agent that no longer waits (it gave up, or is gone) is no error here: its
+ * log says what it gave up on. */
+static enum step ack_end(struct worker *w, uint64_t seq)
+{
+	int rc = handler_flush(&w->h);
+
+	if (rc < 0) { /* the supervisor is gone */
+		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
+		return STEP_STOP;
+	}
+	rc = conn_queue_ack(&w->conn, seq);
+	if (rc == 0)
+		rc = conn_flush_acks(&w->conn);
+	if (rc < 0)
+		sj_info("pid %d: the agent did not wait for our acknowledgement of the VM's end: %s",
+			w->pid, strerror(-rc));
+	return STEP_OK;
+}
+
 static enum step on_event(struct worker *w, const struct wire_event *ev)
 {
 	enum step s;
@@ -130,6 +154,8 @@ static enum step on_event(struct worker *w, const struct wire_event *ev)
 	if (ev->code == WIRE_EV_MATCH_END && w->cfg->opts->matches &&
 	    ++w->lists_answered == w->cfg->opts->reg.n)
 		return STEP_STOP;
+	if (ev->code == WIRE_EV_VM_DEATH && ev->has_trailer && conn_acks_end(&w->conn))
+		return ack_end(w, ev->trailer.seq);
 	if (ev->has_trailer && (ev->trailer.flags & WIRE_TF_SYNC)) {
 		rc = conn_queue_ack(&w->conn, ev->trailer.seq);
 		if (rc < 0) {
@@ -154,6 +180,33 @@ static enum step end_batch(struct worker *w)
 	if (rc < 0) {
 		sj_warn("pid %d: sending Ack failed: %s", w->pid, strerror(-rc));
 		return STEP_STOP;
+	}
+	return STEP_OK;
+}
+
+/* A connection that acknowledges the VM's end: what is handled is
+ * acknowledged at most every PROGRESS_ACK_NS (the clock read every
+ * PROGRESS_CHECK events), so that a JVM that waits at its end for our
+ * acknowledgement sees us progress however slow the handlers, or the
+ * output they wait for, are. */
+#define PROGRESS_CHECK  64u
+#define PROGRESS_ACK_NS 100000000u
+
+static enum step ack_progress(struct worker *w)
+{
+	const uint64_t now = monotonic_ns();
+	int rc;
+
+	if (now - w->progress_acked_ns < PROGRESS_ACK_NS)
+		return STEP_OK;
+	w->progress_acked_ns = now;
+	rc = conn_queue_ack(&w->conn, w->conn.last_seq);
+	if (rc == 0)
+		rc = conn_flush_acks(&w->conn);
+	if (rc < 0) {
+		/* what the agent sent before it went is still read and handled */
+		sj_debug("pid %d: an Ack of progress: %s; no more", w->pid, strerror(-rc));
+		w->progress_acks_off = true;
 	}
 	return STEP_OK;
 }
@@ -189,6 +242,9 @@ static enum step handle_events(struct worker *w)
 			sj_warn("pid %d: %s", w->pid, err.text);
 		s = on_event(w, w->ev);
 		wire_reader_consume(&w->conn.rd, used);
+		if (s == STEP_OK && ++w->handled % PROGRESS_CHECK == 0 && conn_acks_end(&w->conn) &&
+		    w->conn.numbered && !w->progress_acks_off)
+			s = ack_progress(w);
 		if (s != STEP_OK)
 			return s;
 	}
@@ -388,7 +444,8 @@ static int connect_and_run(struct worker *w)
 
 int worker_main(const struct worker_config *cfg)
 {
-	struct worker w = { .cfg = cfg, .sigfd = -1, .pid = cfg->jvm.pid };
+	struct worker w = { .cfg = cfg, .sigfd = -1, .pid = cfg->jvm.pid,
+			    .progress_acked_ns = monotonic_ns() };
 	const char *what = "";
 	char comm[16];
 	int rc, status;

@@ -644,7 +644,7 @@ check_matches() {
 	[[ $stderr == "stpd-bridge["*"]: error: pid $JPID: runs with the stapjava agent, but its socket cannot be found: no listening socket named $(sock_name "$JPID") among the JVM's own (/proc/$JPID/net/unix), nor in $T/other: "* ]]
 	[ "$(grep -c '' <<<"$stderr")" -eq 1 ]
 	[ "$(cat /proc/"$JPID"/task/*/comm | grep -cx 'stapjava-agent')" -eq 1 ]
-	! grep -q "$agent" /proc/"$JPID"/maps
+	! grep -q "$agent" /proc/"$JPID"/maps || return 1
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=
@@ -1513,7 +1513,7 @@ serve_uid_jvm() {
 	# nothing was made in, or taken from, the squatted directory
 	[ -z "$(ls -A "$SQUAT")" ]
 	[ "$(stat -c %u "$SQUAT")" = $SQUATTER_UID ]
-	! grep -E ': (warn|error): ' "$T/b.log"
+	! grep -E ': (warn|error): ' "$T/b.log" || return 1
 }
 
 @test "discovery: a forged line in /proc/PID/net/unix (a path with a newline) naming the JVM's socket inode elsewhere is not followed" {
@@ -1549,7 +1549,7 @@ time.sleep(60)' "$q" "${sock##*/}" "$inode" 3>&- &
 	serve_uid_jvm --return
 	[ "$(grep -c '^method.return ' "$T/b.out")" -eq 2 ]
 	grep -q "info: pid $jvm: connected to the agent (worker uid $JVM_UID gid $JVM_UID)" "$T/b.log"
-	! grep -E ': (warn|error): ' "$T/b.log"
+	! grep -E ': (warn|error): ' "$T/b.log" || return 1
 	# nobody connected to the squatter
 	[ "$(grep -c 'accepted' "$UID_DIR/log/agent.log")" -eq 1 ]
 }
@@ -1793,7 +1793,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x1ffff; negotiated 0x1ffff
+info: conn#1: Hello from pid N, version 1, caps 0x3ffff; negotiated 0x3ffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1811,14 +1811,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x1ffff' \
+	printf '%s\n' 'hello pid=P caps=0x3ffff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x1ffff; negotiated 0x1ffff
+info: conn#1: Hello from pid N, version 1, caps 0x3ffff; negotiated 0x3ffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"
@@ -2191,10 +2191,53 @@ check_thread_buffer_loss() {
 	[ "$(grep -c '^method\.enter .* method=Flood\.tick(I)V args=$' "$T/events")" -eq 20000 ]
 	[ "$(grep -c '^method\.return .* method=Flood\.tick(I)V popped=0 ret=?$' "$T/events")" -eq 20000 ]
 	# besides: the Hello and the JIT's compilations of tick (how many is the JIT's business)
-	! grep -Ev '^(hello pid=|method\.(enter|return|compile) pid=)' "$T/events"
+	! grep -Ev '^(hello pid=|method\.(enter|return|compile) pid=)' "$T/events" || return 1
 	[ "$(cat "$T/client.err")" = "eof" ]
-	! log_has 'has not read'
+	! log_has 'has not read' || return 1
 	log_has 'conn#1 .* closed: the VM is exiting'
+}
+
+@test "at VM exit: the JVM ends only once the bridge has acknowledged the VM's end (every event before it handled)" {
+	# a stap session that ends with its -c command ends with the JVM: the
+	# events before the end must have reached the script's handlers by then
+	# (before: the JVM ended as soon as the bytes were in the socket, and
+	# the last events of a slow bridge reached no handler, unsaid)
+	start_jvm "$JDK17" "" -- Families flood "$T/go" 100 "$T/done"
+	wait_until 20 sock_exists
+	start_client --end-ack-after "$T/ack" "$(sock_of_jvm)" vm:1 method:Flood.tick
+	wait_until 20 log_has 'conn#1: RegisterMethod'
+	touch "$T/go"
+	wait_until 60 grep -q '^vm\.death ' "$T/events"
+	# it waits while the bridge makes progress, 5 s at most without: 1 s on, still there
+	sleep 1
+	! gone "$JPID" || return 1
+	! log_has 'closed: the VM is exiting' || return 1
+	touch "$T/ack"
+	wait_exit "$JPID" 30
+	JPID=
+	wait_exit "$CPID" 30
+	[ "$(grep -c '^method\.enter .* method=Flood\.tick(I)V args=$' "$T/events")" -eq 100 ]
+	[ "$(tail -n 1 "$T/events" | cut -d' ' -f1)" = vm.death ]
+	[ "$(cat "$T/client.err")" = "$(printf 'end-ack\neof')" ]
+	! log_has 'has not acknowledged' || return 1
+	log_has 'conn#1 .* closed: the VM is exiting'
+}
+
+@test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
+	start_jvm "$JDK17" "" -- Families flood "$T/go" 100 "$T/done"
+	wait_until 20 sock_exists
+	start_client --end-ack-never "$(sock_of_jvm)" vm:1 method:Flood.tick
+	wait_until 20 log_has 'conn#1: RegisterMethod'
+	touch "$T/go"
+	wait_exit "$JPID" 60
+	JPID=
+	wait_exit "$CPID" 30
+	# every event but the Hello is numbered, and none was acknowledged
+	local n
+	n=$(($(wc -l <"$T/events") - 1))
+	[ "$(tail -n 1 "$T/events" | cut -d' ' -f1)" = vm.death ]
+	log_has "conn#1: the VM exits and the bridge has not acknowledged its last $n events (it neither read nor acknowledged for 5000 ms): a script may not have handled them"
+	! log_has 'has not read' || return 1
 }
 
 @test "at VM exit: a bridge that reads nothing holds the JVM 1 s, and both sides say what was lost" {
@@ -2211,7 +2254,7 @@ check_thread_buffer_loss() {
 	local got
 	got=$(grep -Ec "^method\.(enter|return) pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V " "$T/b.out")
 	[ "$got" -lt 40000 ]
-	! grep -v '^method\.' "$T/b.out"
+	! grep -v '^method\.' "$T/b.out" || return 1
 	got=$(wc -l <"$T/b.out")
 	EXPECT_WARNS="warn: the agent closed the connection before the VM's death event: events after number $got may be lost" \
 		bridge_quiet b
@@ -2825,7 +2868,7 @@ check_latelink() {
 		"$p:slot0 session=22 code=0x80 java_tid==tid:1 java_pid==pid:1 Demo.retZ()Z" \
 		"$p:slot1 session=11 code=0x81 java_tid==tid:1 java_pid==pid:1 Demo.retJ()J")" ] || { cat "$T/bt.out" "$T/bt.err" >&2; false; }
 	# nothing went through the bridges, and neither warned
-	! grep -E ': (warn|error): ' "$T/a.log" "$T/b.log"
+	! grep -E ': (warn|error): ' "$T/a.log" "$T/b.log" || return 1
 	log_has 'conn#1: FireInThread: its markers fire in the Java threads, session 11'
 	log_has 'conn#2: RegisterSlot 0 method 0x1 "Demo.retZ"'
 }

@@ -3,7 +3,7 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|notice|jfr|jfr-whole|partial|seq-gap|seq-repeat|after-death|
- *                         first-gap|seq-zero|late-hello|names-flood|stream|jfr|none] [--jfr-file FILE]
+ *                         first-gap|seq-zero|late-hello|names-flood|stream|many|jfr|none] [--jfr-file FILE]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
  *             [--connections N] [--kill-peer] [NAME...]
@@ -33,6 +33,7 @@
  * that a bridge's worker dies every time.
  * stream: a MethodEnter of Demo.tick()V every 5 ms until the bridge sends
  * a command or hangs up.
+ * many: 20 000 MethodEnter of Demo.tick()V at once, then VmDeath.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -317,6 +318,16 @@ static void scenario_names_flood(int fd)
 
 /* A MethodEnter every 5 ms until the bridge sends something (its Reset at
  * the end) or hangs up; then what it sent is read as usual. */
+/* many: MANY_EVENTS MethodEnter of Demo.tick()V at once, then VmDeath. */
+#define MANY_EVENTS 20000
+
+static void scenario_many(int fd)
+{
+	for (int i = 0; i < MANY_EVENTS; i++)
+		send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
+	send_event(fd, event(WIRE_EV_VM_DEATH, NULL, 0), 4250);
+}
+
 static void scenario_stream(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -390,6 +401,8 @@ static void run_scenario(int fd)
 		scenario_jfr(fd);
 	else if (strcmp(scenario, "stream") == 0)
 		scenario_stream(fd);
+	else if (strcmp(scenario, "many") == 0)
+		scenario_many(fd);
 	else if (strcmp(scenario, "notice") == 0)
 		scenario_notice(fd);
 	else if (strcmp(scenario, "partial") == 0)

@@ -15,6 +15,9 @@
  *   --uid UID           connect as UID (keeping only the capability to reach the socket)
  *   --timeout SEC       give up after SEC seconds (default 60): exit 3
  *   --ack-never         in sync mode, never send an Ack
+ *   --end-ack-after FILE  acknowledge VmDeath (CAP_END_ACK) only once FILE
+ *                       exists ("end-ack" on stderr then); by default at once
+ *   --end-ack-never     never acknowledge VmDeath
  *   --gap-ms MS         wait MS ms between two commands (each then gets an update of its own)
  *   --quit              once the commands are sent, close and exit ("quit" on stderr)
  *   --read-delay-ms MS  wait MS ms before each read: a peer that cannot keep up
@@ -264,7 +267,8 @@ int main(int argc, char **argv)
 	bool quit = false;
 	unsigned long flood = 0;
 	uint32_t our_caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_EARLY_APPENDIX;
-	const char *pause_file = NULL, *raw = NULL;
+	const char *pause_file = NULL, *raw = NULL, *end_ack_file = NULL;
+	bool end_ack = true;
 	long uid = -1;
 	unsigned timeout = 60;
 	int i;
@@ -273,6 +277,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--no-hello")) hello = false;
 		else if (!strcmp(argv[i], "--count")) count = true;
 		else if (!strcmp(argv[i], "--ack-never")) ack = false;
+		else if (!strcmp(argv[i], "--end-ack-never")) end_ack = false;
+		else if (!strcmp(argv[i], "--end-ack-after") && i + 1 < argc) end_ack_file = argv[++i];
 		else if (!strcmp(argv[i], "--pause-until") && i + 1 < argc) pause_file = argv[++i];
 		else if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
 		else if (!strcmp(argv[i], "--uid") && i + 1 < argc) uid = atol(argv[++i]);
@@ -377,7 +383,16 @@ int main(int argc, char **argv)
 			if (!count)
 				print_one(&ev, (uint32_t)cred.pid);
 		}
-		if (ack && ev.has_trailer && (ev.trailer.flags & WIRE_TF_SYNC)) {
+		/* a bridge that acknowledges the VM's end has handled every event before it */
+		bool end = ev.code == WIRE_EV_VM_DEATH && ev.has_trailer && end_ack &&
+			   (peer.caps & WIRE_CAP_END_ACK);
+		if (end && end_ack_file) {
+			struct stat st;
+			while (stat(end_ack_file, &st) < 0)
+				usleep(5000);
+			fprintf(stderr, "end-ack\n");
+		}
+		if ((ack && ev.has_trailer && (ev.trailer.flags & WIRE_TF_SYNC)) || end) {
 			struct wire_command a;
 			memset(&a, 0, sizeof(a));
 			a.code = WIRE_CMD_ACK;

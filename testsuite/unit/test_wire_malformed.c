@@ -195,7 +195,8 @@ static void test_extensions_not_negotiated(void **state)
 	}
 	for (size_t i = 0; i < wire_sample_command_count(); i++) {
 		const char *name = wire_sample_command(i, cmd_in, &peer);
-		uint32_t need = cmd_in->code >= 0x54 && cmd_in->code <= 0x55 ? WIRE_CAP_SYNC
+		uint32_t need = cmd_in->code == 0x54 ? WIRE_CAP_SYNC
+			      : cmd_in->code == 0x55 ? WIRE_CAP_SYNC | WIRE_CAP_END_ACK
 			      : (cmd_in->code >= 0x50 && cmd_in->code <= 0x53) || cmd_in->code == 0x56
 				? WIRE_CAP_EXT_CMDS
 			      : cmd_in->code == 0x57 || cmd_in->code == 0x58 ? WIRE_CAP_IN_THREAD : 0;
@@ -566,10 +567,33 @@ static void test_jfr_data_none(void **state)
 	assert_int_equal(wire_encode_event(&b, &peer, &ev), -EINVAL);
 }
 
+/* Ack needs either CAP_SYNC or CAP_END_ACK (the acknowledgement of the
+ * stream's end), and DispatchMode still CAP_SYNC alone. */
+static void test_ack_with_end_ack_alone(void **state)
+{
+	struct wire_command ack = { .code = WIRE_CMD_ACK, .seq = 4242 };
+	struct wire_command mode = { .code = WIRE_CMD_DISPATCH_MODE, .mode = WIRE_DISPATCH_SYNC };
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_SYNC };
+	size_t len, used;
+	struct wire_error err;
+
+	(void)state;
+	len = wire_ref_encode_command(&ack, wire_host_is_big_endian(), msg, BUF_CAP);
+	assert_int_equal(decode_exact(true, &peer, msg, len, &used, &err), 0);
+	assert_int_equal(cmd_out->code, WIRE_CMD_ACK);
+	assert_int_equal(cmd_out->seq, 4242);
+	len = wire_ref_encode_command(&mode, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("DispatchMode without CAP_SYNC", true, &peer, msg, len, "code", 0);
+	peer.caps &= ~(uint32_t)WIRE_CAP_END_ACK;
+	len = wire_ref_encode_command(&ack, wire_host_is_big_endian(), msg, BUF_CAP);
+	expect_bad("Ack with neither", true, &peer, msg, len, "code", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jfr_data_none),
+		cmocka_unit_test(test_ack_with_end_ack_alone),
 		cmocka_unit_test(test_register_slot_bounds),
 		cmocka_unit_test(test_jfr_event_parts),
 		cmocka_unit_test(test_truncated_events),
