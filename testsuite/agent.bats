@@ -2197,16 +2197,25 @@ check_thread_buffer_loss() {
 	log_has 'conn#1 .* closed: the VM is exiting'
 }
 
+# flood_to_client N CLIENT-OPTIONS...: a JVM (JDK 17) that calls Flood.tick N
+# times, then ends, to a client with those options that registers the
+# method and the VM events; returns once the calls have begun.
+flood_to_client() {
+	local n=$1
+	shift
+	start_jvm "$JDK17" "" -- Families flood "$T/go" "$n" "$T/done"
+	wait_until 20 sock_exists
+	start_client "$@" "$(sock_of_jvm)" vm:1 method:Flood.tick
+	wait_until 20 log_has 'conn#1: RegisterMethod'
+	touch "$T/go"
+}
+
 @test "at VM exit: the JVM ends only once the bridge has acknowledged the VM's end (every event before it handled)" {
 	# a stap session that ends with its -c command ends with the JVM: the
 	# events before the end must have reached the script's handlers by then
 	# (before: the JVM ended as soon as the bytes were in the socket, and
 	# the last events of a slow bridge reached no handler, unsaid)
-	start_jvm "$JDK17" "" -- Families flood "$T/go" 100 "$T/done"
-	wait_until 20 sock_exists
-	start_client --end-ack-after "$T/ack" "$(sock_of_jvm)" vm:1 method:Flood.tick
-	wait_until 20 log_has 'conn#1: RegisterMethod'
-	touch "$T/go"
+	flood_to_client 100 --end-ack-after "$T/ack"
 	wait_until 60 grep -q '^vm\.death ' "$T/events"
 	# it waits while the bridge makes progress, 5 s at most without: 1 s on, still there
 	sleep 1
@@ -2224,11 +2233,7 @@ check_thread_buffer_loss() {
 }
 
 @test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
-	start_jvm "$JDK17" "" -- Families flood "$T/go" 100 "$T/done"
-	wait_until 20 sock_exists
-	start_client --end-ack-never "$(sock_of_jvm)" vm:1 method:Flood.tick
-	wait_until 20 log_has 'conn#1: RegisterMethod'
-	touch "$T/go"
+	flood_to_client 100 --end-ack-never
 	wait_exit "$JPID" 60
 	JPID=
 	wait_exit "$CPID" 30
