@@ -71,6 +71,23 @@ no_survivors() {
     diff -u <(echo "$expected") <(echo "$output")
 }
 
+@test "the runtime's warning that only the guest's kernel log has (the output's end lost) reaches stap-vm's standard error" {
+    # relay-output-loss.patch gives up after 10 s in which stapio read
+    # nothing and says so with a printk: the guest's kernel log was the only
+    # place it went. The warning is written to the log here as the module
+    # would write it; another kernel warning is not for stap-vm to repeat.
+    local msg="systemtap: stapio read nothing for 10 s; the output's end is missing"
+    run --separate-stderr "$STAP_VM" --timeout 120 \
+        --before "printf '<4>%s\\n' \"$msg\" >/dev/kmsg; printf '<4>other: not ours\\n' >/dev/kmsg" \
+        -e 'probe begin { println("script"); exit() }'
+    # (stap's build warnings come before)
+    if [ "$status" -ne 0 ] || [ "$output" != script ] || [ "$(tail -n 1 <<<"$stderr")" != "stap-vm: guest kernel: $msg" ] \
+        || [ "$(grep -c 'guest kernel' <<<"$stderr")" -ne 1 ]; then
+        printf 'status %s (want 0), output:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr" >&2
+        return 1
+    fi
+}
+
 @test "a run-time script error gives stap's message and staprun's non-zero status" {
     run --separate-stderr "$STAP_VM" --timeout 240 --set mode=1 "$SCRIPT" "$WRITER"
     [ "$status" -eq 1 ]
