@@ -83,7 +83,6 @@ static int add_registration(struct conn *c, uint8_t kind, uint8_t events, int sl
 	return 0;
 }
 
-/* Apply one command; *changed says whether registrations or switches moved. */
 /* Acks are cumulative: the bridge handles events in order. */
 static void apply_ack(struct conn *c, uint64_t seq)
 {
@@ -103,6 +102,7 @@ static void apply_ack(struct conn *c, uint64_t seq)
 			"for it again", c->serial);
 }
 
+/* Apply one command; *changed says whether registrations or switches moved. */
 static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command *cmd, bool *changed)
 {
 	const char *name = wire_command_name(cmd->code);

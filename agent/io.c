@@ -444,7 +444,7 @@ static void final_flush(void)
 	unsigned long long progress_at = start;
 	enum exit_phase phase[AGENT_MAX_CONNS];
 	long unread[AGENT_MAX_CONNS];
-	const char *why = "no reason known";
+	const char *why = "no reason known", *ack_why = why;
 	char why_buf[64];
 
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
@@ -494,11 +494,13 @@ static void final_flush(void)
 			snprintf(why_buf, sizeof why_buf, writing ? "it read nothing for %u ms"
 					  : "it neither read nor acknowledged for %u ms", stall_ms);
 			why = why_buf;
+			/* a bridge still reading its events stopped the wait, not this one */
+			ack_why = writing ? "the wait ended: another bridge stopped reading" : why;
 			break;
 		}
 		if (now >= start + IO_EXIT_FLUSH_MS) {
 			snprintf(why_buf, sizeof why_buf, "it could not keep up for %u ms", IO_EXIT_FLUSH_MS);
-			why = why_buf;
+			why = ack_why = why_buf;
 			break;
 		}
 		unsigned long long until = progress_at + stall_ms < start + IO_EXIT_FLUSH_MS
@@ -531,7 +533,7 @@ static void final_flush(void)
 		pthread_mutex_unlock(&c->lock);
 		if (phase[i] == EXIT_AWAITING_ACK && !left && !dropped) {
 			sj_warn("conn#%u: the VM exits and the bridge has not acknowledged its last %llu "
-				"events (%s): a script may not have handled them", serial, unacked, why);
+				"events (%s): a script may not have handled them", serial, unacked, ack_why);
 			continue;
 		}
 		if (!left && !dropped)

@@ -316,8 +316,6 @@ static void scenario_names_flood(int fd)
 	send_event(fd, event(WIRE_EV_METHOD_ENTER, "Demo.tick()V", 4250), 4250);
 }
 
-/* A MethodEnter every 5 ms until the bridge sends something (its Reset at
- * the end) or hangs up; then what it sent is read as usual. */
 /* many: MANY_EVENTS MethodEnter of Demo.tick()V at once, then VmDeath. */
 #define MANY_EVENTS 20000
 
@@ -328,6 +326,8 @@ static void scenario_many(int fd)
 	send_event(fd, event(WIRE_EV_VM_DEATH, NULL, 0), 4250);
 }
 
+/* A MethodEnter every 5 ms until the bridge sends something (its Reset at
+ * the end) or hangs up; then what it sent is read as usual. */
 static void scenario_stream(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
