@@ -111,8 +111,54 @@ static struct conn *taking_lock(struct taking *tk, unsigned slot)
  * thread's stack. Each connection's Lost and plain events (plainev.h) are
  * made under its lock in its own slots. */
 static struct wire_event lost_ev[AGENT_MAX_CONNS], plain_ev[AGENT_MAX_CONNS];
+/* MethodName's are small: their own, so that making one leaves plain_ev be */
+static struct wire_event name_ev[AGENT_MAX_CONNS];
 
 static int queue_locked(struct conn *c, struct wire_event *ev);
+
+/* Methods named to a connection: bits by the method's number (mcache.h),
+ * grown by the I/O thread only (a Java thread that drains its own buffer
+ * allocates nothing: it sends the name). */
+#define NAMED_MAX (1u << 22)
+
+/* Method E by number to C: 1, its MethodName queued now if it had none; 0,
+ * by name (no CAP_METHOD_IDS, or no room to remember it); -ENOSPC, the
+ * MethodName could not be queued. Under c->lock. */
+static int method_by_id(struct conn *c, const struct mentry *e)
+{
+	const uint32_t word = e->number / 64u;
+	const uint64_t bit = 1ull << (e->number % 64u);
+
+	if (!(c->peer.caps & WIRE_CAP_METHOD_IDS) || e->number >= NAMED_MAX)
+		return 0;
+	if (word >= c->named_words) {
+		if (atomic_load(&agent.io_tid) != (int)agent_gettid())
+			return 0;
+		uint32_t n = c->named_words ? c->named_words : 64;
+		while (n <= word)
+			n *= 2;
+		uint64_t *grown = realloc(c->named, n * sizeof(*grown));
+		if (!grown)
+			return 0;
+		memset(grown + c->named_words, 0, (n - c->named_words) * sizeof(*grown));
+		c->named = grown;
+		c->named_words = n;
+	}
+	if (c->named[word] & bit)
+		return 1;
+	struct wire_event *ev = &name_ev[c - conns];
+	ev->code = WIRE_EV_METHOD_NAME;
+	ev->method_id = e->number;
+	ev->name = (struct wire_str){ e->name, e->name_len };
+	ev->has_trailer = true;
+	ev->trailer.os_tid = 0;
+	ev->trailer.flags = 0;
+	ev->trailer.timestamp_ns = 0;
+	if (queue_locked(c, ev) != 0)
+		return -ENOSPC;
+	c->named[word] |= bit;
+	return 1;
+}
 
 /* A plain event's message, numbered and stamped, queued to C: copied from
  * its template (made at its site's first event), its thread set. */
@@ -148,11 +194,24 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 			c->dropped++;   /* cannot happen either: the site was made before its call */
 			return;
 		}
+		/* by number (CAP_METHOD_IDS): named once, then the template says
+		 * its number instead of its name */
+		const int by_id = c->plain ? method_by_id(c, e) : 0;
+		if (by_id < 0) {
+			c->dropped++;   /* its MethodName could not be queued: nor can it */
+			return;
+		}
+		if (by_id) {
+			ev->code = r->meta.form == PLAINEV_ENTER ? WIRE_EV_METHOD_ENTER_ID : WIRE_EV_METHOD_EXIT_ID;
+			ev->method_id = e->number;
+			seq = c->seq + 1;
+		}
 		ev->trailer.seq = seq;
 		ev->trailer.timestamp_ns = ns;
 		/* the thread follows the code and the name (PROTOCOL.md, MethodEnter
-		 * and MethodExit); kept only where the encoding shows it there */
-		const size_t thread_at = 1 + 4 + (size_t)e->name_len;
+		 * and MethodExit) or the number; kept only where the encoding shows
+		 * it there */
+		const size_t thread_at = 1 + 4 + (by_id ? 0 : (size_t)e->name_len);
 		if (!c->plain || wire_encode_event_at(&b, &c->peer, ev, &trailer_at) < 0 ||
 		    thread_at + 8 > b.len || memcmp(msg + thread_at, &thread, 8) != 0 ||
 		    evtemplate_keep(c->plain, &k, msg, b.len, thread_at, trailer_at) < 0 ||
@@ -296,6 +355,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->plain = plain;
 		if (plain)
 			evtemplates_clear(plain);
+		if (c->named)
+			memset(c->named, 0, c->named_words * sizeof(*c->named));
 		c->fd = fd;
 		__atomic_store_n(&c->serial, ++conn_serial_next, __ATOMIC_RELAXED);
 		c->peer_pid = pid;

@@ -82,6 +82,10 @@ struct conn {
 	/* the plain method events taken for it (evtemplate.h), made empty at
 	 * its open; NULL without memory (each is encoded then) */
 	struct evtemplates *plain;
+	/* CAP_METHOD_IDS: bit N, site N was named to this connection (a
+	 * MethodName queued); made empty at its open, never freed */
+	uint64_t *named;
+	uint32_t named_words;
 	/* I/O thread only */
 	int fd;
 	struct wire_reader rd;

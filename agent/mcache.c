@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,8 @@
 #include "pattern.h"
 
 static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
+/* Entries' numbers: each entry its own, for as long as the agent lives. */
+static atomic_uint numbers;
 /* Open addressing over entries, by a key the table's slot function reads
  * from an entry: jmethodIDs (methods the VM named) and wire names (sites). */
 struct etable {
@@ -124,6 +127,7 @@ static struct mentry *build(jmethodID id)
 		goto out;
 	}
 	e->id = id;
+	e->number = atomic_fetch_add(&numbers, 1);
 	e->name = name;
 	e->name_len = (uint32_t)n;
 	e->desc_off = (uint32_t)(strchr(name, '(') - name);
@@ -307,6 +311,7 @@ const struct mentry *mcache_named(const char *wire, size_t len)
 		char *name = (char *)(e + 1);
 		memcpy(name, wire, len);
 		name[len] = '\0';
+		e->number = atomic_fetch_add(&numbers, 1);
 		e->name = name;
 		e->name_len = (uint32_t)len;
 		e->desc_off = (uint32_t)(open - wire);

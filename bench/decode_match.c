@@ -179,6 +179,11 @@ static void replay(struct handler *h, const uint8_t *data, size_t len, struct wi
 				die("a bad or second Hello at byte %zu", off - used);
 			continue;
 		}
+		rc = handler_method_number(h, ev, err.text, sizeof err.text);
+		if (rc < 0)
+			die("at byte %zu: %s", off - used, err.text);
+		if (rc > 0)
+			continue;
 		if (handler_event(h, ev) < 0)
 			die("--print output: %s", strerror(errno));
 		t->events++;

@@ -77,7 +77,12 @@ enum event_family {
 	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
 	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)         \
 	X(WIRE_EV_JFR_DATA, "JfrData", "jfr", EVENT_FAMILY_JFR, 0, 0, EVENT_MARKER, jfr)            \
-	X(WIRE_EV_DESCENDS, "Descends", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
+	X(WIRE_EV_DESCENDS, "Descends", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)        \
+	/* by number: a receiver makes them MethodEnter / MethodExit (methodids.h) */                \
+	X(WIRE_EV_METHOD_NAME, "MethodName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
+	X(WIRE_EV_METHOD_ENTER_ID, "MethodEnterId", NULL, EVENT_BOOKKEEPING, 0, 0,                  \
+	  EVENT_NO_MARKER, _)                                                                       \
+	X(WIRE_EV_METHOD_EXIT_ID, "MethodExitId", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
 
 /* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
  * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'

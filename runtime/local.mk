@@ -17,7 +17,8 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/outbuf.c runtime/outbuf.h \
 	runtime/print.c runtime/print.h \
 	runtime/similar.c runtime/similar.h \
-	runtime/jfrspec.c runtime/jfrspec.h
+	runtime/jfrspec.c runtime/jfrspec.h \
+	runtime/methodids.c runtime/methodids.h
 
 # The SDT marker sites (doc/markers.md) and their arguments, apart: only the
 # bridge and the agent carry them, each as the binary that scripts probe.

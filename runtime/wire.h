@@ -69,8 +69,13 @@ enum wire_event_code {
 	WIRE_EV_JFR_DATA          = 0x9B, /* u8 flags (WIRE_JFR_*), string bytes: the JVM's JFR chunk data */
 	/* string class, string root: the class descends from a root method pattern's class */
 	WIRE_EV_DESCENDS          = 0x9C,
+	/* CAP_METHOD_IDS: a method's number on this connection, given once,
+	 * then plain method events by number */
+	WIRE_EV_METHOD_NAME       = 0x9D, /* u32 id, string method name */
+	WIRE_EV_METHOD_ENTER_ID   = 0x9E, /* u32 id, thread */
+	WIRE_EV_METHOD_EXIT_ID    = 0x9F, /* u32 id, thread, u8 value type ('?' or 'V') */
 };
-#define WIRE_EV_LAST_EXTENSION WIRE_EV_DESCENDS
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_METHOD_EXIT_ID
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -150,8 +155,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	 * before it, and Acks of what it handled during a long batch; the agent
 	 * holds the VM's end until then (bounded) */
 	WIRE_CAP_END_ACK        = 1u << 17,
+	/* 0x9D MethodName, 0x9E MethodEnterId, 0x9F MethodExitId */
+	WIRE_CAP_METHOD_IDS     = 1u << 18,
 };
-#define WIRE_CAP_ALL 0x3FFFFu
+#define WIRE_CAP_ALL 0x7FFFFu
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags. CHUNK_BEGIN: the bytes are the first of a new chunk (its
@@ -252,6 +259,8 @@ struct wire_event {
 	uint8_t jfr_flags;       /* JFR_DATA: WIRE_JFR_*; its bytes are in name */
 	uint64_t lost;           /* LOST */
 	uint64_t java_tid;       /* THREAD_NAME with WIRE_CAP_JAVA_THREAD_ID: Thread.getId(), 0 unknown */
+	uint32_t method_id;      /* METHOD_NAME, METHOD_ENTER_ID, METHOD_EXIT_ID */
+	bool by_id;              /* METHOD_ENTER/EXIT made from *_ID (methodids.h): method_id is its */
 	struct wire_hello hello; /* HELLO */
 	uint8_t nvalues;         /* METHOD_ENTER / COMPILE */
 	struct wire_value values[WIRE_MAX_VALUES];

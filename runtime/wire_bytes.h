@@ -36,6 +36,8 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 		return WIRE_CAP_JFR;
 	if (code == WIRE_EV_DESCENDS)
 		return WIRE_CAP_ROOTS;
+	if (code >= WIRE_EV_METHOD_NAME && code <= WIRE_EV_METHOD_EXIT_ID)
+		return WIRE_CAP_METHOD_IDS;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 

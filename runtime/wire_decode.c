@@ -529,6 +529,24 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 	case WIRE_EV_DESCENDS:
 		TRY(READ_STRING(c, "class name", &ev->name));
 		return READ_STRING(c, "root class name", &ev->method);
+	case WIRE_EV_METHOD_NAME:
+		TRY(wire_read_u32(c, "method id", &ev->method_id));
+		return READ_STRING(c, "method name", &ev->name);
+	case WIRE_EV_METHOD_ENTER_ID:
+		TRY(wire_read_u32(c, "method id", &ev->method_id));
+		return wire_read_u64(c, "thread", &ev->thread);
+	case WIRE_EV_METHOD_EXIT_ID: {
+		size_t at;
+
+		TRY(wire_read_u32(c, "method id", &ev->method_id));
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		at = c->pos;
+		TRY(wire_read_u8(c, "value type", &ev->retval.type));
+		if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
+			return wire_fail(c, "value type", at, "0x%02x: a method's exit by number carries "
+					 "'?' or 'V'", ev->retval.type);
+		return 0;
+	}
 	default:
 		return -EBADMSG; /* screened by the caller */
 	}
@@ -551,6 +569,8 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->jfr_flags = 0;
 	ev->lost = 0;
 	ev->java_tid = 0;
+	ev->method_id = 0;
+	ev->by_id = false;
 	ev->hello = (struct wire_hello){ 0 };
 	ev->nvalues = 0;
 	ev->retval = (struct wire_value){ 0 };

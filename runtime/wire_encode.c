@@ -399,6 +399,21 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 		wire_put_string(w, &ev->name);
 		wire_put_string(w, &ev->method);
 		break;
+	case WIRE_EV_METHOD_NAME:
+		wire_put_u32(w, ev->method_id);
+		wire_put_string(w, &ev->name);
+		break;
+	case WIRE_EV_METHOD_ENTER_ID:
+		wire_put_u32(w, ev->method_id);
+		wire_put_u64(w, ev->thread);
+		break;
+	case WIRE_EV_METHOD_EXIT_ID:
+		if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
+			w->invalid = true;
+		wire_put_u32(w, ev->method_id);
+		wire_put_u64(w, ev->thread);
+		wire_put_u8(w, ev->retval.type);
+		break;
 	default:
 		w->invalid = true;
 		break;

@@ -42,8 +42,10 @@ void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struc
 	struct slot_set hits;
 	struct marker_args a;
 	struct wire_str shown; /* the name as $arg5 has it, from the matcher's cache */
-	bool slots = slots_match_shown(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits,
-				       &shown);
+	bool slots = ev->by_id ? slots_match_method_id(&d->matcher, ev->code, ev->method_id, ev->name.ptr,
+						       ev->name.len, &hits, &shown)
+			       : slots_match_shown(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits,
+						   &shown);
 	bool family = ev->code < SLOTS_CODES && d->family[ev->code];
 
 	if (!slots && !family)

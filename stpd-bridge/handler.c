@@ -71,6 +71,7 @@ void handler_free(struct handler *h)
 		dispatch_free(&h->disp);
 	h->disp_ready = false;
 	descent_free(h->descent);
+	methodids_free(&h->ids);
 	h->descent = NULL;
 	free(h->line);
 	h->line = NULL;
@@ -392,4 +393,17 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	if (ev->code == WIRE_EV_THREAD_END)
 		threadnames_forget(&h->names, ev->thread);
 	return rc;
+}
+
+int handler_method_number(struct handler *h, struct wire_event *ev, char *why, size_t whylen)
+{
+	int rc;
+
+	if (ev->code != WIRE_EV_METHOD_NAME)
+		return methodids_resolve(&h->ids, ev, why, whylen);
+	rc = methodids_name(&h->ids, ev, why, whylen);
+	/* named anew: what its number found before is another method's */
+	if (h->disp_ready)
+		slots_forget_method_id(&h->disp.matcher, ev->method_id);
+	return rc < 0 ? rc : 1;
 }

@@ -30,6 +30,7 @@
 #include "descent.h"
 #include "dispatch.h"
 #include "jfrfeed.h"
+#include "methodids.h"
 #include "options.h"
 #include "procfs.h"
 #include "recfwd.h"
@@ -60,6 +61,7 @@ struct handler {
 	int (*jfr_send)(void *ctx, const struct wire_jfr_event *e);
 	void *jfr_send_ctx;
 	struct descent *descent; /* the Descends events so far (root method patterns) */
+	struct methodids ids;    /* CAP_METHOD_IDS: the agent's method numbers */
 	bool descent_full;       /* a Descends was not kept: said once */
 };
 
@@ -88,5 +90,10 @@ int handler_event(struct handler *h, const struct wire_event *ev);
  * pattern that matches nothing is not mistaken for a quiet program. */
 void handler_report_silent(const struct handler *h);
 int handler_flush(struct handler *h);
+/* CAP_METHOD_IDS (methodids.h), before handler_event: a MethodName is kept
+ * (1: nothing more to do with it); an event by number becomes the event it
+ * stands for (0; any other event is left as it is). -ENOMEM, or -E2BIG and
+ * -ENOENT with WHY: the agent is to be disconnected. */
+int handler_method_number(struct handler *h, struct wire_event *ev, char *why, size_t whylen);
 
 #endif

@@ -29,6 +29,13 @@ struct slot_cache_entry {
 	char *shown;             /* the marker's form of NAME when a slot matches; NULL: none
 				  * kept; == name when it is the same bytes */
 	struct slot_set matches; /* slots of KIND (any event type) whose pattern selects NAME */
+	uint64_t gen;            /* bumped each time the entry is emptied (slots_match_method_id) */
+};
+
+/* A method number's entry (slots_match_method_id), while its gen holds. */
+struct slot_id_hint {
+	struct slot_cache_entry *e;
+	uint64_t gen;
 };
 
 /* The most the cache holds, whatever names the agent sends: its entries,
@@ -134,6 +141,8 @@ int slots_matcher_init(struct slot_matcher *m, const struct slot_table *t,
 	m->reg = reg;
 	m->cache = NULL;
 	m->last = NULL;
+	m->by_id = NULL;
+	m->by_id_cap = 0;
 	m->descends = NULL;
 	m->descends_ctx = NULL;
 	/* the event table's lookup and the test for an empty slot set, once
@@ -166,6 +175,7 @@ static void entry_clear(struct slot_cache_entry *e)
 	free(e->name);
 	e->shown = NULL;
 	e->name = NULL;
+	e->gen++;
 }
 
 void slots_matcher_free(struct slot_matcher *m)
@@ -176,6 +186,9 @@ void slots_matcher_free(struct slot_matcher *m)
 	free(m->cache);
 	m->cache = NULL;
 	m->last = NULL;
+	free(m->by_id);
+	m->by_id = NULL;
+	m->by_id_cap = 0;
 }
 
 void slots_matcher_forget(struct slot_matcher *m)
@@ -357,22 +370,14 @@ bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t
 	return slots_match_shown(m, code, name, len, out, NULL);
 }
 
-bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, size_t len,
-		       struct slot_set *out, struct wire_str *shown)
+/* The slots of CODE's event type among what entry E (or, NULL, TMP) matches. */
+static bool of_code(const struct slot_matcher *m, unsigned code, const struct slot_cache_entry *e,
+		    const struct slot_set *tmp, struct slot_set *out, struct wire_str *shown)
 {
-	const struct slot_cache_entry *e;
-	const struct slot_set *of_type, *hits;
-	struct slot_set tmp;
+	const struct slot_set *of_type = &m->t->of_type[m->code_kind[code]][m->code_type[code]];
+	const struct slot_set *hits = e ? &e->matches : tmp;
 	uint64_t any = 0;
-	uint8_t kind;
 
-	if (shown)
-		*shown = (struct wire_str){ NULL, 0 };
-	if (code >= SLOTS_CODES || !(kind = m->code_kind[code]))
-		return false;
-	of_type = &m->t->of_type[kind][m->code_type[code]];
-	e = cached_matches(m, kind, name, len, &tmp);
-	hits = e ? &e->matches : &tmp;
 	for (unsigned w = 0; w < SLOTS_WORDS; w++) {
 		out->w[w] = hits->w[w] & of_type->w[w];
 		any |= out->w[w];
@@ -380,4 +385,65 @@ bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, 
 	if (any && e && shown && e->shown)
 		*shown = (struct wire_str){ e->shown, e->shown_len };
 	return any != 0;
+}
+
+bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, size_t len,
+		       struct slot_set *out, struct wire_str *shown)
+{
+	struct slot_set tmp;
+	uint8_t kind;
+
+	if (shown)
+		*shown = (struct wire_str){ NULL, 0 };
+	if (code >= SLOTS_CODES || !(kind = m->code_kind[code]))
+		return false;
+	return of_code(m, code, cached_matches(m, kind, name, len, &tmp), &tmp, out, shown);
+}
+
+/* The hint of method number ID, made room for; NULL past SLOTS_ID_HINTS or
+ * without memory (the name is then looked up as any other). */
+static struct slot_id_hint *id_hint(struct slot_matcher *m, uint32_t id)
+{
+	if (id < m->by_id_cap)
+		return &m->by_id[id];
+	if (id >= SLOTS_ID_HINTS)
+		return NULL;
+	uint32_t cap = m->by_id_cap ? m->by_id_cap : 1024;
+	while (cap <= id)
+		cap *= 2;
+	struct slot_id_hint *n = realloc(m->by_id, cap * sizeof(*n));
+	if (!n)
+		return NULL;
+	memset(n + m->by_id_cap, 0, (cap - m->by_id_cap) * sizeof(*n));
+	m->by_id = n;
+	m->by_id_cap = cap;
+	return &m->by_id[id];
+}
+
+bool slots_match_method_id(struct slot_matcher *m, unsigned code, uint32_t id, const char *name,
+			   size_t len, struct slot_set *out, struct wire_str *shown)
+{
+	struct slot_id_hint *h;
+	struct slot_cache_entry *e;
+	struct slot_set tmp;
+
+	if (shown)
+		*shown = (struct wire_str){ NULL, 0 };
+	if (code >= SLOTS_CODES || !m->code_kind[code])
+		return false;
+	if (m->code_kind[code] != WIRE_KIND_METHOD || !(h = id_hint(m, id)))
+		return slots_match_shown(m, code, name, len, out, shown);
+	/* the entry the number found last, while nothing emptied it since */
+	e = h->e && h->e->gen == h->gen ? h->e : NULL;
+	if (!e) {
+		e = (struct slot_cache_entry *)cached_matches(m, WIRE_KIND_METHOD, name, len, &tmp);
+		*h = (struct slot_id_hint){ e, e ? e->gen : 0 };
+	}
+	return of_code(m, code, e, &tmp, out, shown);
+}
+
+void slots_forget_method_id(struct slot_matcher *m, uint32_t id)
+{
+	if (id < m->by_id_cap)
+		m->by_id[id] = (struct slot_id_hint){ NULL, 0 };
 }

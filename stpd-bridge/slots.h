@@ -52,11 +52,17 @@ struct slot_cache_entry;
 /* Event codes are one byte on the wire. */
 #define SLOTS_CODES 256u
 
+struct slot_id_hint;
+
 struct slot_matcher {
 	const struct slot_table *t;
 	const struct registry *reg;
 	struct slot_cache_entry *cache;       /* SLOTS_CACHE_SIZE entries, or NULL */
 	struct slot_cache_entry *last;        /* the entry of the last name looked up */
+	/* by a method's number (CAP_METHOD_IDS): the entry its name found, no
+	 * hash; below SLOTS_ID_HINTS, grown as numbers come */
+	struct slot_id_hint *by_id;
+	uint32_t by_id_cap;
 	/* per event code, from the table at init: its kind when a slot has its
 	 * kind and event type (0: none, so no name is looked at), and the
 	 * index of that type in of_type[kind] */
@@ -88,5 +94,14 @@ bool slots_match(struct slot_matcher *m, unsigned code, const char *name, size_t
  * the next call on M. */
 bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, size_t len,
 		       struct slot_set *out, struct wire_str *shown);
+/* The same for a method event that came by number (CAP_METHOD_IDS,
+ * methodids.h): the number finds the cached entry its name found before,
+ * without hashing the name, for numbers below SLOTS_ID_HINTS (4 MiB of hints
+ * at most); NAME is looked up when there is none. */
+#define SLOTS_ID_HINTS (1u << 18)
+bool slots_match_method_id(struct slot_matcher *m, unsigned code, uint32_t id, const char *name,
+			   size_t len, struct slot_set *out, struct wire_str *shown);
+/* Number ID names another method now: what it found goes. */
+void slots_forget_method_id(struct slot_matcher *m, uint32_t id);
 
 #endif

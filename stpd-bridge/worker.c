@@ -240,7 +240,17 @@ static enum step handle_events(struct worker *w)
 		}
 		if (rc > 0)
 			sj_warn("pid %d: %s", w->pid, err.text);
-		s = on_event(w, w->ev);
+		/* a method's number becomes its name before anything else sees it */
+		rc = handler_method_number(&w->h, w->ev, err.text, sizeof err.text);
+		if (rc == -ENOMEM) {
+			sj_warn("pid %d: disconnecting: out of memory for the agent's method names", w->pid);
+			return STEP_REFUSE;
+		}
+		if (rc < 0) {
+			sj_warn("pid %d: disconnecting: %s", w->pid, err.text);
+			return STEP_REFUSE;
+		}
+		s = rc > 0 ? STEP_OK : on_event(w, w->ev);
 		wire_reader_consume(&w->conn.rd, used);
 		if (s == STEP_OK && ++w->handled % PROGRESS_CHECK == 0 && conn_acks_end(&w->conn) &&
 		    w->conn.numbered && !w->progress_acks_off)

@@ -221,7 +221,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ffff
+Hello version=1 caps=0x7ffff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.* (ignored)
 RegisterClass pattern=* (ignored)
@@ -248,7 +248,7 @@ Ack seq=22' ]
 	wait_for "$T/out" 'ts=2000000 '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ffff
+Hello version=1 caps=0x7ffff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.*
 ThreadEvents enable=1
@@ -292,7 +292,7 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
 	[ "$output" = "accepted
-Hello version=1 caps=0x3ffff
+Hello version=1 caps=0x7ffff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -426,6 +426,20 @@ WANT
 	[ "$(sed -n '/^scenario many$/,$p' "$FA_CMDS" | grep -vc '^Ack seq=[0-9]*$')" -eq 1 ]
 }
 
+# CAP_METHOD_IDS: plain method events by number print (and fire) as the
+# MethodEnter / MethodExit they stand for; a number named anew is the new
+# method; a number never named disconnects, said with the number.
+@test "method events by number: each is the method its number was named, a number named anew is the new one, one never named disconnects" {
+	start_bridge --print -m 'Demo.*' --fire --slot '0:method.return:Demo.tick'
+	start_fake 0 0 --scenario by-id
+	wait_for "$T/log" 'disconnecting'
+	run sed "s/ pid=$FA / pid=PID /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=4250 ts=2000000 method=Demo.add(II)I args=
+method.return pid=PID tid=4250 ts=3000000 method=Demo.add(II)I popped=0 ret=?
+method.return pid=PID tid=4250 ts=5000000 method=Demo.tick()V popped=0 ret=void' ]
+	grep -q "warn: pid $FA: disconnecting: MethodExitId of method number 9, which no MethodName gave$" "$T/log"
+}
+
 @test "an agent that dies mid-stream costs one log line; the bridge carries on" {
 	start_bridge --print -m 'Demo.*' --log-level warn
 	start_fake 0 0 --scenario some --then exit
@@ -479,7 +493,7 @@ WANT
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ffff
+Hello version=1 caps=0x7ffff
 RegisterMethod pattern=Demo.* (ignored)
 VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
@@ -602,7 +616,7 @@ markers_of() {
 	wait_for "$FA_CMDS" '^Ack '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x3ffff
+Hello version=1 caps=0x7ffff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.add (ignored)
 RegisterMethod pattern=Demo.* (ignored)

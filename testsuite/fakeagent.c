@@ -3,7 +3,7 @@
  *   fakeagent [--sockdir DIR | --path PATH] [--mode OCTAL] [--ready FILE]
  *             [--commands FILE] [--appendix] [--caps N] [--quiet-ms N]
  *             [--scenario all|some|classforms|garbage|notice|jfr|jfr-whole|partial|seq-gap|seq-repeat|after-death|
- *                         first-gap|seq-zero|late-hello|names-flood|stream|many|jfr|none] [--jfr-file FILE]
+ *                         first-gap|seq-zero|late-hello|names-flood|stream|many|by-id|jfr|none] [--jfr-file FILE]
  *             [--then stay|exit]
  *             [--wait-file FILE] [--start-on COMMAND] [--no-accept]
  *             [--connections N] [--kill-peer] [NAME...]
@@ -34,6 +34,8 @@
  * stream: a MethodEnter of Demo.tick()V every 5 ms until the bridge sends
  * a command or hangs up.
  * many: 20 000 MethodEnter of Demo.tick()V at once, then VmDeath.
+ * by-id: method events by number (CAP_METHOD_IDS), a number named anew,
+ * then one never named.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -326,6 +328,28 @@ static void scenario_many(int fd)
 	send_event(fd, event(WIRE_EV_VM_DEATH, NULL, 0), 4250);
 }
 
+/* by-id: plain method events by number (CAP_METHOD_IDS): a number named,
+ * its enter and exit, the number named anew and its enter, then an exit of
+ * a number never named (the bridge must disconnect). */
+static void send_by_id(int fd, unsigned code, uint32_t id, const char *name, uint8_t type)
+{
+	struct wire_event *ev = event(code, name, code == WIRE_EV_METHOD_NAME ? 0 : 4250);
+
+	ev->method_id = id;
+	ev->retval.type = type;
+	send_event(fd, ev, 4250);
+}
+
+static void scenario_by_id(int fd)
+{
+	send_by_id(fd, WIRE_EV_METHOD_NAME, 7, "Demo.add(II)I", 0);
+	send_by_id(fd, WIRE_EV_METHOD_ENTER_ID, 7, NULL, 0);
+	send_by_id(fd, WIRE_EV_METHOD_EXIT_ID, 7, NULL, WIRE_T_NONE);
+	send_by_id(fd, WIRE_EV_METHOD_NAME, 7, "Demo.tick()V", 0);
+	send_by_id(fd, WIRE_EV_METHOD_EXIT_ID, 7, NULL, WIRE_T_VOID);
+	send_by_id(fd, WIRE_EV_METHOD_EXIT_ID, 9, NULL, WIRE_T_NONE);
+}
+
 /* A MethodEnter every 5 ms until the bridge sends something (its Reset at
  * the end) or hangs up; then what it sent is read as usual. */
 static void scenario_stream(int fd)
@@ -403,6 +427,8 @@ static void run_scenario(int fd)
 		scenario_stream(fd);
 	else if (strcmp(scenario, "many") == 0)
 		scenario_many(fd);
+	else if (strcmp(scenario, "by-id") == 0)
+		scenario_by_id(fd);
 	else if (strcmp(scenario, "notice") == 0)
 		scenario_notice(fd);
 	else if (strcmp(scenario, "partial") == 0)

@@ -1,10 +1,11 @@
 /* fuzz_wire_decode.c: libFuzzer target for the wire decoders.
  *
- * Input: two selector bytes, then a byte stream. The selector is the
+ * Input: three selector bytes, then a byte stream. The selector is the
  * receiving side's view of its peer: bits 0-4 of the first byte the
  * negotiated caps' bits 0-4, bit 5 swap, bit 6 "a Hello was received", bit 7
  * "accept Hellos met in the stream" (renegotiating as a real receiver does);
- * the second byte the caps' bits 5-12. The stream is decoded
+ * the second byte the caps' bits 5-12, the third their bits 13-20. The
+ * stream is decoded
  * message by message as events, then again as commands.
  *
  * Oracles (any failure aborts, which libFuzzer reports as a crash):
@@ -169,12 +170,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wire_peer peer;
 
-	if (size < 2)
+	if (size < 3)
 		return 0;
-	peer.caps = ((data[0] & 0x1Fu) | (uint32_t)data[1] << 5) & WIRE_CAP_ALL;
+	peer.caps = ((data[0] & 0x1Fu) | (uint32_t)data[1] << 5 | (uint32_t)data[2] << 13) & WIRE_CAP_ALL;
 	peer.swap = (data[0] & 0x20) != 0;
 	peer.hello = (data[0] & 0x40) != 0;
-	run_stream(false, peer, data[0] & 0x80, data + 2, size - 2);
-	run_stream(true, peer, data[0] & 0x80, data + 2, size - 2);
+	run_stream(false, peer, data[0] & 0x80, data + 3, size - 3);
+	run_stream(true, peer, data[0] & 0x80, data + 3, size - 3);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* make_corpus.c: writes the fuzz seed corpus into a directory: every sample
  * message of wire_samples in our byte order and in the other one, each
- * behind the two selector bytes fuzz_wire_decode.c reads (caps, swap, hello),
+ * behind the three selector bytes fuzz_wire_decode.c reads (caps, swap, hello),
  * and a few whole conversations that start with a Hello.
  *
  * usage: make_corpus DIR */
@@ -15,6 +15,7 @@
 #define SEL_SWAP   0x20u
 #define SEL_HELLO  0x40u
 #define SEL_FOLLOW 0x80u
+#define SELECTOR_BYTES 3
 #define OUT_CAP    (1u << 20)
 
 static struct wire_event ev;
@@ -35,12 +36,14 @@ static int write_file(const char *dir, const char *name, const uint8_t *data, si
 	return 0;
 }
 
-/* The two selector bytes: caps bits 0-4, swap, hello, follow; caps bits 5-12. */
-static void selector(const struct wire_peer *peer, uint8_t sel[2])
+/* The three selector bytes: caps bits 0-4, swap, hello, follow; caps bits
+ * 5-12; caps bits 13-20. */
+static void selector(const struct wire_peer *peer, uint8_t sel[SELECTOR_BYTES])
 {
 	sel[0] = (uint8_t)((peer->caps & 0x1Fu) | (peer->swap ? SEL_SWAP : 0) |
 			   (peer->hello ? SEL_HELLO : 0));
 	sel[1] = (uint8_t)((peer->caps & WIRE_CAP_ALL) >> 5);
+	sel[2] = (uint8_t)((peer->caps & WIRE_CAP_ALL) >> 13);
 }
 
 /* One sample, both byte orders: "NAME" and "NAME.swapped". */
@@ -61,10 +64,10 @@ static int write_sample(const char *dir, const char *name, struct wire_peer *pee
 				ev.hello.order = wire_foreign_order();
 		}
 		selector(peer, out);
-		n = command ? wire_ref_encode_command(&cmd, be, out + 2, OUT_CAP - 2)
-			    : wire_ref_encode_event(&ev, peer, be, out + 2, OUT_CAP - 2);
+		n = command ? wire_ref_encode_command(&cmd, be, out + SELECTOR_BYTES, OUT_CAP - SELECTOR_BYTES)
+			    : wire_ref_encode_event(&ev, peer, be, out + SELECTOR_BYTES, OUT_CAP - SELECTOR_BYTES);
 		snprintf(file, sizeof(file), "%s%s", name, swapped ? ".swapped" : "");
-		if (n == 0 || write_file(dir, file, out, n + 2) != 0)
+		if (n == 0 || write_file(dir, file, out, n + SELECTOR_BYTES) != 0)
 			return -1;
 	}
 	return 0;
@@ -75,12 +78,13 @@ static int write_sample(const char *dir, const char *name, struct wire_peer *pee
 static int write_conversation(const char *dir, bool command)
 {
 	struct wire_peer all = { .swap = false, .hello = true, .caps = WIRE_CAP_ALL }, ignored;
-	struct wire_buf b = { .data = out + 2, .cap = OUT_CAP - 2, .len = 0 };
+	struct wire_buf b = { .data = out + SELECTOR_BYTES, .cap = OUT_CAP - SELECTOR_BYTES, .len = 0 };
 	size_t count = command ? wire_sample_command_count() : wire_sample_event_count();
 
 	wire_peer_init(&ignored);
 	out[0] = SEL_FOLLOW;
 	out[1] = 0;
+	out[2] = 0;
 	if (command) {
 		memset(&cmd, 0, sizeof(cmd));
 		cmd.code = WIRE_CMD_HELLO;
@@ -112,7 +116,7 @@ static int write_conversation(const char *dir, bool command)
 		}
 	}
 	return write_file(dir, command ? "conversation-commands" : "conversation-events",
-			  out, b.len + 2);
+			  out, b.len + SELECTOR_BYTES);
 }
 
 int main(int argc, char **argv)

@@ -52,11 +52,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "methodids.h"
 #include "print.h"
 #include "threadnames.h"
 #include "wire.h"
 
 static struct threadnames names;
+static struct methodids ids;
 static struct wire_event ev;
 static char line[PRINT_LINE_MAX];
 
@@ -364,12 +366,21 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sjclient: malformed event: %s\n", err.text);
 			return 1;
 		}
+		/* CAP_METHOD_IDS: named once, then by number (methodids.h) */
+		rc = ev.code == WIRE_EV_METHOD_NAME ? methodids_name(&ids, &ev, err.text, sizeof err.text)
+						    : methodids_resolve(&ids, &ev, err.text, sizeof err.text);
+		if (rc < 0) {
+			fprintf(stderr, "sjclient: %s\n", err.text);
+			return 1;
+		}
 		if (ev.code == WIRE_EV_HELLO) {
 			if (wire_peer_accept_hello(&peer, &ev.hello, our_caps) < 0)
 				die("bad agent Hello");
 			got_hello = true;
 			if (!count)
 				printf("hello pid=%u caps=0x%02x\n", ev.hello.pid, peer.caps);
+		} else if (ev.code == WIRE_EV_METHOD_NAME) {
+			/* kept above; no line */
 		} else if (ev.code == WIRE_EV_NOTICE) {
 			printf("notice: %.*s\n", (int)ev.name.len, ev.name.ptr);
 		} else if (ev.code == WIRE_EV_THREAD_NAME) {

@@ -213,3 +213,9 @@ testsuite_unit_test_jfrfeed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_jfrfeed_LDADD = stpd-bridge/libbridge.la runtime/libsjmarkers.la runtime/libsjruntime.la \
 	$(CAP_LIBS) $(CMOCKA_LIBS) -lm
 UNIT_TESTS += testsuite/unit/test_jfrfeed
+
+check_PROGRAMS += testsuite/unit/test_methodids
+testsuite_unit_test_methodids_SOURCES = testsuite/unit/test_methodids.c
+testsuite_unit_test_methodids_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_methodids_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_methodids

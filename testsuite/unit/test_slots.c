@@ -177,6 +177,13 @@ static void test_every_length(void **state)
 	slots_matcher_free(&m);
 }
 
+/* The I-th of many distinct method names, into BUF; its length. */
+static size_t many_name(unsigned i, char *buf, size_t cap)
+{
+	return (size_t)snprintf(buf, cap, "%s.C%u.m%u(%s)V", i % 3 ? "java.util" : "com.acme", i / 7,
+				i % 7, i % 2 ? "I" : "J");
+}
+
 /* Far more distinct names than the cache holds: entries are replaced and
  * every answer stays right, the first time and the next. */
 static void test_more_names_than_the_cache(void **state)
@@ -188,13 +195,59 @@ static void test_more_names_than_the_cache(void **state)
 	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
 	for (int round = 0; round < 2; round++)
 		for (unsigned i = 0; i < 20000; i++) {
-			int n = snprintf(name, sizeof name, "%s.C%u.m%u(%s)V",
-					 i % 3 ? "java.util" : "com.acme", i / 7, i % 7,
-					 i % 2 ? "I" : "J");
+			size_t n = many_name(i, name, sizeof name);
 
-			check(&m, codes[i % 3], name, (size_t)n);
+			check(&m, codes[i % 3], name, n);
 		}
 	slots_matcher_free(&m);
+}
+
+/* check() by method number: the answer of the name the number stands for. */
+static void check_id(struct slot_matcher *m, unsigned code, uint32_t id, const char *name, size_t len)
+{
+	struct slot_set want, got;
+	struct wire_str shown;
+	bool w = direct(code, name, len, &want);
+	bool g = slots_match_method_id(m, code, id, name, len, &got, &shown);
+
+	if (w != g || (w && memcmp(&want, &got, sizeof want) != 0))
+		fail_msg("code 0x%x id %u name '%.*s': slots_match_method_id differs from the patterns",
+			 code, id, (int)len, name);
+	check_shown(code, name, len, g, &shown);
+}
+
+/* By number (CAP_METHOD_IDS): more numbers than the cache holds, so the
+ * entries a number found are replaced under it, twice over; a number
+ * named anew (forgotten, then another name); numbers past the hints; and
+ * the whole cache emptied (a root pattern's new lineage). */
+static void test_by_method_number(void **state)
+{
+	struct slot_matcher m;
+	char name[96];
+
+	(void)state;
+	assert_int_equal(slots_matcher_init(&m, &table, &reg), 0);
+	for (int round = 0; round < 2; round++)
+		for (unsigned i = 0; i < 20000; i++) {
+			size_t n = many_name(i, name, sizeof name);
+
+			check_id(&m, i % 2 ? WIRE_EV_METHOD_ENTER : WIRE_EV_METHOD_EXIT, i, name, n);
+			check_id(&m, WIRE_EV_METHOD_ENTER, i, name, n);
+		}
+	check_id(&m, WIRE_EV_METHOD_ENTER, 5, "bench.Hot.add(II)I", 18);
+	slots_forget_method_id(&m, 5);
+	check_id(&m, WIRE_EV_METHOD_ENTER, 5, "java.util.List.get(I)Ljava/lang/Object;", 40);
+	check_id(&m, WIRE_EV_METHOD_EXIT, 5, "java.util.List.get(I)Ljava/lang/Object;", 40);
+	check_id(&m, WIRE_EV_METHOD_ENTER, SLOTS_ID_HINTS, "bench.Hot.add(II)I", 18);
+	check_id(&m, WIRE_EV_METHOD_ENTER, 0xFFFFFFFFu, "x.Y.z(I)V", 9);
+	check_id(&m, WIRE_EV_METHOD_ENTER, 7, "bench.Hot.add(II)I", 18);
+	slots_matcher_forget(&m);
+	slots_forget_method_id(&m, 7);
+	check_id(&m, WIRE_EV_METHOD_ENTER, 7, "com.acme.X.y(I)V", 16);
+	/* an event of another kind than a method's goes by its name */
+	check_id(&m, WIRE_EV_CLASS_LOAD, 9, "com.acme.Widget", 15);
+	slots_matcher_free(&m);
+	assert_null(m.by_id);
 }
 
 static bool only(const struct slot_set *s, unsigned a, unsigned b)
@@ -371,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_known_names),
 		cmocka_unit_test(test_every_length),
 		cmocka_unit_test(test_more_names_than_the_cache),
+		cmocka_unit_test(test_by_method_number),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_shown_names),
 		cmocka_unit_test(test_roots),

@@ -1,0 +1,83 @@
+/* methodids.c: see methodids.h. */
+#include "methodids.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow_to(struct methodids *t, uint32_t id)
+{
+	size_t cap = t->cap ? t->cap : 256;
+
+	while (cap <= id)
+		cap *= 2;
+	if (cap > METHODIDS_MAX_ID)
+		cap = METHODIDS_MAX_ID;
+	struct methodid *n = realloc(t->ids, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	memset(n + t->cap, 0, (cap - t->cap) * sizeof(*n));
+	t->ids = n;
+	t->cap = cap;
+	return 0;
+}
+
+int methodids_name(struct methodids *t, const struct wire_event *ev, char *why, size_t whylen)
+{
+	const uint32_t id = ev->method_id;
+	struct methodid *e;
+	int rc;
+
+	if (id >= METHODIDS_MAX_ID) {
+		snprintf(why, whylen, "method number %u past the bound of %u", id, METHODIDS_MAX_ID);
+		return -E2BIG;
+	}
+	if (id >= t->cap && (rc = grow_to(t, id)) < 0)
+		return rc;
+	e = &t->ids[id];
+	if (t->bytes - e->len + ev->name.len > METHODIDS_MAX_BYTES) {
+		snprintf(why, whylen, "method names past the bound of %u bytes", METHODIDS_MAX_BYTES);
+		return -E2BIG;
+	}
+	char *name = malloc(ev->name.len ? ev->name.len : 1);
+	if (!name)
+		return -ENOMEM;
+	memcpy(name, ev->name.ptr, ev->name.len);
+	t->bytes = t->bytes - e->len + ev->name.len;
+	free(e->name);
+	e->name = name;
+	e->len = ev->name.len;
+	return 0;
+}
+
+int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *why, size_t whylen)
+{
+	const uint32_t id = ev->method_id;
+
+	if (ev->code != WIRE_EV_METHOD_ENTER_ID && ev->code != WIRE_EV_METHOD_EXIT_ID)
+		return 0;
+	if (id >= t->cap || !t->ids[id].name) {
+		snprintf(why, whylen, "%s of method number %u, which no MethodName gave",
+			 ev->code == WIRE_EV_METHOD_ENTER_ID ? "MethodEnterId" : "MethodExitId", id);
+		return -ENOENT;
+	}
+	ev->name = (struct wire_str){ t->ids[id].name, t->ids[id].len };
+	ev->by_id = true;
+	if (ev->code == WIRE_EV_METHOD_ENTER_ID) {
+		ev->code = WIRE_EV_METHOD_ENTER;
+		ev->nvalues = 0;
+	} else {
+		ev->code = WIRE_EV_METHOD_EXIT;
+		ev->popped = false;   /* the value's type is the one decoded */
+	}
+	return 0;
+}
+
+void methodids_free(struct methodids *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->ids[i].name);
+	free(t->ids);
+	*t = (struct methodids){ 0 };
+}

@@ -1,0 +1,48 @@
+/* methodids.h: a receiver's table of method numbers (CAP_METHOD_IDS).
+ *
+ * An agent that negotiated CAP_METHOD_IDS names a method once per
+ * connection (MethodName: number, name) and then sends its plain enter and
+ * exit events by number (MethodEnterId, MethodExitId). The receiver keeps
+ * the names here and turns each event by number back into the MethodEnter
+ * or MethodExit it stands for, so everything after it (printing, matching,
+ * markers, recording) sees the one form; by_id and method_id say where it
+ * came from (a receiver may keep what it worked out per number).
+ *
+ * Contract: one table per connection, one thread. Bounded: numbers below
+ * METHODIDS_MAX_ID, METHODIDS_MAX_BYTES of names; a name given again for a
+ * number replaces the old one. The name an event points to after
+ * methodids_resolve() lives until that number is named again or the table
+ * is freed. Functions return 0 or a negative errno.
+ */
+#ifndef STAPJAVA_RUNTIME_METHODIDS_H
+#define STAPJAVA_RUNTIME_METHODIDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+#define METHODIDS_MAX_ID    (1u << 22)
+#define METHODIDS_MAX_BYTES (64u << 20)
+
+struct methodid {
+	char *name;       /* NULL: never named */
+	uint32_t len;
+};
+
+struct methodids {
+	struct methodid *ids;
+	size_t cap;       /* entries of ids */
+	size_t bytes;     /* of the names kept */
+};
+
+/* MethodName EV (ID, NAME): kept. -E2BIG: past a bound (WHY says which),
+ * -ENOMEM. */
+int methodids_name(struct methodids *t, const struct wire_event *ev, char *why, size_t whylen);
+/* MethodEnterId / MethodExitId EV: made the MethodEnter / MethodExit it
+ * stands for (its name, the exit's popped 0 and value). -ENOENT: a number
+ * never named (WHY says which). Other events are left as they are. */
+int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *why, size_t whylen);
+void methodids_free(struct methodids *t);
+
+#endif

@@ -1,0 +1,106 @@
+/* test_methodids.c: runtime/methodids.c, a receiver's method numbers. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "methodids.h"
+
+static struct wire_event ev;
+static char why[160];
+
+static int name(struct methodids *t, uint32_t id, const char *text, size_t len)
+{
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_NAME;
+	ev.method_id = id;
+	ev.name = (struct wire_str){ text, (uint32_t)len };
+	why[0] = '\0';
+	return methodids_name(t, &ev, why, sizeof why);
+}
+
+static int by_id(const struct methodids *t, unsigned code, uint32_t id, uint8_t type)
+{
+	memset(&ev, 0, sizeof ev);
+	ev.code = code;
+	ev.method_id = id;
+	ev.thread = 4242;
+	ev.retval.type = type;
+	why[0] = '\0';
+	return methodids_resolve(t, &ev, why, sizeof why);
+}
+
+/* Named once, then each event by number is the event it stands for. */
+static void test_named_then_resolved(void **state)
+{
+	struct methodids t = { 0 };
+
+	(void)state;
+	assert_int_equal(name(&t, 7, "a.B.c()V", 8), 0);
+	assert_int_equal(name(&t, 100000, "a.B.d(I)I", 9), 0);
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_ENTER_ID, 7, 0), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_ENTER);
+	assert_int_equal(ev.name.len, 8);
+	assert_memory_equal(ev.name.ptr, "a.B.c()V", 8);
+	assert_int_equal(ev.thread, 4242);
+	assert_int_equal(ev.nvalues, 0);
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_EXIT_ID, 100000, WIRE_T_VOID), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_EXIT);
+	assert_memory_equal(ev.name.ptr, "a.B.d(I)I", 9);
+	assert_false(ev.popped);
+	assert_int_equal(ev.retval.type, WIRE_T_VOID);
+	/* named again: the new name */
+	assert_int_equal(name(&t, 7, "x.Y.z()V", 8), 0);
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_ENTER_ID, 7, 0), 0);
+	assert_memory_equal(ev.name.ptr, "x.Y.z()V", 8);
+	assert_int_equal(t.bytes, 17);
+	/* other events are left as they are */
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_ENTER;
+	assert_int_equal(methodids_resolve(&t, &ev, why, sizeof why), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_ENTER);
+	methodids_free(&t);
+	assert_null(t.ids);
+}
+
+/* A number no MethodName gave, and the bounds, are refused and said. */
+static void test_unknown_and_bounds(void **state)
+{
+	static char big[WIRE_MAX_STRING];
+	struct methodids t = { 0 };
+	uint32_t id;
+
+	(void)state;
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_ENTER_ID, 3, 0), -ENOENT);
+	assert_string_equal(why, "MethodEnterId of method number 3, which no MethodName gave");
+	assert_int_equal(name(&t, 2, "a.B.c()V", 8), 0);
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_EXIT_ID, 3, WIRE_T_NONE), -ENOENT);
+	assert_string_equal(why, "MethodExitId of method number 3, which no MethodName gave");
+	assert_int_equal(by_id(&t, WIRE_EV_METHOD_EXIT_ID, 0xFFFFFFFFu, WIRE_T_NONE), -ENOENT);
+	assert_int_equal(name(&t, METHODIDS_MAX_ID, "a.B.c()V", 8), -E2BIG);
+	assert_string_equal(why, "method number 4194304 past the bound of 4194304");
+	assert_int_equal(name(&t, METHODIDS_MAX_ID - 1, "a.B.c()V", 8), 0);
+	/* names up to the bound of bytes, then one more refused */
+	memset(big, 'm', sizeof big);
+	for (id = 10; t.bytes + sizeof big <= METHODIDS_MAX_BYTES; id++)
+		assert_int_equal(name(&t, id, big, sizeof big), 0);
+	assert_int_equal(name(&t, id, big, sizeof big), -E2BIG);
+	assert_string_equal(why, "method names past the bound of 67108864 bytes");
+	/* a name given again in place of a long one fits */
+	assert_int_equal(name(&t, 10, big, sizeof big), 0);
+	methodids_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_named_then_resolved),
+		cmocka_unit_test(test_unknown_and_bounds),
+	};
+
+	return cmocka_run_group_tests_name("methodids", tests, NULL, NULL);
+}
