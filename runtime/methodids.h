@@ -9,7 +9,9 @@
  * came from (a receiver may keep what it worked out per number).
  *
  * Contract: one table per connection, one thread. Bounded: numbers below
- * METHODIDS_MAX_ID, METHODIDS_MAX_BYTES of names; a name given again for a
+ * METHODIDS_MAX_ID (the table: 16 bytes a number up to the highest named),
+ * METHODIDS_MAX_BYTES of names (our agent numbers at most as many methods,
+ * agent/conn.c); a name given again for a
  * number replaces the old one. The name an event points to after
  * methodids_resolve() lives until that number is named again or the table
  * is freed. Functions return 0 or a negative errno.
