@@ -2263,9 +2263,14 @@ flood_to_client() {
 	got=$(grep -Ec "^method\.(enter|return) pid=$JVMPID tid=[0-9]+ ts=[0-9]+ method=Flood\.tick\(I\)V " "$T/b.out")
 	[ "$got" -lt 40000 ]
 	! grep -v '^method\.' "$T/b.out" || return 1
-	# the lines, and Flood.tick's MethodName (CAP_METHOD_IDS), are numbered
-	got=$(($(wc -l <"$T/b.out") + 1))
-	EXPECT_WARNS="warn: the agent closed the connection before the VM's death event: events after number $got may be lost" \
+	# the lines are numbered, and so is Flood.tick's MethodName (CAP_METHOD_IDS,
+	# no line) when the agent's I/O thread took one of its events: a Java
+	# thread taking its own full buffer sends names (nothing it may allocate)
+	got=$(wc -l <"$T/b.out")
+	local last
+	last=$(sed -n "s/^stpd-bridge\[[0-9]*\]: warn: pid $JVMPID: the agent closed the connection before the VM's death event: events after number \([0-9]*\) may be lost$/\1/p" "$T/b.log")
+	[ "$last" = "$got" ] || [ "$last" = $((got + 1)) ]
+	EXPECT_WARNS="warn: the agent closed the connection before the VM's death event: events after number $last may be lost" \
 		bridge_quiet b
 }
 
