@@ -266,6 +266,29 @@ static void keep_for_log(const struct wire_command *cmd)
 	done[ndone++] = *cmd;
 }
 
+/* The next whole command in C's receive buffer: 1 (*USED bytes), 0 (none
+ * whole yet), -EBADMSG (malformed, logged: the caller closes). */
+static int next_command(struct conn *c, struct wire_command *cmd, size_t *used)
+{
+	size_t len;
+	const uint8_t *data = wire_reader_data(&c->rd, &len);
+	struct wire_error err;
+	int rc;
+
+	*used = 0;
+	if (len == 0)
+		return 0;
+	rc = wire_decode_command(&c->peer, data, len, cmd, used, &err);
+	if (rc == -EAGAIN)
+		return 0;
+	if (rc < 0) {
+		sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
+			(long)c->peer_uid, err.text);
+		return -EBADMSG;
+	}
+	return 1;
+}
+
 int commands_process(struct conn *c, JNIEnv *jni)
 {
 	bool changed_any = false, window_was_open = !c->early.closed;
@@ -273,25 +296,13 @@ int commands_process(struct conn *c, JNIEnv *jni)
 
 	ndone = 0;
 	for (;;) {
-		size_t len, used = 0;
-		const uint8_t *data = wire_reader_data(&c->rd, &len);
+		size_t used;
 		struct wire_command cmd;
-		struct wire_error err;
 		bool changed;
 
-		if (len == 0)
+		rc = next_command(c, &cmd, &used);
+		if (rc <= 0)
 			break;
-		rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
-		if (rc == -EAGAIN) {
-			rc = 0;
-			break;
-		}
-		if (rc < 0) {
-			sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
-				(long)c->peer_uid, err.text);
-			rc = -EBADMSG;
-			break;
-		}
 		if (wire_early_window_ignores(&c->early, &c->peer, cmd.code)) {
 			wire_reader_consume(&c->rd, used);
 			continue;
@@ -335,21 +346,12 @@ int commands_after_death(struct conn *c)
 	int acks = 0;
 
 	for (;;) {
-		size_t len, used = 0;
-		const uint8_t *data = wire_reader_data(&c->rd, &len);
+		size_t used;
 		struct wire_command cmd;
-		struct wire_error err;
+		int rc = next_command(c, &cmd, &used);
 
-		if (len == 0)
-			return acks;
-		int rc = wire_decode_command(&c->peer, data, len, &cmd, &used, &err);
-		if (rc == -EAGAIN)
-			return acks;
-		if (rc < 0) {
-			sj_warn("conn#%u (pid %ld uid %ld): %s; disconnecting", c->serial, (long)c->peer_pid,
-				(long)c->peer_uid, err.text);
-			return -EBADMSG;
-		}
+		if (rc <= 0)
+			return rc < 0 ? rc : acks;
 		if (cmd.code == WIRE_CMD_ACK) {
 			apply_ack(c, cmd.seq);
 			acks++;

@@ -404,8 +404,7 @@ static long unread_by_peer(const struct conn *c)
 static bool awaits_end_ack(struct conn *c)
 {
 	pthread_mutex_lock(&c->lock);
-	bool r = c->ended && (c->peer.caps & WIRE_CAP_END_ACK) && (c->peer.caps & WIRE_CAP_TRAILER) &&
-		 c->acked_seq < c->seq;
+	bool r = c->ended && wire_caps_end_ack(c->peer.caps) && c->acked_seq < c->seq;
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -453,6 +452,7 @@ static void final_flush(void)
 	}
 	for (;;) {
 		struct pollfd pfd[AGENT_MAX_CONNS];
+		struct conn *which[AGENT_MAX_CONNS];
 		nfds_t n = 0;
 		bool writing = false;
 		/* a thread may still finish an event it began before the VM's end */
@@ -471,6 +471,7 @@ static void final_flush(void)
 			if (has_output(c)) {
 				phase[i] = EXIT_WRITING;
 				writing = true;
+				which[n] = c;
 				pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
 				continue;
 			}
@@ -484,6 +485,7 @@ static void final_flush(void)
 			if (left >= 0 && unread[i] >= 0 && left < unread[i])
 				progress_at = now_ms();
 			unread[i] = left;
+			which[n] = c;
 			pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
 		}
 		if (n == 0)
@@ -510,11 +512,8 @@ static void final_flush(void)
 			until = now + IO_END_ACK_LOOK_MS;
 		poll(pfd, n, (int)(until - now));
 		for (nfds_t k = 0; k < n; k++) {
-			struct conn *c = NULL;
-			for (size_t i = 0; i < AGENT_MAX_CONNS && !c; i++)
-				if (conns[i].fd == pfd[k].fd)
-					c = &conns[i];
-			if (!c || phase[c - conns] != EXIT_AWAITING_ACK || !pfd[k].revents)
+			struct conn *c = which[k];
+			if (phase[c - conns] != EXIT_AWAITING_ACK || !pfd[k].revents)
 				continue;
 			if (read_end_acks(c, &phase[c - conns]))
 				progress_at = now_ms();

@@ -159,6 +159,12 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_METHOD_IDS     = 1u << 18,
 };
 #define WIRE_CAP_ALL 0x7FFFFu
+/* The VM's end is acknowledged (CAP_END_ACK): an Ack names VmDeath's
+ * sequence number, so numbered events are needed too. */
+static inline bool wire_caps_end_ack(uint32_t caps)
+{
+	return (caps & WIRE_CAP_END_ACK) && (caps & WIRE_CAP_TRAILER);
+}
 #define WIRE_CMD_LAST_EXTENSION WIRE_CMD_JFR_EVENT
 
 /* JfrData flags. CHUNK_BEGIN: the bytes are the first of a new chunk (its

@@ -162,7 +162,7 @@ static bool have(const struct agent_conn *c, uint32_t cap)
 
 bool conn_acks_end(const struct agent_conn *c)
 {
-	return have(c, WIRE_CAP_END_ACK) && have(c, WIRE_CAP_TRAILER);
+	return wire_caps_end_ack(c->peer.caps);
 }
 
 enum conn_next conn_next_step(const struct agent_conn *c)
@@ -456,6 +456,13 @@ int conn_queue_ack(struct agent_conn *c, uint64_t seq)
 		return rc;
 	c->acks_len = b.len;
 	return c->acks_len >= CONN_ACK_BATCH ? conn_flush_acks(c) : 0;
+}
+
+int conn_send_ack(struct agent_conn *c, uint64_t seq)
+{
+	int rc = conn_queue_ack(c, seq);
+
+	return rc < 0 ? rc : conn_flush_acks(c);
 }
 
 int conn_check_order(struct agent_conn *c, const struct wire_event *ev, char *why, size_t whylen)

@@ -104,6 +104,8 @@ int conn_send_jfr_event(struct agent_conn *c, const struct wire_jfr_event *e);
  * worker flushes once per read, so an Ack waits at most for the events
  * that came in the same read (a send costs more than handling them). */
 int conn_queue_ack(struct agent_conn *c, uint64_t seq);
+/* An Ack sent now, after those queued. */
+int conn_send_ack(struct agent_conn *c, uint64_t seq);
 /* CAP_END_ACK (and numbered events) negotiated: the agent holds the VM's
  * end until we acknowledge VmDeath, which we do once every event before it
  * is handled; during a long batch we acknowledge what is handled so far, so

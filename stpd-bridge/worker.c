@@ -116,9 +116,7 @@ static enum step ack_end(struct worker *w, uint64_t seq)
 		sj_debug("pid %d: output: %s", w->pid, strerror(-rc));
 		return STEP_STOP;
 	}
-	rc = conn_queue_ack(&w->conn, seq);
-	if (rc == 0)
-		rc = conn_flush_acks(&w->conn);
+	rc = conn_send_ack(&w->conn, seq);
 	if (rc < 0)
 		sj_info("pid %d: the agent did not wait for our acknowledgement of the VM's end: %s",
 			w->pid, strerror(-rc));
@@ -200,9 +198,7 @@ static enum step ack_progress(struct worker *w)
 	if (now - w->progress_acked_ns < PROGRESS_ACK_NS)
 		return STEP_OK;
 	w->progress_acked_ns = now;
-	rc = conn_queue_ack(&w->conn, w->conn.last_seq);
-	if (rc == 0)
-		rc = conn_flush_acks(&w->conn);
+	rc = conn_send_ack(&w->conn, w->conn.last_seq);
 	if (rc < 0) {
 		/* what the agent sent before it went is still read and handled */
 		sj_debug("pid %d: an Ack of progress: %s; no more", w->pid, strerror(-rc));
