@@ -122,7 +122,9 @@ static int queue_locked(struct conn *c, struct wire_event *ev);
 #define NAMED_MAX (1u << 22)
 
 /* Method E by number to C: 1, its MethodName queued now if it had none; 0,
- * by name (no CAP_METHOD_IDS, or no room to remember it); -ENOSPC, the
+ * by name (no CAP_METHOD_IDS, or no room to remember it); -EAGAIN, by name
+ * this time (a Java thread taking its own buffer, which allocates nothing,
+ * found the table too short: the I/O thread grows it); -ENOSPC, the
  * MethodName could not be queued. Under c->lock. */
 static int method_by_id(struct conn *c, const struct mentry *e)
 {
@@ -133,7 +135,7 @@ static int method_by_id(struct conn *c, const struct mentry *e)
 		return 0;
 	if (word >= c->named_words) {
 		if (atomic_load(&agent.io_tid) != (int)agent_gettid())
-			return 0;
+			return -EAGAIN;
 		uint32_t n = c->named_words ? c->named_words : 64;
 		while (n <= word)
 			n *= 2;
@@ -197,11 +199,11 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 		/* by number (CAP_METHOD_IDS): named once, then the template says
 		 * its number instead of its name */
 		const int by_id = c->plain ? method_by_id(c, e) : 0;
-		if (by_id < 0) {
+		if (by_id < 0 && by_id != -EAGAIN) {
 			c->dropped++;   /* its MethodName could not be queued: nor can it */
 			return;
 		}
-		if (by_id) {
+		if (by_id > 0) {
 			ev->code = r->meta.form == PLAINEV_ENTER ? WIRE_EV_METHOD_ENTER_ID : WIRE_EV_METHOD_EXIT_ID;
 			ev->method_id = e->number;
 			seq = c->seq + 1;
@@ -211,8 +213,11 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 		/* the thread follows the code and the name (PROTOCOL.md, MethodEnter
 		 * and MethodExit) or the number; kept only where the encoding shows
 		 * it there */
-		const size_t thread_at = 1 + 4 + (by_id ? 0 : (size_t)e->name_len);
-		if (!c->plain || wire_encode_event_at(&b, &c->peer, ev, &trailer_at) < 0 ||
+		const size_t thread_at = 1 + 4 + (by_id > 0 ? 0 : (size_t)e->name_len);
+		/* by name this once: a template kept now would say the name for
+		 * the connection's life (the Java thread's first take of a site
+		 * decided it before, in a burst) */
+		if (by_id == -EAGAIN || !c->plain || wire_encode_event_at(&b, &c->peer, ev, &trailer_at) < 0 ||
 		    thread_at + 8 > b.len || memcmp(msg + thread_at, &thread, 8) != 0 ||
 		    evtemplate_keep(c->plain, &k, msg, b.len, thread_at, trailer_at) < 0 ||
 		    !(t = evtemplate_find(c->plain, &k))) {

@@ -13,6 +13,7 @@ int ring_init(struct ring *r, void *data, size_t size)
 	memset(r, 0, sizeof(*r));
 	r->data = data;
 	r->size = size;
+	r->publish_batch = size / 8 < RING_PUBLISH_BYTES ? size / 8 : RING_PUBLISH_BYTES;
 	return 0;
 }
 
@@ -52,9 +53,17 @@ uint64_t ring_tail(const struct ring *r)
 	return __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 }
 
+/* The consumer has read up to POS: given back once a batch is ahead. */
+static void read_to(struct ring *r, uint64_t pos)
+{
+	r->read = pos;
+	if (pos - r->head >= r->publish_batch)
+		__atomic_store_n(&r->head, pos, __ATOMIC_RELEASE);
+}
+
 const uint8_t *ring_peek(struct ring *r, uint64_t limit, size_t *len)
 {
-	uint64_t pos = r->head;   /* ours */
+	uint64_t pos = r->read;
 	struct ring_hdr h;
 
 	while (pos < limit) {
@@ -63,20 +72,26 @@ const uint8_t *ring_peek(struct ring *r, uint64_t limit, size_t *len)
 			pos += HDR + h.len;
 			continue;
 		}
+		if (pos != r->read)
+			read_to(r, pos);
 		r->next = pos + HDR + ring_align8(h.len);
 		*len = h.len;
-		if (pos != r->head)   /* give the pads back at once */
-			__atomic_store_n(&r->head, pos, __ATOMIC_RELEASE);
 		return r->data + (pos & (r->size - 1)) + HDR;
 	}
-	if (pos != r->head)
-		__atomic_store_n(&r->head, pos, __ATOMIC_RELEASE);
+	if (pos != r->read)
+		read_to(r, pos);
 	return NULL;
 }
 
 void ring_release(struct ring *r)
 {
-	__atomic_store_n(&r->head, r->next, __ATOMIC_RELEASE);
+	read_to(r, r->next);
+}
+
+void ring_publish(struct ring *r)
+{
+	if (r->head != r->read)
+		__atomic_store_n(&r->head, r->read, __ATOMIC_RELEASE);
 }
 
 size_t ring_used(const struct ring *r)

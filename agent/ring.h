@@ -2,8 +2,10 @@
  *
  * Contract: one thread writes (ring_reserve or ring_room, then ring_commit
  * or ring_pad),
- * one other thread reads (ring_peek, then ring_release); no lock, no system
- * call, no allocation after ring_init. A record is contiguous in memory: when
+ * one other thread reads (ring_peek, then ring_release, and ring_publish
+ * when it stops reading); no lock, no system call, no allocation after
+ * ring_init. The room the reader made is given back to the writer a batch
+ * at a time (RING_PUBLISH_BYTES) and at ring_publish, not at each record. A record is contiguous in memory: when
  * the room left before the buffer's end is too small, the producer pads to
  * the end (ring_pad) and writes at the start. Positions are 64-bit counters
  * that never wrap in practice; the byte size is a power of two. What does not
@@ -46,9 +48,22 @@ struct ring {
 	uint64_t size;               /* a power of two, >= 64 */
 	uint64_t tail __attribute__((aligned(64)));  /* producer: next byte to write (release) */
 	uint64_t head_seen;          /* producer only: its last read of head */
-	uint64_t head __attribute__((aligned(64)));  /* consumer: next byte to read (release) */
+	/* consumer: what it has given back (release); the producer may write
+	 * before it. Stored a batch at a time: stored at each record, the line
+	 * moved to the consumer's core at each record and back to the
+	 * producer's at its next check of the room (perf, row 4r: half of the
+	 * producer's put was that load) */
+	uint64_t head __attribute__((aligned(64)));
+	uint64_t publish_batch;      /* head is stored when read is this far ahead */
+	uint64_t read __attribute__((aligned(64)));  /* consumer only: next byte to read */
 	uint64_t next;               /* consumer only: where the peeked record ends */
 };
+
+/* At most this many bytes read and not given back between two ring_publish
+ * calls (an eighth of a smaller ring). */
+#ifndef RING_PUBLISH_BYTES
+#define RING_PUBLISH_BYTES 4096u
+#endif
 
 /* DATA of SIZE bytes (a power of two, >= 64). -EINVAL otherwise. */
 int ring_init(struct ring *r, void *data, size_t size);
@@ -103,8 +118,12 @@ bool ring_pad(struct ring *r);
 /* Consumer: the next record written before position LIMIT (a tail read by
  * ring_tail), or NULL. *LEN its length. Pads are skipped. */
 const uint8_t *ring_peek(struct ring *r, uint64_t limit, size_t *len);
-/* Consumer: done with the record ring_peek returned. */
+/* Consumer: done with the record ring_peek returned. Its room goes back
+ * to the producer with its batch. */
 void ring_release(struct ring *r);
+/* Consumer: give back every record released so far (when it stops reading:
+ * the producer waits for no batch that is not coming). */
+void ring_publish(struct ring *r);
 /* Consumer: the producer's position now (acquire): records before it are complete. */
 uint64_t ring_tail(const struct ring *r);
 /* Producer: is more than a quarter of the ring in use? (The consumer's
@@ -116,7 +135,7 @@ static inline bool ring_filling(struct ring *r)
 	r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 	return r->tail - r->head_seen > r->size / 4;
 }
-/* Either side: bytes in use (a snapshot). */
+/* Either side: bytes in use, what is read and not given back included (a snapshot). */
 size_t ring_used(const struct ring *r);
 
 #endif

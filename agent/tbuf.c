@@ -355,6 +355,7 @@ size_t tbuf_drain_mine(struct tbuf *t, tbuf_sink_fn sink, tbuf_lost_fn lost, voi
 	pthread_mutex_lock(&t->take_lock);
 	t->limit = ring_tail(&t->ring);
 	size_t n = hand_over_all(t, sink, lost, ctx);
+	ring_publish(&t->ring);
 	report_drops(t, lost, ctx);
 	pthread_mutex_unlock(&t->take_lock);
 	return n;
@@ -406,6 +407,7 @@ size_t tbuf_drain(tbuf_sink_fn sink, tbuf_lost_fn lost, void *ctx)
 	for (struct tbuf *t = list; t; t = t->next) {
 		if (t->drain_state == TBUF_FREE)
 			continue;
+		ring_publish(&t->ring);
 		report_drops(t, lost, ctx);
 		/* an exited thread's buffer is empty for good once drained: told, free */
 		if (t->drain_state == TBUF_EXITED && ring_used(&t->ring) == 0)

@@ -2177,6 +2177,34 @@ check_thread_buffer_loss() {
 @test "dispatch: small thread buffers, a full queue: each Lost says exactly the events missing before it (JDK 17)" { check_thread_buffer_loss "$JDK17"; }
 @test "dispatch: small thread buffers, a full queue: each Lost says exactly the events missing before it (JDK 25)" { check_thread_buffer_loss "$JDK25"; }
 
+# A plain event goes by its method's number once the method is named to the
+# connection (CAP_METHOD_IDS). With buffers of 4096 bytes a burst's first
+# events are taken by the Java thread itself, which allocates nothing and so
+# cannot grow the connection's table of named methods: those go by name.
+# Before: the first one taken made the method's template by name for the
+# connection's life (400 000 events by name, none by number).
+check_forms_after_own_take() {
+	start_jvm "$1" ",bufsize=67108864,threadbuf=4096" -- Families flood "$T/go" 200000 "$T/done"
+	wait_until 20 sock_exists
+	start_client --count --forms "$(sock_of_jvm)" method:Flood.tick
+	wait_until 20 log_has 'conn#1: RegisterMethod'
+	touch "$T/go"
+	wait_exit "$JPID" 120
+	JPID=
+	wait_exit "$CPID" 60
+	cat "$T/events"
+	local named numbered
+	named=$(sed -n 's/^by-name=\([0-9]*\) .*/\1/p' "$T/events")
+	numbered=$(sed -n 's/^by-name=[0-9]* by-number=\([0-9]*\) .*/\1/p' "$T/events")
+	[ $((named + numbered)) -eq 400000 ]
+	[ "$numbered" -gt "$named" ]
+	grep -qx 'by-name=[0-9]* by-number=[0-9]* last=number' "$T/events"
+	grep -qx 'events=[0-9]* lost=0' "$T/events"
+}
+
+@test "dispatch: small thread buffers: a method whose first events the Java thread took itself goes by number once the I/O thread takes one (JDK 17)" { check_forms_after_own_take "$JDK17"; }
+@test "dispatch: small thread buffers: a method whose first events the Java thread took itself goes by number once the I/O thread takes one (JDK 25)" { check_forms_after_own_take "$JDK25"; }
+
 @test "at VM exit: a bridge that reads slowly still gets every event queued" {
 	# 40 000 events (about 1.5 MB) queued at once; the client reads about
 	# a socket buffer (about 200 KB) every 400 ms, so the last ones leave

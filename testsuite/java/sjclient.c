@@ -11,6 +11,8 @@
  *   --no-hello          Appendix-only peer: no Hello, plain Appendix B only
  *   --pause-until FILE  after sending the commands, read nothing until FILE exists
  *   --count             print no events; at EOF print "events=N lost=L"
+ *   --forms             at EOF print "by-name=N by-number=M last=name|number":
+ *                       how the method events came (CAP_METHOD_IDS), and the last one
  *   --raw HEX           send these bytes (after the Hello unless --no-hello), then read
  *   --uid UID           connect as UID (keeping only the capability to reach the socket)
  *   --timeout SEC       give up after SEC seconds (default 60): exit 3
@@ -264,7 +266,7 @@ static uint64_t now_ns(void)
 
 int main(int argc, char **argv)
 {
-	bool hello = true, count = false, ack = true;
+	bool hello = true, count = false, ack = true, forms = false, last_by_number = false;
 	unsigned gap_ms = 0, read_delay_ms = 0;
 	bool quit = false;
 	unsigned long flood = 0;
@@ -283,6 +285,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--end-ack-after") && i + 1 < argc) end_ack_file = argv[++i];
 		else if (!strcmp(argv[i], "--pause-until") && i + 1 < argc) pause_file = argv[++i];
 		else if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
+		else if (!strcmp(argv[i], "--forms")) forms = true;
 		else if (!strcmp(argv[i], "--uid") && i + 1 < argc) uid = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc) gap_ms = (unsigned)atoi(argv[++i]);
@@ -324,7 +327,7 @@ int main(int argc, char **argv)
 	}
 	/* extension commands only after the agent's Hello: read it first */
 	bool got_hello = !hello;
-	unsigned long long events = 0, lost = 0;
+	unsigned long long events = 0, lost = 0, by_name = 0, by_number = 0;
 	for (;;) {
 		if (got_hello && (i < argc || flood)) {
 			for (; i < argc; i++) {
@@ -365,6 +368,13 @@ int main(int argc, char **argv)
 		if (rc < 0) {
 			fprintf(stderr, "sjclient: malformed event: %s\n", err.text);
 			return 1;
+		}
+		if (ev.code == WIRE_EV_METHOD_ENTER || ev.code == WIRE_EV_METHOD_EXIT) {
+			by_name++;
+			last_by_number = false;
+		} else if (ev.code == WIRE_EV_METHOD_ENTER_ID || ev.code == WIRE_EV_METHOD_EXIT_ID) {
+			by_number++;
+			last_by_number = true;
 		}
 		/* CAP_METHOD_IDS: named once, then by number (methodids.h) */
 		rc = ev.code == WIRE_EV_METHOD_NAME ? methodids_name(&ids, &ev, err.text, sizeof err.text)
@@ -414,6 +424,9 @@ int main(int argc, char **argv)
 	}
 	if (count)
 		printf("events=%llu lost=%llu\n", events, lost);
+	if (forms)
+		printf("by-name=%llu by-number=%llu last=%s\n", by_name, by_number,
+		       last_by_number ? "number" : "name");
 	fprintf(stderr, "eof\n");
 	return 0;
 }

@@ -34,14 +34,17 @@ static bool put(struct ring *q, size_t len, uint8_t tag)
 	return true;
 }
 
-/* Read one record: its length, and check every byte is TAG. */
+/* Read one record: its length, and check every byte is TAG. None left:
+ * 0, and the reader gives back what it read, as it does when it stops. */
 static size_t get(struct ring *q, uint8_t tag)
 {
 	size_t len = 0;
 	const uint8_t *p = ring_peek(q, ring_tail(q), &len);
 
-	if (!p)
+	if (!p) {
+		ring_publish(q);
 		return 0;
+	}
 	for (size_t i = 0; i < len; i++)
 		assert_int_equal(p[i], tag);
 	ring_release(q);
@@ -148,6 +151,34 @@ static void test_room_reads_head_only_when_short(void **state)
 	assert_int_equal(r.head, 256);
 }
 
+/* The reader's position reaches the writer a batch at a time (an eighth
+ * of this ring: 32 bytes) and when it stops: not at every record, whose
+ * store would take the line from the writer's core each time. */
+static void test_release_gives_back_a_batch_at_a_time(void **state)
+{
+	(void)state;
+	assert_int_equal(ring_init(&r, mem, sizeof mem), 0);
+	for (int i = 0; i < 5; i++)
+		assert_true(put(&r, 8, (uint8_t)(0xd0 + i)));   /* 16 bytes each */
+	assert_int_equal(get(&r, 0xd0), 8);
+	assert_int_equal(r.head, 0);           /* 16 read: under a batch */
+	assert_int_equal(ring_used(&r), 80);   /* read and not given back still counts */
+	assert_int_equal(get(&r, 0xd1), 8);
+	assert_int_equal(r.head, 32);          /* a batch */
+	assert_int_equal(get(&r, 0xd2), 8);
+	assert_int_equal(r.head, 32);
+	ring_publish(&r);                      /* the reader stops: all of it */
+	assert_int_equal(r.head, 48);
+	assert_int_equal(ring_used(&r), 32);
+	assert_false(ring_filling(&r));        /* the writer sees what was given back: */
+	assert_int_equal(r.head_seen, 48);     /* 32 in use by its count, not 80 */
+	assert_int_equal(get(&r, 0xd3), 8);
+	assert_int_equal(get(&r, 0xd4), 8);
+	assert_int_equal(r.head, 80);          /* 32 since the last: a batch */
+	assert_int_equal(get(&r, 0), 0);
+	assert_int_equal(ring_used(&r), 0);
+}
+
 static void test_filling(void **state)
 {
 	(void)state;
@@ -198,8 +229,10 @@ static void test_concurrent(void **state)
 	while (next < N_RECORDS) {
 		size_t len;
 		const uint8_t *p = ring_peek(&r, ring_tail(&r), &len);
-		if (!p)
+		if (!p) {
+			ring_publish(&r);   /* as a drainer does when it stops */
 			continue;
+		}
 		uint32_t i;
 		memcpy(&i, p, 4);
 		assert_int_equal(i, next);
@@ -210,6 +243,7 @@ static void test_concurrent(void **state)
 		next++;
 	}
 	pthread_join(t, NULL);
+	ring_publish(&r);
 	assert_int_equal(ring_used(&r), 0);
 }
 
@@ -221,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_wraps_with_a_pad),
 		cmocka_unit_test(test_full_then_room),
 		cmocka_unit_test(test_room_reads_head_only_when_short),
+		cmocka_unit_test(test_release_gives_back_a_batch_at_a_time),
 		cmocka_unit_test(test_filling),
 		cmocka_unit_test(test_concurrent),
 	};
