@@ -14,6 +14,9 @@
  *    the same fields; without swap the re-encoding is the input's bytes;
  *  - -EBADMSG: the error names a field at an offset inside the bytes, and
  *    the bytes before that offset are a valid prefix (-EAGAIN);
+ *  - an event decodes as wire_decode_event_general() decodes it (the same
+ *    result, length, fields or error): the fast reading of events by
+ *    number takes nothing the general one would not, and reads it the same;
  *  - a decoded Hello is one wire_peer_accept_hello() takes;
  *  - and ASan/UBSan: no read past a prefix (each is an exact-size copy).
  */
@@ -100,6 +103,26 @@ static void check_error(bool command, const struct wire_peer *peer, const uint8_
 		die("a shorter input decodes although the longer one is malformed", err->text);
 }
 
+/* The event just decoded into ev (RC, USED, ERR), decoded again without
+ * the fast path: the same in every respect. */
+static void check_general(const struct wire_peer *peer, const uint8_t *buf, size_t len, int rc, size_t used,
+			  const struct wire_error *err)
+{
+	struct wire_error err2;
+	size_t used2 = 0;
+	char why[160];
+	int rc2;
+
+	memset(&err2, 0, sizeof(err2));
+	rc2 = wire_decode_event_general(peer, buf, len, &ev2, &used2, &err2);
+	if (rc2 != rc)
+		die("the fast decoding and the general one disagree on the verdict", err2.text);
+	if (rc == 0 && (used2 != used || !wire_event_equal(&ev, &ev2, why, sizeof(why))))
+		die("the fast decoding and the general one read different fields", why);
+	if (rc == -EBADMSG && (err2.offset != err->offset || strcmp(err2.text, err->text) != 0))
+		die("the fast decoding and the general one give different errors", err2.text);
+}
+
 /* Re-encode the decoded message and decode it back. */
 static void check_roundtrip(bool command, const struct wire_peer *peer, const uint8_t *buf, size_t used)
 {
@@ -144,6 +167,8 @@ static void run_stream(bool command, struct wire_peer peer, bool follow, const u
 		int rc = decode(command, &peer, buf + pos, len - pos, false, &used, &err);
 		const struct wire_hello *hello = NULL;
 
+		if (!command)
+			check_general(&peer, buf + pos, len - pos, rc, used, &err);
 		if (rc == -EAGAIN)
 			return;
 		if (rc == -EBADMSG) {

@@ -18,6 +18,11 @@ testsuite_unit_test_wire_layout_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_wire_layout_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_wire_layout
 
+check_PROGRAMS += testsuite/unit/test_wire_fast
+testsuite_unit_test_wire_fast_SOURCES = testsuite/unit/test_wire_fast.c $(WIRE_TEST_HELPERS)
+testsuite_unit_test_wire_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_wire_fast_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_wire_fast
 check_PROGRAMS += testsuite/unit/test_wire_malformed
 testsuite_unit_test_wire_malformed_SOURCES = testsuite/unit/test_wire_malformed.c $(WIRE_TEST_HELPERS)
 testsuite_unit_test_wire_malformed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
