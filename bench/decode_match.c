@@ -254,24 +254,33 @@ static int record(const char *sock, const char *file, unsigned seconds,
 		if (write(out, buf, (size_t)n) != n)
 			die("%s: %s", file, strerror(errno));
 		total += (uint64_t)n;
-		if (!c.hello_done) { /* the first message is the agent's Hello */
+		/* the stream is read as the bridge reads it: its Hello, then its
+		 * VmDeath, acknowledged as the bridge does (CAP_END_ACK), or the
+		 * JVM would wait 5 s for it and say so */
+		if (wire_reader_push(&c.rd, buf, (size_t)n) < 0)
+			die("a message longer than any the agent sends");
+		for (;;) {
 			struct wire_error err;
 			size_t len, used;
-			const uint8_t *d;
+			const uint8_t *d = wire_reader_data(&c.rd, &len);
 
-			if (wire_reader_push(&c.rd, buf, (size_t)n) < 0)
-				die("no Hello from the agent");
-			d = wire_reader_data(&c.rd, &len);
-			rc = wire_decode_event(&c.peer, d, len, ev, &used, &err);
+			rc = len ? wire_decode_event(&c.peer, d, len, ev, &used, &err) : -EAGAIN;
 			if (rc == -EAGAIN)
-				continue;
-			if (rc < 0 || ev->code != WIRE_EV_HELLO ||
-			    wire_peer_accept_hello(&c.peer, &ev->hello, CONN_OUR_CAPS) < 0)
-				die("the agent did not answer with a Hello");
-			c.hello_done = true;
-			rc = conn_send_registrations(&c, &o->reg, NULL);
+				break;
 			if (rc < 0)
-				die("sending the registrations: %s", strerror(-rc));
+				die("a malformed event from the agent: %s", err.text);
+			wire_reader_consume(&c.rd, used);
+			if (!c.hello_done) { /* the first message is the agent's Hello */
+				if (ev->code != WIRE_EV_HELLO ||
+				    wire_peer_accept_hello(&c.peer, &ev->hello, CONN_OUR_CAPS) < 0)
+					die("the agent did not answer with a Hello");
+				c.hello_done = true;
+				rc = conn_send_registrations(&c, &o->reg, NULL);
+				if (rc < 0)
+					die("sending the registrations: %s", strerror(-rc));
+			} else if (ev->code == WIRE_EV_VM_DEATH && ev->has_trailer && conn_acks_end(&c)) {
+				conn_send_ack(&c, ev->trailer.seq);
+			}
 		}
 	}
 	conn_send_reset(&c);

@@ -2262,6 +2262,27 @@ flood_to_client() {
 	log_has 'conn#1 .* closed: the VM is exiting'
 }
 
+@test "at VM exit: bench-decode-match --record acknowledges the VM's end as the bridge does, and its recording replays" {
+	# before: it read the stream without decoding it, never acknowledged
+	# VmDeath, and every recording held the JVM 5 s, with the agent's warning
+	start_jvm "$JDK17" "" -- Families flood "$T/go" 1000 "$T/done"
+	wait_until 20 sock_exists
+	"$BUILD/bench/bench-decode-match" --record "$(sock_of_jvm)" --output "$T/stream.bin" --seconds 120 \
+		-- --fire --slot 0:method.enter:Flood.tick >"$T/rec.out" 2>"$T/rec.err" 3>&- &
+	CPID=$!
+	wait_until 20 log_has 'conn#1: Start'
+	touch "$T/go"
+	wait_exit "$JPID" 30
+	JPID=
+	wait_exit "$CPID" 30
+	! log_has 'has not acknowledged' || return 1
+	log_has 'conn#1 .* closed: the VM is exiting'
+	grep -q '^# recorded [0-9]* bytes from ' "$T/rec.err"
+	run "$BUILD/bench/bench-decode-match" --stream "$T/stream.bin" --loops 1 -- --fire --slot 0:method.enter:Flood.tick
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"RESULT decode_match_fires 1000 fires"* ]]
+}
+
 @test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
 	flood_to_client 100 --end-ack-never
 	wait_exit "$JPID" 60
