@@ -6,7 +6,11 @@
 //       Creates the tables (ACCOUNTS with ACCOUNTS_N rows, HISTORY empty),
 //       runs WARMUP requests (untimed, default REQUESTS / 2), then REQUESTS
 //       timed ones, and prints one line:
-//         DBWORKLOAD requests=N elapsed_ns=T req_per_s=X ns_per_req=X commits=N checksum=C
+//         DBWORKLOAD requests=N elapsed_ns=T req_per_s=X ns_per_req=X cpu_ns_per_req=X commits=N checksum=C
+//       cpu_ns_per_req: the CPU time of the thread that runs the requests
+//       (ThreadMXBean, the timed phase) per request, -1 where the JVM cannot
+//       say; what a probe costs that thread itself, whatever other threads
+//       (a tracer's) take from the machine.
 //       With GATE (a file path), it waits for that file to exist before the
 //       warm-up, so that a tracer attached from outside (bpftrace -p) sees
 //       every request.
@@ -28,6 +32,8 @@
 // is printed, so nothing can be optimised away. HISTORY grows by one row a
 // request, as TPC-B's does (a few tens of MB for a run).
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -116,13 +122,18 @@ public final class DbWorkload {
                 Thread.sleep(10);
             }
         }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpuKnown = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         long acc = w.run(warmup, 1);
         long commitsBefore = w.commits;
+        long cpu0 = cpuKnown ? threads.getCurrentThreadCpuTime() : 0;
         long t0 = System.nanoTime();
         acc = w.run(requests, acc);
         long elapsed = System.nanoTime() - t0;
-        System.out.printf("DBWORKLOAD requests=%d elapsed_ns=%d req_per_s=%.1f ns_per_req=%.1f commits=%d checksum=%d%n",
-                requests, elapsed, requests * 1e9 / elapsed, (double) elapsed / requests, w.commits - commitsBefore, acc);
+        double cpuPerRequest = cpuKnown ? (double) (threads.getCurrentThreadCpuTime() - cpu0) / requests : -1;
+        System.out.printf("DBWORKLOAD requests=%d elapsed_ns=%d req_per_s=%.1f ns_per_req=%.1f cpu_ns_per_req=%.1f commits=%d checksum=%d%n",
+                requests, elapsed, requests * 1e9 / elapsed, (double) elapsed / requests, cpuPerRequest,
+                w.commits - commitsBefore, acc);
         try (Statement s = conn.createStatement()) {
             s.execute("SHUTDOWN");
         }
