@@ -5,7 +5,8 @@
  * one other thread reads (ring_peek, then ring_release, and ring_publish
  * when it stops reading); no lock, no system call, no allocation after
  * ring_init. The room the reader made is given back to the writer a batch
- * at a time (RING_PUBLISH_BYTES) and at ring_publish, not at each record. A record is contiguous in memory: when
+ * at a time (RING_PUBLISH_BYTES) and at ring_publish, not at each record.
+ * A record is contiguous in memory: when
  * the room left before the buffer's end is too small, the producer pads to
  * the end (ring_pad) and writes at the start. Positions are 64-bit counters
  * that never wrap in practice; the byte size is a power of two. What does not

@@ -589,7 +589,7 @@ static const char *const event_names[256] = { STAPJAVA_EVENTS(EVENT_NAME_ROW) };
 
 /* A method event by number with a trailer of no flags, the event a busy
  * stream is made of (PROTOCOL.md, "Methods by number"), read at its fixed
- * offsets: the general reading cost a quarter of the bridge's time an event
+ * offsets: the general reading was a fifth of the bridge's time an event
  * (perf, bench row 11f). It takes only what the general reading accepts,
  * to the same fields; anything else (and so every refusal and its message)
  * is left to that one. test_wire_fast.c compares the two on every sample

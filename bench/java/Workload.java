@@ -3,7 +3,9 @@
 //   java Workload ITERATIONS [WARMUP [GATE]]
 //       Runs WARMUP iterations (untimed, default ITERATIONS / 2) and then
 //       ITERATIONS timed ones, and prints one line:
-//         WORKLOAD iterations=N elapsed_ns=T ns_per_iter=X hot_calls=N cold_calls=N checksum=C
+//         WORKLOAD iterations=N elapsed_ns=T ns_per_iter=X cpu_ns_per_iter=X hot_calls=N cold_calls=N checksum=C
+//       cpu_ns_per_iter: the CPU time of the thread that runs the iterations
+//       (ThreadMXBean, the timed phase), -1 where the JVM cannot say.
 //       Every iteration calls hot(); every 1000th calls cold() as well, so
 //       iteration counts are rounded up to whole thousands. With GATE (a file
 //       path), it waits for that file to exist before the warm-up, so that a
@@ -163,13 +165,17 @@ public final class Workload {
         if (args.length > 2) {
             waitFor(Path.of(args[2]), 10);
         }
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        boolean cpuKnown = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         long acc = run(warmChunks, 1);
         long coldBefore = coldCalls;
+        long cpu0 = cpuKnown ? threads.getCurrentThreadCpuTime() : 0;
         long t0 = System.nanoTime();
         acc = run(chunks, acc);
         long elapsed = System.nanoTime() - t0;
         long n = chunks * CHUNK;
-        System.out.printf("WORKLOAD iterations=%d elapsed_ns=%d ns_per_iter=%.3f hot_calls=%d cold_calls=%d checksum=%d%n",
-                n, elapsed, (double) elapsed / n, n, coldCalls - coldBefore, acc);
+        double cpuPerIter = cpuKnown ? (double) (threads.getCurrentThreadCpuTime() - cpu0) / n : -1;
+        System.out.printf("WORKLOAD iterations=%d elapsed_ns=%d ns_per_iter=%.3f cpu_ns_per_iter=%.3f hot_calls=%d cold_calls=%d checksum=%d%n",
+                n, elapsed, (double) elapsed / n, cpuPerIter, n, coldCalls - coldBefore, acc);
     }
 }
