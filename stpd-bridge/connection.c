@@ -3,11 +3,13 @@
 #include "connection.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -108,6 +110,28 @@ void conn_close(struct agent_conn *c)
 	wire_reader_free(&c->rd);
 	free(c->jfr_out);
 	c->jfr_out = NULL;
+}
+
+void conn_end(struct agent_conn *c, unsigned ms)
+{
+	uint8_t sink[16384];
+	struct timespec now;
+
+	if (c->fd >= 0 && shutdown(c->fd, SHUT_WR) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		const int64_t until = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ms;
+		for (;;) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			int64_t left = until - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+			struct pollfd p = { .fd = c->fd, .events = POLLIN };
+			if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+				break;
+			ssize_t n = read(c->fd, sink, sizeof sink);
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				break;
+		}
+	}
+	conn_close(c);
 }
 
 static int send_command(struct agent_conn *c, const struct wire_command *cmd)

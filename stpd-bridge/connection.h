@@ -60,6 +60,12 @@ struct agent_conn {
 int conn_open(struct agent_conn *c, const struct jvm_id *jvm, int dirfd, const char *dir,
 	      char *why, size_t whylen);
 void conn_close(struct agent_conn *c);
+/* The session's end, after Reset: our side shut for writing, then what the
+ * agent still sends read and dropped until it closes too (it does once it
+ * reads the end), for at most MS ms. Closed with unread bytes, the socket
+ * would be reset, and the agent would log a read error for an ordinary
+ * end. Then conn_close(). */
+void conn_end(struct agent_conn *c, unsigned ms);
 
 /* Our Hello, and with REG (NULL for in-thread dispatch, which an
  * Appendix-only agent cannot do), in the same write, the Appendix B

@@ -20,6 +20,9 @@
 #include "log.h"
 #include "privsep.h"
 
+/* After Reset, how long the agent has to close its side (it does as soon as
+ * its I/O thread reads our end: a few ms) before we close regardless. */
+#define WORKER_END_MS 1000u
 #define SUPERVISOR_CHECK_MS 1000
 #define MESSAGE_STALL_MS 10000   /* part of a message, then silence: the agent is stuck or hostile */
 #define AGENT_SOCKET_MS 10000  /* from the agent loaded to its socket */
@@ -489,7 +492,10 @@ int worker_main(const struct worker_config *cfg)
 		if (handler_flush(&w.h) < 0)
 			sj_debug("pid %d: output closed at the end", w.pid);
 	}
-	conn_close(&w.conn);
+	if (status == WORKER_DONE)
+		conn_end(&w.conn, WORKER_END_MS);
+	else
+		conn_close(&w.conn);
 	handler_free(&w.h);
 	free(w.ev);
 	if (w.sigfd >= 0)

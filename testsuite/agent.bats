@@ -2205,6 +2205,25 @@ check_forms_after_own_take() {
 @test "dispatch: small thread buffers: a method whose first events the Java thread took itself goes by number once the I/O thread takes one (JDK 17)" { check_forms_after_own_take "$JDK17"; }
 @test "dispatch: small thread buffers: a method whose first events the Java thread took itself goes by number once the I/O thread takes one (JDK 25)" { check_forms_after_own_take "$JDK25"; }
 
+# A session that ends while the JVM still sends: the bridge shuts its side
+# after Reset and reads what is in flight until the agent closes too. Before,
+# it closed with unread bytes, the kernel reset the connection, and the agent
+# logged a read error for an ordinary end (a vm test saw it once).
+@test "a session that ends while events flow closes cleanly: the agent sees the bridge's end, not a reset" {
+	start_jvm "$JDK17" "" -- Families flood "$T/go" 2000000000 "$T/done"
+	wait_until 20 sock_exists
+	start_bridge b -m 'Flood.tick(I)V:enter'
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 20 grep -q '^method.enter ' "$T/b.out"
+	kill -TERM "$BPID"
+	wait_exit "$BPID" 10
+	wait_until 10 conn_closed 1
+	log_has 'conn#1: Reset'
+	log_has 'conn#1 (pid [0-9]* uid [0-9]*) closed: peer closed the connection$'
+	! log_has 'read error' || return 1
+}
+
 @test "at VM exit: a bridge that reads slowly still gets every event queued" {
 	# 40 000 events (about 1.5 MB) queued at once; the client reads about
 	# a socket buffer (about 200 KB) every 400 ms, so the last ones leave
