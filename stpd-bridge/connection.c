@@ -9,13 +9,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "discovery.h"
 #include "fdio.h"
 #include "log.h"
+#include "monoclock.h"
 
 #define SEND_TIMEOUT_MS 2000
 
@@ -115,16 +115,13 @@ void conn_close(struct agent_conn *c)
 void conn_end(struct agent_conn *c, unsigned ms)
 {
 	uint8_t sink[16384];
-	struct timespec now;
 
 	if (c->fd >= 0 && shutdown(c->fd, SHUT_WR) == 0) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		const int64_t until = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ms;
+		const uint64_t until = monotonic_ns() + (uint64_t)ms * 1000000u;
 		for (;;) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			int64_t left = until - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+			const uint64_t now = monotonic_ns();
 			struct pollfd p = { .fd = c->fd, .events = POLLIN };
-			if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			if (now >= until || poll(&p, 1, (int)((until - now + 999999u) / 1000000u)) <= 0)
 				break;
 			ssize_t n = read(c->fd, sink, sizeof sink);
 			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))

@@ -9,6 +9,7 @@
 
 #include "fdio.h"
 #include "log.h"
+#include "monoclock.h"
 #include "print.h"
 
 static int jfr_event(void *ctx, const struct jfr_live_event *ev, uint64_t slots);
@@ -108,14 +109,6 @@ void handler_report_silent(const struct handler *h)
 			"ran matched it", (int)h->pid, (int)strcspn(d[0]->label, "."), d[0]->label, (int)plen,
 			text, words);
 	}
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* What lines and markers say besides the body: the trailer's thread and

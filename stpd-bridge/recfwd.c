@@ -10,17 +10,10 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "monoclock.h"
 #include "recchan.h"
 
 #define CAP (RECFWD_BATCH + RECCHAN_MAX_RECORD)
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int recfwd_init(struct recfwd *f, int fd, uint32_t pid)
 {

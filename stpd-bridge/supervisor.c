@@ -23,6 +23,7 @@
 #include "jvmsel.h"
 #include "fdio.h"
 #include "log.h"
+#include "monoclock.h"
 #include "print.h"
 #include "procfs.h"
 #include "recorder.h"
@@ -86,10 +87,7 @@ struct supervisor {
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return monotonic_ns() / 1000000u;
 }
 
 /* ------------------------------------------------------------ workers' output */

@@ -18,6 +18,7 @@
 #include "discovery.h"
 #include "handler.h"
 #include "log.h"
+#include "monoclock.h"
 #include "privsep.h"
 
 /* After Reset, how long the agent has to close its side (it does as soon as
@@ -43,14 +44,6 @@ struct worker {
 
 /* How a step ended: go on, stop quietly, or stop because the peer failed. */
 enum step { STEP_OK, STEP_STOP, STEP_REFUSE };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int send_jfr(void *ctx, const struct wire_jfr_event *e)
 {
