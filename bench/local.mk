@@ -36,10 +36,11 @@
 #   socket (RESULT flood_events_per_s, flood_ns_per_event).
 # libnullagent.so: a JVMTI agent with empty MethodEntry/MethodExit callbacks
 #   (option "entry": MethodEntry only; "breakpoint=CLASS.METHOD": an empty
-#   Breakpoint callback; "inject=CLASS.METHOD": agent/classfile.c's injected
-#   call to an empty native), at bench/libnullagent.so. It links the
-#   agent's class-file rewriter (agent/libsjrewrite.la: agent/classfile.c and
-#   the parts it is built on), not the agent.
+#   Breakpoint callback; "inject=PATTERN", "inject-return=PATTERN":
+#   agent/classfile.c's injected calls to empty natives in the methods a
+#   method pattern selects), at bench/libnullagent.so. It links the agent's
+#   class-file rewriter (agent/libsjrewrite.la: agent/classfile.c and the
+#   parts it is built on) and the runtime's pattern matcher, not the agent.
 # bench-record-rate-seed: the JinsightLive and TPTP writers (formats/rec_trc.c,
 #   rec_trcbin.c) over synthetic method enter/return events, to /dev/null
 #   (bench/record_rate_seed.c says how). RESULT record_trc_events_per_s,
@@ -70,9 +71,9 @@ bench_bench_sync_rtt_LDADD = runtime/libsjruntime.la
 # A shared object that is not installed: -rpath makes libtool build one.
 noinst_LTLIBRARIES += bench/libnullagent.la
 bench_libnullagent_la_SOURCES = bench/nullagent.c
-bench_libnullagent_la_LIBADD = agent/libsjrewrite.la
+bench_libnullagent_la_LIBADD = agent/libsjrewrite.la runtime/libsjruntime.la
 bench_libnullagent_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
-bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(JDK_CPPFLAGS)
+bench_libnullagent_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent -I$(top_srcdir)/runtime $(JDK_CPPFLAGS)
 
 # The harness finds the agent at a stable path in the build tree.
 all-local: bench/libnullagent.so
@@ -95,9 +96,19 @@ bench_bench_reg_apply_LDADD = runtime/libsjruntime.la
 #   thread_buffer_put_small_ns (tbuf_put_small), and _fast_ns of each (the
 #   fastest tenth of the batches).
 noinst_PROGRAMS += bench/bench-thread-buffer
-bench_bench_thread_buffer_SOURCES = bench/thread_buffer.c
+bench_bench_thread_buffer_SOURCES = bench/thread_buffer.c bench/batchstat.c bench/batchstat.h
 bench_bench_thread_buffer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
 bench_bench_thread_buffer_LDADD = agent/libsjevents.la -lpthread
+
+# bench-clock-read: the event's timestamp, agent/clock.h's clock_raw() (the
+#   TSC where the kernel's clock runs on it), beside the vDSO's
+#   clock_gettime (bench/clock_read.c says how). RESULT clock_raw_ns,
+#   clock_gettime_ns, their _fast_ns (the fastest tenth of the batches),
+#   clock_raw_is_tsc.
+noinst_PROGRAMS += bench/bench-clock-read
+bench_bench_clock_read_SOURCES = bench/clock_read.c bench/batchstat.c bench/batchstat.h
+bench_bench_clock_read_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent
+bench_bench_clock_read_LDADD = agent/libsjevents.la
 
 # bench-jfr-live: the live JFR chunk parser (formats/jfr_live*.c) over a .jfr
 #   file, parsed again and again on one core with every event type wanted

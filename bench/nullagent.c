@@ -2,7 +2,7 @@
  * and does nothing with them: the cost of JVMTI itself, the baseline the
  * stapjava agent's figures are read against.
  *
- *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint-capability|=breakpoint=CLASS.METHOD|=inject=CLASS.METHOD|=inject-return=CLASS.METHOD] ...
+ *   java -agentpath:build/bench/libnullagent.so[=entry|=breakpoint-capability|=breakpoint=CLASS.METHOD|=inject=PATTERN|=inject-return=PATTERN] ...
  *
  * Contract: at load it adds can_generate_method_entry_events and
  * can_generate_method_exit_events and enables MethodEntry and MethodExit
@@ -11,12 +11,19 @@
  * already costs HotSpot something). CLASS below is in internal or dotted
  * form, no package wildcard; only the capabilities a mode needs are added.
  *
- * "inject=CLASS.METHOD" reports method entry the way the stapjava agent
- * does by default (agent/inject.h): every method METHOD of CLASS that has
- * code gets agent/classfile.c's enter call (and, with
- * "inject-return=CLASS.METHOD", its return and exceptional-exit calls too)
- * from a ClassFileLoadHook, enabled in Agent_OnLoad so that no load of CLASS
- * is missed, whatever the phase. stapjava.Probe (public final, the static
+ * "inject=PATTERN" reports method entry the way the stapjava agent does by
+ * default (agent/inject.h): every method with code that the method pattern
+ * PATTERN selects (runtime/pattern.h, as a java.method("PATTERN") probe
+ * point or the bridge's --slot selects it: "Workload.hot", every overload of
+ * hot in Workload; "org.hsqldb.jdbc.*", every method of that package) gets
+ * agent/classfile.c's enter call (and, with "inject-return=PATTERN", its
+ * return and exceptional-exit calls too) from a ClassFileLoadHook, enabled
+ * in Agent_OnLoad so that no load is missed, whatever the phase. The
+ * methods are those the agent's own hook picks for the same pattern: native
+ * and abstract ones have no code, an empty finalize()V is left alone, and
+ * neither java.lang.Object nor stapjava.Probe is touched. So a row with the
+ * agent and a row with this agent differ by what the agent's natives do.
+ * stapjava.Probe (public final, the static
  * natives of classfile_probe_methods) is defined in the boot loader with
  * JNI DefineClass at VMInit, the first moment JNI can define a class, and
  * its natives are registered with RegisterNatives as empty functions
@@ -24,7 +31,9 @@
  * before VMInit: the call is resolved when it first runs, not when CLASS is
  * loaded, and application classes (the Workload, loaded by the application
  * class loader from main) run only after VMInit. A call that ran earlier
- * would throw NoClassDefFoundError, which fails the JVM too. The class
+ * would throw NoClassDefFoundError, which fails the JVM too; so a class
+ * loaded before VMInit (the JDK's own, for a pattern that reaches them) is
+ * left alone, counted, and said at VMDeath. The class
  * bytes come from agent/classfile.c (classfile_probe_class), as the agent's
  * do: the same class the real agent defines.
  *
@@ -42,11 +51,13 @@
  * Failing loudly: a baseline that silently measured nothing would mislead.
  * Any other option string, or a JVMTI failure at load, prints one line and
  * fails the load (the JVM does not start), as the real agent does with a
- * mistyped option. In inject mode, a rewrite that fails (or finds no method
- * METHOD with code in CLASS), a Probe class that cannot be defined, and a VM
- * that ends without CLASS ever having got a call (checked at VMDeath: CLASS
- * not loaded, or loaded in the primordial phase, which the hook does not
- * see) each print one line and end the JVM with exit status 1 at once.
+ * mistyped option. In inject mode, a malformed PATTERN fails the load; a
+ * rewrite that fails, a Probe class that cannot be defined, and a VM that
+ * ends without any method having got a call (checked at VMDeath: no class
+ * that PATTERN selects was loaded after VMInit) each print one line and end
+ * the JVM with exit status 1 at once. At VMDeath, stderr gets one line
+ * "libnullagent: inject: N method(s) of M class(es) got calls" (and the classes
+ * left alone before VMInit, when there were any).
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -59,6 +70,8 @@
 #include <jvmti.h>
 
 #include "classfile.h"
+#include "mutf8.h"
+#include "pattern.h"
 
 static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
 				    jmethodID method)
@@ -102,9 +115,12 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
 	(*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
 }
 
-/* ---- inject=CLASS.METHOD */
+/* ---- inject=PATTERN */
 static int inject_mode;
-static atomic_int injected;       /* methods that got a call, over every load of CLASS */
+static struct pattern inject_pattern;
+static atomic_bool vm_started;    /* VMInit has defined stapjava.Probe */
+static atomic_int injected;       /* methods that got a call, over every load */
+static atomic_int injected_classes, early_classes;
 
 /* One line, and the JVM ends with status 1 at once. */
 __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
@@ -143,16 +159,29 @@ static void *const probe_natives[CF_NPROBE] = {
 };
 
 struct select_ctx {
+	const char *sig;     /* the class's signature, "Lorg/hsqldb/jdbc/JDBCConnection;" */
 	int32_t next;
-	int n;
+	bool failed;         /* a wire name that could not be made */
 };
 
+/* As agent/inject.c's hook_select and pick_method choose. */
 static void select_method(void *arg, const char *name, size_t name_len, const char *desc,
 			  size_t desc_len, uint16_t access, struct classfile_pick *pick)
 {
 	struct select_ctx *c = arg;
+	char wire[2048];
 
-	if (name_len != strlen(bp_method) || memcmp(name, bp_method, name_len) != 0)
+	if (access & 0x0500)   /* native, abstract: no code */
+		return;
+	if (pick->lone_return && name_len == 8 && memcmp(name, "finalize", 8) == 0 && desc_len == 3 &&
+	    memcmp(desc, "()V", 3) == 0)
+		return;
+	ssize_t n = name_method_wire_n(wire, sizeof wire, c->sig, name, name_len, desc, desc_len);
+	if (n < 0) {
+		c->failed = true;
+		return;
+	}
+	if (!pattern_match_method(&inject_pattern, wire, (size_t)n))
 		return;
 	pick->site = c->next++;
 	pick->enter = true;
@@ -169,21 +198,39 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass rede
 				       const char *name, jobject protection_domain, jint len,
 				       const unsigned char *data, jint *new_len, unsigned char **new_data)
 {
-	size_t clen = strlen(bp_class_sig) - 2;   /* "LWorkload;" -> "Workload" */
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	const char *why = NULL;
-	struct select_ctx sc = { 0 };
+	char sig[1024];
+	struct select_ctx sc = { sig, 0, false };
 	struct classfile_hooks hooks = { &sc, select_method, refused, NULL, NULL };
 	unsigned char *copy = NULL;
+	size_t nlen = name ? strlen(name) : 0;
 
-	if (!name || strlen(name) != clen || memcmp(name, bp_class_sig + 1, clen) != 0)
+	if (!name || strcmp(name, CLASSFILE_PROBE_CLASS) == 0 || strcmp(name, "java/lang/Object") == 0)
 		return;
+	if (nlen + 3 > sizeof sig)
+		die("inject: class name %.80s... longer than %zu bytes", name, sizeof sig - 3);
+	/* the signature the agent matches by: standard UTF-8 (inject.c) */
+	sig[0] = 'L';
+	memcpy(sig + 1, name, nlen);
+	memcpy(sig + 1 + nlen, ";", 2);
+	nlen = (size_t)mutf8_to_utf8(sig, nlen + 2, MUTF8_NAME);
+	sig[nlen] = '\0';
 	int n = classfile_inject(data, (size_t)len, &hooks, &out, &out_len, &why);
+	if (sc.failed)
+		die("inject: cannot name a method of %s", name);
 	if (n < 0)
 		die("inject: cannot rewrite %s (%s)", name, why ? why : "?");
-	if (n == 0)
-		die("inject: %s has no method %s with code", name, bp_method);
+	if (n == 0) {
+		free(out);
+		return;
+	}
+	if (!atomic_load(&vm_started)) {   /* its calls would run before stapjava.Probe exists */
+		free(out);
+		atomic_fetch_add(&early_classes, 1);
+		return;
+	}
 	if ((*jvmti)->Allocate(jvmti, (jlong)out_len, &copy) != JVMTI_ERROR_NONE)
 		die("inject: no memory for %s", name);
 	memcpy(copy, out, out_len);
@@ -191,6 +238,7 @@ static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass rede
 	*new_data = copy;
 	*new_len = (jint)out_len;
 	atomic_fetch_add(&injected, n);
+	atomic_fetch_add(&injected_classes, 1);
 }
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
@@ -210,13 +258,22 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 		(*jni)->ExceptionDescribe(jni);
 		die("inject: cannot define %s in the boot loader", CLASSFILE_PROBE_CLASS);
 	}
+	atomic_store(&vm_started, true);
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 {
+	int early = atomic_load(&early_classes);
+
 	if (!atomic_load(&injected))
-		die("inject: class %.*s got no call (not loaded, or loaded too early for the hook): nothing measured",
-		    (int)strlen(bp_class_sig) - 2, bp_class_sig + 1);
+		die("inject: no method that %s selects got a call (no class of it loaded after VMInit%s): "
+		    "nothing measured", inject_pattern.text, early ? ", some before it" : "");
+	fprintf(stderr, "libnullagent: inject: %d method(s) of %d class(es) got calls", atomic_load(&injected),
+		atomic_load(&injected_classes));
+	if (early)
+		fprintf(stderr, " (%d class(es) that %s selects loaded before VMInit, left alone)", early,
+			inject_pattern.text);
+	fputc('\n', stderr);
 }
 
 /* "a.b.C.m" -> bp_class_sig "La/b/C;", bp_method "m". */
@@ -259,21 +316,18 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 			fprintf(stderr, "libnullagent: breakpoint=%s: want CLASS.METHOD\n", options + 11);
 			return JNI_ERR;
 		}
-	} else if (options && strncmp(options, "inject=", 7) == 0) {
-		if (parse_spec(options + 7) < 0) {
-			fprintf(stderr, "libnullagent: inject=%s: want CLASS.METHOD\n", options + 7);
+	} else if (options && (strncmp(options, "inject=", 7) == 0 || strncmp(options, "inject-return=", 14) == 0)) {
+		const char *text = strchr(options, '=') + 1;
+		char why[256];
+
+		if (pattern_compile(&inject_pattern, PATTERN_METHOD, text, strlen(text), why, sizeof why) < 0) {
+			fprintf(stderr, "libnullagent: %s: not a method pattern: %s\n", options, why);
 			return JNI_ERR;
 		}
-		inject_mode = 1;
-	} else if (options && strncmp(options, "inject-return=", 14) == 0) {
-		if (parse_spec(options + 14) < 0) {
-			fprintf(stderr, "libnullagent: inject-return=%s: want CLASS.METHOD\n", options + 14);
-			return JNI_ERR;
-		}
-		inject_mode = 2;
+		inject_mode = options[6] == '=' ? 1 : 2;
 	} else if (options && options[0]) {
 		fprintf(stderr, "libnullagent: unknown option '%s' (only 'entry', 'breakpoint=CLASS.METHOD', "
-			"'breakpoint-capability', 'inject=CLASS.METHOD' or 'inject-return=CLASS.METHOD')\n", options);
+			"'breakpoint-capability', 'inject=PATTERN' or 'inject-return=PATTERN')\n", options);
 		return JNI_ERR;
 	}
 	if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti) {

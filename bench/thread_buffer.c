@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batchstat.h"
 #include "plainev.h"
 #include "tbuf.h"
 
@@ -74,28 +75,6 @@ static int copy_plain(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *
 	*len = PLAINEV_BYTES;
 	*trailer_at = 0;
 	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The mean ns a record over all N batches of B, and over the fastest tenth. */
-static void summarize(uint64_t *ns, size_t n, size_t b, double *all, double *fast)
-{
-	uint64_t sum = 0, sum_fast = 0;
-	size_t k = n / 10 ? n / 10 : 1;
-
-	for (size_t i = 0; i < n; i++)
-		sum += ns[i];
-	qsort(ns, n, sizeof *ns, cmp_u64);
-	for (size_t i = 0; i < k; i++)
-		sum_fast += ns[i];
-	*all = (double)sum / (double)(n * b);
-	*fast = (double)sum_fast / (double)(k * b);
 }
 
 int main(int argc, char **argv)
@@ -155,8 +134,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double put, put_fast, small, small_fast;
-	summarize(ns[0], nbatches, batch, &put, &put_fast);
-	summarize(ns[1], nbatches, batch, &small, &small_fast);
+	batchstat_summarize(ns[0], nbatches, batch, &put, &put_fast);
+	batchstat_summarize(ns[1], nbatches, batch, &small, &small_fast);
 	printf("RESULT thread_buffer_put_ns %.2f ns/record\n", put);
 	printf("RESULT thread_buffer_put_small_ns %.2f ns/record\n", small);
 	printf("RESULT thread_buffer_put_fast_ns %.2f ns/record\n", put_fast);

@@ -345,6 +345,15 @@ static int wire_read_monitor(struct wire_cursor *c, struct wire_trailer *t)
 /* seq, timestamp, OS thread id, flags */
 #define WIRE_TRAILER_FIXED 21u
 
+/* The trailer's four fixed fields from P, WIRE_TRAILER_FIXED bytes known to be there. */
+static inline void wire_load_trailer_fixed(const uint8_t *p, bool swap, struct wire_trailer *t)
+{
+	t->seq = wire_load_u64(p, swap);
+	t->timestamp_ns = wire_load_u64(p + 8, swap);
+	t->os_tid = wire_load_u32(p + 16, swap);
+	t->flags = p[20];
+}
+
 static int wire_read_trailer(struct wire_cursor *c, uint32_t caps, struct wire_trailer *t)
 {
 	size_t at;
@@ -352,12 +361,7 @@ static int wire_read_trailer(struct wire_cursor *c, uint32_t caps, struct wire_t
 	if (c->pos + WIRE_TRAILER_FIXED <= WIRE_MAX_MESSAGE && WIRE_TRAILER_FIXED <= c->len - c->pos) {
 		/* all there: one bounds check for the four fields (what each
 		 * field's own check would find, it finds here too) */
-		const uint8_t *p = c->buf + c->pos;
-
-		t->seq = wire_load_u64(p, c->swap);
-		t->timestamp_ns = wire_load_u64(p + 8, c->swap);
-		t->os_tid = wire_load_u32(p + 16, c->swap);
-		t->flags = p[20];
+		wire_load_trailer_fixed(c->buf + c->pos, c->swap, t);
 		at = c->pos + 20;
 		c->pos += WIRE_TRAILER_FIXED;
 	} else {
@@ -610,9 +614,7 @@ static bool wire_decode_by_number(const uint8_t *buf, size_t len, bool swap, str
 	ev->thread = wire_load_u64(buf + 5, swap);
 	if (code == WIRE_EV_METHOD_EXIT_ID)
 		ev->retval.type = buf[13];
-	ev->trailer.seq = wire_load_u64(t, swap);
-	ev->trailer.timestamp_ns = wire_load_u64(t + 8, swap);
-	ev->trailer.os_tid = wire_load_u32(t + 16, swap);
+	wire_load_trailer_fixed(t, swap, &ev->trailer);
 	ev->has_trailer = true;
 	*used = body + WIRE_TRAILER_FIXED;
 	return true;

@@ -2302,6 +2302,28 @@ flood_to_client() {
 	[[ "$output" == *"RESULT decode_match_fires 1000 fires"* ]]
 }
 
+@test "bench's null agent: inject-return=PATTERN gives exactly the methods with code that the pattern selects; a bad or empty pattern fails the JVM" {
+	# the baseline of rows 9e and 11p: the same calls as the agent's, to
+	# empty natives; every method of Workload with code, as javap counts
+	# them (its Code attributes), <init> and <clinit> included
+	local want
+	want=$("$(dirname "$JDK17")/javap" -p -c -cp "$BUILD/bench/java" Workload | grep -c '^ *Code:$')
+	[ "$want" -gt 3 ]
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject-return=Workload.*" -cp "$BUILD/bench/java" Workload 1000 10
+	[ "$status" -eq 0 ]
+	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: $want method(s) of 1 class(es) got calls" ]
+	grep -q '^WORKLOAD iterations=1000 ' <<<"$output"
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.hot" -cp "$BUILD/bench/java" Workload 1000 10
+	[ "$status" -eq 0 ]
+	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: 1 method(s) of 1 class(es) got calls" ]
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.nosuch" -cp "$BUILD/bench/java" Workload 1000 10
+	[ "$status" -eq 1 ]
+	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: no method that Workload.nosuch selects got a call (no class of it loaded after VMInit): nothing measured" ]
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.(" -cp "$BUILD/bench/java" Workload 1000 10
+	[ "$status" -eq 1 ]
+	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject=Workload.(: not a method pattern: '(' at offset 9 has no matching ')'" ]
+}
+
 @test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
 	flood_to_client 100 --end-ack-never
 	wait_exit "$JPID" 60
