@@ -31,9 +31,10 @@
  *                BEGIN { printf("attached\n"); }'
  * (started first; wait for "attached", which bpftrace prints once every
  * probe is in) traps every slot marker fire; bench/local.mk has the
- * recipe. The bridge ignores the markers' semaphores: the twelve arguments, strings
- * included, are formatted whether a probe is attached or not, so both runs
- * do the same work but the trap. RESULT decode_match_fires is the number
+ * recipe. The bridge reads the markers' SDT semaphores (stpd-bridge/dispatch.c):
+ * the twelve arguments, strings included, are formatted only for an event
+ * one of whose markers a tracer is on, so the run with a probe does that
+ * work and the trap, the run without neither. RESULT decode_match_fires is the number
  * of slot markers the timed passes fired; bpftrace's @c also counts the
  * untimed first pass: @c = fires * (K + 1) / K.
  */

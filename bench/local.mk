@@ -23,9 +23,9 @@
 #     build/bench/bench-decode-match
 #     # then SIGINT bpftrace: @c = RESULT decode_match_fires * (1 + 1/loops),
 #     # the untimed counting pass included.
-#   The bridge ignores the markers' semaphores (runtime/markers.c): the marker
-#   strings are formatted whenever a marker fires, probed or not, so the
-#   two runs do the same work and differ by the trap alone.
+#   The bridge reads the markers' semaphores (stpd-bridge/dispatch.c): the
+#   marker strings are formatted only for an event one of whose markers is
+#   probed, so the run with bpftrace adds that formatting and the trap.
 # bench-sync-rtt: synchronous round trip (send -> Ack) through a real
 #   stpd-bridge it starts itself (build/stpd-bridge/stpd-bridge; --fire
 #   --sync and two slots by default; options after "--" replace them, e.g.
