@@ -2306,20 +2306,23 @@ flood_to_client() {
 	# the baseline of rows 9e and 11p: the same calls as the agent's, to
 	# empty natives; every method of Workload with code, as javap counts
 	# them (its Code attributes), <init> and <clinit> included
-	local want
-	want=$("$(dirname "$JDK17")/javap" -p -c -cp "$BUILD/bench/java" Workload | grep -c '^ *Code:$')
+	# (bench/run compiles the Workload; the build does not)
+	local want jdk
+	jdk=$(dirname "$JDK17")
+	"$jdk/javac" -d "$T/classes" "$SRC/bench/java/Workload.java"
+	want=$("$jdk/javap" -p -c -cp "$T/classes" Workload | grep -c '^ *Code:$')
 	[ "$want" -gt 3 ]
-	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject-return=Workload.*" -cp "$BUILD/bench/java" Workload 1000 10
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject-return=Workload.*" -cp "$T/classes" Workload 1000 10
 	[ "$status" -eq 0 ]
 	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: $want method(s) of 1 class(es) got calls" ]
 	grep -q '^WORKLOAD iterations=1000 ' <<<"$output"
-	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.hot" -cp "$BUILD/bench/java" Workload 1000 10
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.hot" -cp "$T/classes" Workload 1000 10
 	[ "$status" -eq 0 ]
 	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: 1 method(s) of 1 class(es) got calls" ]
-	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.nosuch" -cp "$BUILD/bench/java" Workload 1000 10
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.nosuch" -cp "$T/classes" Workload 1000 10
 	[ "$status" -eq 1 ]
 	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject: no method that Workload.nosuch selects got a call (no class of it loaded after VMInit): nothing measured" ]
-	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.(" -cp "$BUILD/bench/java" Workload 1000 10
+	run "$JDK17" "-agentpath:$BUILD/bench/libnullagent.so=inject=Workload.(" -cp "$T/classes" Workload 1000 10
 	[ "$status" -eq 1 ]
 	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject=Workload.(: not a method pattern: '(' at offset 9 has no matching ')'" ]
 }
