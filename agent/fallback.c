@@ -167,6 +167,10 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, "a native method");
 			continue;
 		}
+		/* its ClassPrepare, under way on its own thread, gives it its calls
+		 * and brings it back here: nothing said, nothing set before then */
+		if (ce == INJECT_PENDING || cr == INJECT_PENDING)
+			continue;
 		if (enter) {
 			if (eligible_locked(e)) {
 				if (!e->bp_set)

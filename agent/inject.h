@@ -43,6 +43,11 @@ enum inject_cover {
 	INJECT_NOT,          /* injection off, or the class or method refused (logged) */
 	INJECT_HIDDEN,       /* a class the VM lets nobody change */
 	INJECT_SKIPPED,      /* an empty finalize(): never called by the VM, never probed */
+	/* not yet: a class the hook has not seen since injection went on (no
+	 * record), so loaded before and prepared after the update's scan; its
+	 * ClassPrepare gives it its calls (inject_class_prepared), then
+	 * fallback_class_prepared looks at it again */
+	INJECT_PENDING,
 };
 enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e,
 				uint8_t events);
