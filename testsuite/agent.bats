@@ -37,13 +37,25 @@ teardown() {
 	true
 }
 
+# show_logs: the last lines of the test's logs and error files on stderr, for
+# a failure that the test's own assertion does not explain (a rare one may
+# not come back: what it left is all there is).
+show_logs() {
+	local f
+	for f in "$T"/*.log "$T"/*.err; do
+		[ -s "$f" ] || continue
+		echo "--- ${f#"$T"/} (its last 15 lines)" >&2
+		tail -n 15 "$f" >&2
+	done
+}
+
 # wait_until SECONDS CMD...: retry CMD every 20 ms until it succeeds or time is up.
 wait_until() {
 	local limit=$(($1 * 50)) i=0
 	shift
 	until "$@"; do
 		i=$((i + 1))
-		[ "$i" -lt "$limit" ] || { echo "timed out waiting for: $*" >&2; return 1; }
+		[ "$i" -lt "$limit" ] || { echo "timed out waiting for: $*" >&2; show_logs; return 1; }
 		sleep 0.02
 	done
 }
