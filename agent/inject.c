@@ -342,17 +342,17 @@ enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, cons
 		return INJECT_COVERED;
 	if (!class_modifiable(klass))
 		return INJECT_HIDDEN;
-	uint32_t lh = class_loader_hash(jni, klass);
-	int f = records_flags(sig, lh, e->name);
+	int f = records_flags(sig, class_loader_hash(jni, klass), e->name);
 	uint8_t need = rec_flags(events);
-	/* every class the hook or a retransformation saw has a record, refused
-	 * ones too: none is one whose ClassPrepare is still to come or under
-	 * way on its own thread (a fallback scan can see it prepared first) */
-	if (f < 0 && records_flags(sig, lh, "") < 0)
+	/* < 0: the class has no record (one without the method gives 0). Every
+	 * class the hook or a retransformation saw has one, refused ones too:
+	 * none is one whose ClassPrepare is still to come or under way on its
+	 * own thread (a fallback scan can see it prepared first) */
+	if (f < 0)
 		return INJECT_PENDING;
-	if (f >= 0 && (f & REC_SKIPPED))
+	if (f & REC_SKIPPED)
 		return INJECT_SKIPPED;
-	return f >= 0 && !(f & REC_REFUSED) && (f & need) == need ? INJECT_COVERED : INJECT_NOT;
+	return !(f & REC_REFUSED) && (f & need) == need ? INJECT_COVERED : INJECT_NOT;
 }
 
 static void log_count(void);

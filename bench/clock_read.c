@@ -1,7 +1,8 @@
 /* clock_read.c: bench-clock-read, what the event's timestamp costs the Java
  * thread: row 9t of bench/run, a part of row 9e that depends on the machine
- * more than on our code (a TSC read is ~7 ns on a bare x86 core and 17-25 ns
- * under some hypervisors).
+ * more than on our code (a TSC read was ~10 ns on the AMD machine of the
+ * bench's earlier tables, agent/clock.h, and is 17-24 ns on the Intel one
+ * of the latest).
  *
  *   bench-clock-read [--reads N]
  *
