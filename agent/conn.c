@@ -75,17 +75,44 @@ int conn_append_locked(struct conn *c, const struct wire_event *ev)
 	return rc;
 }
 
-/* Nothing after VmDeath (see queue_locked). LEN bytes of one message,
- * numbered by the caller. */
-static int append_bytes_locked(struct conn *c, const uint8_t *msg, size_t len)
+/* Room for LEN bytes of one message at the end of C's queue, taken: where
+ * they go, or NULL (no room). The caller writes them all, and numbers it. */
+static uint8_t *reserve_bytes_locked(struct conn *c, size_t len)
 {
 	if (c->out_cap - c->out_len < len)
 		compact_if_useful_locked(c);
 	if (c->out_cap - c->out_len < len)
-		return -ENOSPC;
-	memcpy(c->out + c->out_len, msg, len);
+		return NULL;
 	c->out_len += len;
+	return c->out + c->out_len - len;
+}
+
+/* Nothing after VmDeath (see queue_locked). LEN bytes of one message,
+ * numbered by the caller. */
+static int append_bytes_locked(struct conn *c, const uint8_t *msg, size_t len)
+{
+	uint8_t *at = reserve_bytes_locked(c, len);
+
+	if (!at)
+		return -ENOSPC;
+	memcpy(at, msg, len);
 	return 0;
+}
+
+/* The sequence number and time of the message of LEN bytes just queued,
+ * whose trailer is at AT (0: none): stamped in the copy, never in the
+ * thread's buffer (a line of it written here would have to come back from
+ * this core's cache at the thread's next write there, where a line only
+ * read is just invalidated). */
+static void stamp_queued_locked(struct conn *c, size_t len, size_t at, uint64_t ts)
+{
+	if (at && at + 16 <= len) {
+		uint8_t *msg = c->out + c->out_len - len;
+		uint64_t seq = c->seq + 1, ns = clock_to_ns(ts);
+		memcpy(msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
+		memcpy(msg + at + 8, &ns, 8);
+	}
+	queued_locked(c, c->out[c->out_len - len]);
 }
 
 /* The drain holds one connection's lock at a time, across the records that
@@ -242,6 +269,33 @@ static void take_plain(struct conn *c, const struct tbuf_rec *r)
 	queued_locked(c, msg[0]);
 }
 
+/* A method event with values by its site (plainev.h, PLAINEV_BY_SITE),
+ * queued to C by the method's number when C takes values by number and has
+ * (or now gets) its MethodName, else by its name. */
+static void take_by_site(struct conn *c, const struct tbuf_rec *r)
+{
+	const struct mentry *e;
+	int32_t site;
+
+	if (plainev_by_site_read(r->msg, r->len, &site) < 0 || !(e = sites_method(site))) {
+		c->dropped++;   /* cannot happen: emit.c writes only sites it was called from */
+		return;
+	}
+	const int by_id = c->peer.caps & WIRE_CAP_METHOD_ID_VALUES ? method_by_id(c, e) : 0;
+	if (by_id < 0 && by_id != -EAGAIN) {
+		c->dropped++;   /* its MethodName could not be queued: nor can it */
+		return;
+	}
+	const uint32_t name_len = by_id > 0 ? 0 : e->name_len;
+	uint8_t *msg = reserve_bytes_locked(c, r->len + name_len);
+	if (!msg) {
+		c->dropped++;
+		return;
+	}
+	ssize_t len = plainev_by_site_make(msg, r->msg, r->len, e->number, by_id > 0 ? NULL : e->name, name_len);
+	stamp_queued_locked(c, (size_t)len, r->meta.trailer_at ? r->meta.trailer_at + name_len : 0, r->meta.ts);
+}
+
 /* The sink of tbuf_drain: one asynchronous event a thread made for the
  * connection at slot R->meta.slot, numbered and stamped here. */
 static void take_record(void *ctx, struct tbuf_rec *r)
@@ -252,6 +306,10 @@ static void take_record(void *ctx, struct tbuf_rec *r)
 	if (!c->active || c->serial != r->meta.serial || c->ended)
 		return;
 	conn_queue_lost_locked(c);
+	if (r->meta.form == PLAINEV_BY_SITE) {
+		take_by_site(c, r);
+		return;
+	}
 	if (r->meta.form) {
 		take_plain(c, r);
 		return;
@@ -260,16 +318,7 @@ static void take_record(void *ctx, struct tbuf_rec *r)
 		c->dropped++;
 		return;
 	}
-	/* stamped in the copy, never in the thread's buffer: a line of it
-	 * written here would have to come back from this core's cache at the
-	 * thread's next write there, where a line only read is just invalidated */
-	if (at && at + 16 <= r->len) {
-		uint8_t *msg = c->out + c->out_len - r->len;
-		uint64_t seq = c->seq + 1, ns = clock_to_ns(r->meta.ts);
-		memcpy(msg + at, &seq, 8);   /* our byte order: the sender's (wire.h) */
-		memcpy(msg + at + 8, &ns, 8);
-	}
-	queued_locked(c, r->msg[0]);
+	stamp_queued_locked(c, r->len, at, r->meta.ts);
 }
 
 static void take_drops(void *ctx, unsigned slot, uint32_t serial, uint64_t n)

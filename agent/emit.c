@@ -22,6 +22,7 @@ void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 	em->ev = &s->ev;
 	em->tid = (uint32_t)agent_gettid();
 	em->ts = clock_raw();
+	em->site = -1;
 	/* the I/O thread reads the Acks: it must never wait for one */
 	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
 }
@@ -237,10 +238,21 @@ static int queue_async(struct emission *em, struct tbuf *t, unsigned i, uint8_t 
 	ev->trailer.flags = shape_for(em, ev, opt, x.peer.caps, all_args, ret);
 	ev->trailer.seq = 0;                 /* both filled in by the I/O thread */
 	ev->trailer.timestamp_ns = em->ts;
+	/* an injected site's event by the site's number: the I/O thread gives
+	 * it the connection's form (conn.c), so the name is never written here */
+	const unsigned code = ev->code;
+	const bool by_site = em->site >= 0 && (code == WIRE_EV_METHOD_ENTER || code == WIRE_EV_METHOD_EXIT);
+	if (by_site) {
+		ev->code = code == WIRE_EV_METHOD_ENTER ? WIRE_EV_METHOD_ENTER_ID_VALUES : WIRE_EV_METHOD_EXIT_ID_VALUE;
+		ev->method_id = (uint32_t)em->site;
+		x.peer.caps |= WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES;
+	}
 	const struct tbuf_meta meta = {
 		.ts = em->ts, .serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED), .slot = (uint8_t)i,
+		.form = by_site ? PLAINEV_BY_SITE : 0,
 	};
 	int rc = put_in_thread_buffer(t, &meta, encode_for_thread_buffer, &x, filling);
+	ev->code = code;
 	return rc == 0 ? 1 : rc;
 }
 

@@ -64,6 +64,9 @@ struct emission {
 	uint32_t tid;           /* OS tid of the event's thread, 0 for none */
 	uint8_t depth;          /* frames of ours above the event's frame (an injected call: 1) */
 	uint64_t ts;            /* raw (clock.h): clock_to_ns() makes it CLOCK_MONOTONIC ns */
+	int32_t site;           /* the injected call's site (sites.h), -1 none: its method event
+				 * goes into a thread's buffer by the site's number, not its
+				 * name (plainev.h, PLAINEV_BY_SITE) */
 	const char *thread_name; /* ThreadStart/End: the name, for in-thread markers */
 	size_t thread_name_len;
 };

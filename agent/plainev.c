@@ -39,3 +39,35 @@ bool plainev_returns_void(const char *name, uint32_t name_len, uint32_t desc_off
 
 	return close && close + 2 == name + name_len && close[1] == 'V';
 }
+
+/* code, u32 number: what every message by number starts with */
+#define BY_SITE_HEAD 5u
+
+int plainev_by_site_read(const uint8_t *msg, size_t len, int32_t *site)
+{
+	if (len < BY_SITE_HEAD ||
+	    (msg[0] != WIRE_EV_METHOD_ENTER_ID_VALUES && msg[0] != WIRE_EV_METHOD_EXIT_ID_VALUE))
+		return -EINVAL;
+	memcpy(site, msg + 1, sizeof(*site));
+	return *site < 0 ? -EINVAL : 0;
+}
+
+ssize_t plainev_by_site_make(uint8_t *out, const uint8_t *msg, size_t len, uint32_t number, const char *name,
+			     uint32_t name_len)
+{
+	int32_t site;
+
+	if (plainev_by_site_read(msg, len, &site) < 0)
+		return -EINVAL;
+	if (!name) {
+		memcpy(out, msg, len);
+		memcpy(out + 1, &number, 4);
+		return (ssize_t)len;
+	}
+	/* a string is its u32 length and its bytes, where the number was */
+	out[0] = msg[0] == WIRE_EV_METHOD_ENTER_ID_VALUES ? WIRE_EV_METHOD_ENTER : WIRE_EV_METHOD_EXIT;
+	memcpy(out + 1, &name_len, 4);
+	memcpy(out + BY_SITE_HEAD, name, name_len);
+	memcpy(out + BY_SITE_HEAD + name_len, msg + BY_SITE_HEAD, len - BY_SITE_HEAD);
+	return (ssize_t)(len + name_len);
+}

@@ -22,11 +22,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "wire.h"
 
-/* tbuf_meta.form: 0 is an encoded message (tbuf.h) */
-enum plainev_form { PLAINEV_ENTER = 1, PLAINEV_EXIT = 2 };
+/* tbuf_meta.form: 0 is an encoded message (tbuf.h); PLAINEV_BY_SITE an
+ * encoded method event with values whose number is its site (below) */
+enum plainev_form { PLAINEV_ENTER = 1, PLAINEV_EXIT = 2, PLAINEV_BY_SITE = 3 };
 
 struct plainev {
 	int32_t site;    /* the injected call's site (sites.h) */
@@ -55,5 +57,25 @@ int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_
 
 /* Does method NAME (its descriptor at DESC_OFF) return void? */
 bool plainev_returns_void(const char *name, uint32_t name_len, uint32_t desc_off);
+
+/* Form PLAINEV_BY_SITE: a method event with values (arguments, a return
+ * value, a stack) of an injected site, encoded by the Java thread as
+ * MethodEnterIdValues or MethodExitIdValue (wire.h) in our byte order with
+ * the site as its number, so that the thread never writes the method's name.
+ * Where it is taken it becomes the connection's message: by the method's
+ * number for a connection that negotiated CAP_METHOD_ID_VALUES and has had
+ * its MethodName, else MethodEnter / MethodExit by name. The two differ in
+ * the bytes after the code only: a u32 number, or a string. */
+
+/* The site of the PLAINEV_BY_SITE message MSG (LEN bytes): 0, or -EINVAL
+ * when MSG is not one. */
+int plainev_by_site_read(const uint8_t *msg, size_t len, int32_t *site);
+/* The connection's message made from the PLAINEV_BY_SITE message MSG (LEN
+ * bytes) into OUT, which has room for LEN + NAME_LEN bytes: by NUMBER when
+ * NAME is NULL, else by NAME (NAME_LEN bytes). Returns the message's
+ * length; everything after the number (the trailer included) moved by that
+ * length less LEN. -EINVAL when MSG is not such a message. */
+ssize_t plainev_by_site_make(uint8_t *out, const uint8_t *msg, size_t len, uint32_t number, const char *name,
+			     uint32_t name_len);
 
 #endif

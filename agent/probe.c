@@ -53,6 +53,7 @@ static struct scratch *begin(jint site, const struct mmatch *m, int ev, unsigned
 		return NULL;
 	emission_init(em, s, true);
 	em->depth = 1;  /* the Probe native's caller is the method */
+	em->site = site;
 	em->want.conns = m->conns[ev];
 	em->want.fire = m->fire[ev];
 	em->want.gen = m->gen;

@@ -1,7 +1,9 @@
 /* evstream.c: see evstream.h.
  *
  * The mix, per step of the generator (a step is a pair of events, or four
- * for a thread's life), by a fixed pseudo-random sequence:
+ * for a thread's life), by a fixed pseudo-random sequence (method events as
+ * our agent sends them: each method named once, then by number with its
+ * values; a MethodName counts as an event):
  *   70.0 %  the hot method: MethodEnter (2 ints) + MethodExit (an int)
  *   20.0 %  one of 24 library methods (java.util, java.lang, java.io),
  *           arguments and return value made from its descriptor
@@ -82,8 +84,12 @@ static const char *const object_classes[] = {
 #define N_THREADS 8u
 #define TID0 5000u
 
+/* method numbers (CAP_METHOD_IDS): the hot method, the library's, the application's */
+#define N_NUMBERS (1u + N_LIBRARY + N_APP_CLASSES * N_APP_METHODS)
+
 struct gen {
 	uint64_t rng;
+	bool named[N_NUMBERS];
 	uint64_t seq, ts;
 	bool sync;
 	struct wire_peer peer;
@@ -225,28 +231,43 @@ static void make_value(struct gen *g, const char **d, struct wire_value *v, bool
 	*d = p + 1;
 }
 
-/* MethodEnter + MethodExit of NAME on a random thread. */
-static int method_pair(struct gen *g, const char *name)
+/* MethodEnter + MethodExit of NAME, method number ID, on a random thread,
+ * as our agent sends them to a bridge that negotiated every capability:
+ * the method named once (MethodName), then by number, with its values
+ * (MethodEnterIdValues, MethodExitIdValue), a void return without them
+ * (MethodExitId). */
+static int method_pair(struct gen *g, uint32_t id, const char *name)
 {
 	uint32_t tid = TID0 + below(g, N_THREADS);
 	const char *d = strchr(name, '(') + 1;
 	int rc;
 
-	start(g, WIRE_EV_METHOD_ENTER, tid);
-	g->ev.name = S(name);
+	if (!g->named[id]) {
+		start(g, WIRE_EV_METHOD_NAME, 0);
+		g->ev.method_id = id;
+		g->ev.name = S(name);
+		rc = emit(g, 0);
+		if (rc < 0)
+			return rc;
+		g->named[id] = true;
+	}
+	start(g, WIRE_EV_METHOD_ENTER_ID_VALUES, tid);
+	g->ev.method_id = id;
 	while (*d != ')' && g->ev.nvalues < WIRE_MAX_VALUES)
 		make_value(g, &d, &g->ev.values[g->ev.nvalues++], false);
 	rc = emit(g, tid);
 	if (rc < 0)
 		return rc;
-	start(g, WIRE_EV_METHOD_EXIT, tid);
-	g->ev.name = S(name);
+	start(g, WIRE_EV_METHOD_EXIT_ID_VALUE, tid);
+	g->ev.method_id = id;
 	d++;
 	if (below(g, 100) == 0) {
 		g->ev.popped = true;
 		g->ev.retval.type = WIRE_T_NONE;
 	} else
 		make_value(g, &d, &g->ev.retval, true);
+	if (!g->ev.popped && g->ev.retval.type == WIRE_T_VOID)
+		g->ev.code = WIRE_EV_METHOD_EXIT_ID;
 	return emit(g, tid);
 }
 
@@ -296,11 +317,13 @@ static int step(struct gen *g)
 	unsigned app = below(g, N_APP_CLASSES * N_APP_METHODS);
 
 	if (r < 700)
-		return method_pair(g, EVSTREAM_HOT_METHOD);
-	if (r < 900)
-		return method_pair(g, library_methods[below(g, N_LIBRARY)]);
+		return method_pair(g, 0, EVSTREAM_HOT_METHOD);
+	if (r < 900) {
+		unsigned lib = below(g, N_LIBRARY);
+		return method_pair(g, 1 + lib, library_methods[lib]);
+	}
 	if (r < 970)
-		return method_pair(g, g->names[app]);
+		return method_pair(g, 1 + N_LIBRARY + app, g->names[app]);
 	if (r < 980)
 		return two(g, WIRE_EV_CLASS_LOAD, WIRE_EV_CLASS_PREPARE,
 			   g->classes[app / N_APP_METHODS], "", tid);

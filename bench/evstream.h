@@ -6,7 +6,8 @@
  * thread id), all encoded with the runtime's own encoder
  * (runtime/wire_encode.c). The mix is what a script probing a hot method
  * plus a few library classes sees (see evstream.c for the numbers):
- * mostly MethodEnter/MethodExit with arguments and return values, plus
+ * mostly method enters and exits with arguments and return values, by
+ * number (CAP_METHOD_ID_VALUES) as our agent sends them, plus
  * class, exception, thread, monitor and GC events. With SYNC every event
  * that happens on a Java thread carries TF_SYNC, as in --sync. The output
  * is a function of (NEVENTS, SYNC, SEED) only. EVSTREAM_BRIDGE_OPTIONS are

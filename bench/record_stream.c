@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "evstream.h"
+#include "methodids.h"
 #include "record.h"
 #include "wire.h"
 
@@ -46,8 +47,9 @@ static int pass(const struct record_format *f, void *state, struct record_out *o
 		size_t len, struct wire_event *ev, uint64_t *events)
 {
 	struct print_meta m = { .pid = 4242 };
+	struct methodids ids = { 0 };
 	struct wire_peer peer;
-	struct wire_error err;
+	struct wire_error err = { 0 };
 	size_t used;
 	int rc = 0;
 
@@ -62,7 +64,13 @@ static int pass(const struct record_format *f, void *state, struct record_out *o
 			rc = wire_peer_accept_hello(&peer, &ev->hello, WIRE_CAP_ALL);
 			continue;
 		}
-		if (!f)
+		/* methods by number, as the worker takes them (handler_method_number) */
+		if (ev->code == WIRE_EV_METHOD_NAME) {
+			rc = methodids_name(&ids, ev, err.text, sizeof err.text);
+			continue;
+		}
+		rc = methodids_resolve(&ids, ev, err.text, sizeof err.text);
+		if (rc < 0 || !f)
 			continue;
 		m.tid = ev->trailer.os_tid;
 		m.ts_ns = ev->trailer.timestamp_ns;
@@ -71,6 +79,9 @@ static int pass(const struct record_format *f, void *state, struct record_out *o
 		if (rc == 0 && ++*events % TICK_EVERY == 0 && f->tick)
 			rc = f->tick(state, out, m.ts_ns);
 	}
+	if (rc < 0 && err.text[0])
+		fprintf(stderr, "bench-record-stream: %s\n", err.text);
+	methodids_free(&ids);
 	return rc;
 }
 

@@ -82,7 +82,11 @@ enum event_family {
 	X(WIRE_EV_METHOD_NAME, "MethodName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
 	X(WIRE_EV_METHOD_ENTER_ID, "MethodEnterId", NULL, EVENT_BOOKKEEPING, 0, 0,                  \
 	  EVENT_NO_MARKER, _)                                                                       \
-	X(WIRE_EV_METHOD_EXIT_ID, "MethodExitId", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)
+	X(WIRE_EV_METHOD_EXIT_ID, "MethodExitId", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _) \
+	X(WIRE_EV_METHOD_ENTER_ID_VALUES, "MethodEnterIdValues", NULL, EVENT_BOOKKEEPING, 0, 0,     \
+	  EVENT_NO_MARKER, _)                                                                       \
+	X(WIRE_EV_METHOD_EXIT_ID_VALUE, "MethodExitIdValue", NULL, EVENT_BOOKKEEPING, 0, 0,         \
+	  EVENT_NO_MARKER, _)
 
 /* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
  * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'

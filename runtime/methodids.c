@@ -54,22 +54,26 @@ int methodids_name(struct methodids *t, const struct wire_event *ev, char *why, 
 int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *why, size_t whylen)
 {
 	const uint32_t id = ev->method_id;
+	const unsigned code = ev->code;
 
-	if (ev->code != WIRE_EV_METHOD_ENTER_ID && ev->code != WIRE_EV_METHOD_EXIT_ID)
+	if (code != WIRE_EV_METHOD_ENTER_ID && code != WIRE_EV_METHOD_EXIT_ID &&
+	    code != WIRE_EV_METHOD_ENTER_ID_VALUES && code != WIRE_EV_METHOD_EXIT_ID_VALUE)
 		return 0;
 	if (id >= t->cap || !t->ids[id].name) {
-		snprintf(why, whylen, "%s of method number %u, which no MethodName gave",
-			 ev->code == WIRE_EV_METHOD_ENTER_ID ? "MethodEnterId" : "MethodExitId", id);
+		snprintf(why, whylen, "%s of method number %u, which no MethodName gave", wire_event_name(code),
+			 id);
 		return -ENOENT;
 	}
 	ev->name = (struct wire_str){ t->ids[id].name, t->ids[id].len };
 	ev->by_id = true;
-	if (ev->code == WIRE_EV_METHOD_ENTER_ID) {
+	if (code == WIRE_EV_METHOD_ENTER_ID || code == WIRE_EV_METHOD_ENTER_ID_VALUES) {
 		ev->code = WIRE_EV_METHOD_ENTER;
-		ev->nvalues = 0;
+		if (code == WIRE_EV_METHOD_ENTER_ID)
+			ev->nvalues = 0;
 	} else {
 		ev->code = WIRE_EV_METHOD_EXIT;
-		ev->popped = false;   /* the value's type is the one decoded */
+		if (code == WIRE_EV_METHOD_EXIT_ID)
+			ev->popped = false;   /* the value's type is the one decoded */
 	}
 	return 0;
 }

@@ -2,7 +2,9 @@
  *
  * An agent that negotiated CAP_METHOD_IDS names a method once per
  * connection (MethodName: number, name) and then sends its plain enter and
- * exit events by number (MethodEnterId, MethodExitId). The receiver keeps
+ * exit events by number (MethodEnterId, MethodExitId), and with
+ * CAP_METHOD_ID_VALUES those with values too (MethodEnterIdValues,
+ * MethodExitIdValue). The receiver keeps
  * the names here and turns each event by number back into the MethodEnter
  * or MethodExit it stands for, so everything after it (printing, matching,
  * markers, recording) sees the one form; by_id and method_id say where it
@@ -41,8 +43,10 @@ struct methodids {
 /* MethodName EV (ID, NAME): kept. -E2BIG: past a bound (WHY says which),
  * -ENOMEM. */
 int methodids_name(struct methodids *t, const struct wire_event *ev, char *why, size_t whylen);
-/* MethodEnterId / MethodExitId EV: made the MethodEnter / MethodExit it
- * stands for (its name, the exit's popped 0 and value). -ENOENT: a number
+/* An event by number EV (MethodEnterId, MethodExitId, MethodEnterIdValues,
+ * MethodExitIdValue): made the MethodEnter / MethodExit it stands for (its
+ * name; MethodExitId's popped 0 and value; the values of the others as
+ * decoded). -ENOENT: a number
  * never named (WHY says which). Other events are left as they are. */
 int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *why, size_t whylen);
 void methodids_free(struct methodids *t);

@@ -74,8 +74,12 @@ enum wire_event_code {
 	WIRE_EV_METHOD_NAME       = 0x9D, /* u32 id, string method name */
 	WIRE_EV_METHOD_ENTER_ID   = 0x9E, /* u32 id, thread */
 	WIRE_EV_METHOD_EXIT_ID    = 0x9F, /* u32 id, thread, u8 value type ('?' or 'V') */
+	/* CAP_METHOD_ID_VALUES: method events with values by number, the
+	 * fields of MethodEnter / MethodExit after the name */
+	WIRE_EV_METHOD_ENTER_ID_VALUES = 0xA0, /* u32 id, thread, u8 k, k values */
+	WIRE_EV_METHOD_EXIT_ID_VALUE   = 0xA1, /* u32 id, thread, bool popped, value */
 };
-#define WIRE_EV_LAST_EXTENSION WIRE_EV_METHOD_EXIT_ID
+#define WIRE_EV_LAST_EXTENSION WIRE_EV_METHOD_EXIT_ID_VALUE
 
 /* ------------------------------------------------ Appendix B: commands (bridge -> agent) */
 enum wire_command_code {
@@ -157,8 +161,11 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	WIRE_CAP_END_ACK        = 1u << 17,
 	/* 0x9D MethodName, 0x9E MethodEnterId, 0x9F MethodExitId */
 	WIRE_CAP_METHOD_IDS     = 1u << 18,
+	/* 0xA0 MethodEnterIdValues, 0xA1 MethodExitIdValue; only with
+	 * CAP_METHOD_IDS (they need its MethodName) */
+	WIRE_CAP_METHOD_ID_VALUES = 1u << 19,
 };
-#define WIRE_CAP_ALL 0x7FFFFu
+#define WIRE_CAP_ALL 0xFFFFFu
 /* The VM's end is acknowledged (CAP_END_ACK): an Ack names VmDeath's
  * sequence number, so numbered events are needed too. */
 static inline bool wire_caps_end_ack(uint32_t caps)

@@ -38,6 +38,8 @@ static inline uint32_t wire_event_needs_cap(unsigned code)
 		return WIRE_CAP_ROOTS;
 	if (code >= WIRE_EV_METHOD_NAME && code <= WIRE_EV_METHOD_EXIT_ID)
 		return WIRE_CAP_METHOD_IDS;
+	if (code == WIRE_EV_METHOD_ENTER_ID_VALUES || code == WIRE_EV_METHOD_EXIT_ID_VALUE)
+		return WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES;
 	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
 }
 

@@ -472,8 +472,16 @@ static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
 		TRY(READ_STRING(c, "method name", &ev->name));
 		TRY(wire_read_u64(c, "thread", &ev->thread));
 		return wire_read_values(c, ev);
+	case WIRE_EV_METHOD_ENTER_ID_VALUES:
+		TRY(wire_read_u32(c, "method id", &ev->method_id));
+		TRY(wire_read_u64(c, "thread", &ev->thread));
+		return wire_read_values(c, ev);
 	case WIRE_EV_METHOD_EXIT:
-		TRY(READ_STRING(c, "method name", &ev->name));
+	case WIRE_EV_METHOD_EXIT_ID_VALUE:
+		if (ev->code == WIRE_EV_METHOD_EXIT)
+			TRY(READ_STRING(c, "method name", &ev->name));
+		else
+			TRY(wire_read_u32(c, "method id", &ev->method_id));
 		TRY(wire_read_u64(c, "thread", &ev->thread));
 		TRY(wire_read_bool(c, "popped flag", &ev->popped));
 		return wire_read_value(c, &ev->retval);

@@ -304,6 +304,9 @@ int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hell
 	peer->caps = hello->caps & our_caps;
 	if (!(peer->caps & WIRE_CAP_EXT_CMDS))
 		peer->caps &= ~(uint32_t)WIRE_CAP_EARLY_APPENDIX;
+	/* values by number name their methods with MethodName */
+	if (!(peer->caps & WIRE_CAP_METHOD_IDS))
+		peer->caps &= ~(uint32_t)WIRE_CAP_METHOD_ID_VALUES;
 	return 0;
 }
 
@@ -313,12 +316,20 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 {
 	switch (ev->code) {
 	case WIRE_EV_METHOD_ENTER:
-		wire_put_string(w, &ev->name);
+	case WIRE_EV_METHOD_ENTER_ID_VALUES:
+		if (ev->code == WIRE_EV_METHOD_ENTER)
+			wire_put_string(w, &ev->name);
+		else
+			wire_put_u32(w, ev->method_id);
 		wire_put_u64(w, ev->thread);
 		wire_put_values(w, ev);
 		break;
 	case WIRE_EV_METHOD_EXIT:
-		wire_put_string(w, &ev->name);
+	case WIRE_EV_METHOD_EXIT_ID_VALUE:
+		if (ev->code == WIRE_EV_METHOD_EXIT)
+			wire_put_string(w, &ev->name);
+		else
+			wire_put_u32(w, ev->method_id);
 		wire_put_u64(w, ev->thread);
 		wire_put_bool(w, ev->popped);
 		wire_put_value(w, &ev->retval);

@@ -284,6 +284,35 @@ WANT
 @test "methods: the same by breakpoints and MethodExit (methods=jvmti, JDK 17)" { check_methods "$JDK17" jvmti; }
 @test "methods: the same by breakpoints and MethodExit (methods=jvmti, JDK 25)" { check_methods "$JDK25" jvmti; }
 
+# Method events with values go by the method's number to a peer that
+# negotiated CAP_METHOD_ID_VALUES (0x80000) and by name to one that did not:
+# the same lines either way (the Java thread writes them by the site's
+# number; the I/O thread gives each connection its form, agent/plainev.h).
+# A void method's return, a plain event when it carries nothing but the
+# void value, goes by number to both (CAP_METHOD_IDS); an enter of a method
+# without parameters is an event with (no) values when arguments are asked.
+# check_values_forms CAPS_OFF HELLO_CAPS by-number|by-name: how the events
+# with values come (sjclient leaves out CAP_EARLY_APPENDIX, 0x80, too)
+check_values_forms() {
+	client_family "$JDK17" methods 'RequestForOptionalData 0x3' --forms "--caps-off=$1" 'reg:method:3:Demo.*' opt:3
+	local n plain
+	n=$(methods_want | wc -l)
+	plain=$(methods_want | grep -c ' popped=0 ret=void$')
+	[ "$(sed -n 's/^hello pid=[0-9]* //p' "$T/events")" = "caps=$2" ]
+	grep '^method' "$T/events" | mask >"$T/got"
+	methods_want >"$T/want"
+	diff -u "$T/want" "$T/got"
+	if [ "$3" = by-number ]; then
+		[ "$(tail -1 "$T/events")" = "by-name=0 by-number=$n last=number" ]
+	else
+		# the last event, Demo.run()V's return, is void: by number
+		[ "$(tail -1 "$T/events")" = "by-name=$((n - plain)) by-number=$plain last=number" ]
+	fi
+}
+
+@test "methods: arguments and return values go by number to a peer with CAP_METHOD_ID_VALUES" { check_values_forms 0 0xfff7f by-number; }
+@test "methods: arguments and return values go by name to a peer without CAP_METHOD_ID_VALUES, the same lines" { check_values_forms 80000 0x7ff7f by-name; }
+
 check_exceptions() {
 	family "$1" exceptions -e java.lang.IllegalArgumentException
 	local main
@@ -1805,7 +1834,7 @@ conn_lines() {
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x7ffff; negotiated 0x7ffff
+info: conn#1: Hello from pid N, version 1, caps 0xfffff; negotiated 0xfffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: VmEvents on
 info: conn#1: RequestForOptionalData 0x1
@@ -1823,14 +1852,14 @@ WANT
 	client_family "$JDK17" methods 'RegisterMethod "Demo.inst"' --early-appendix \
 		'method:Demo.add' opt:3 'reg:method:2:Demo.add' 'method:Demo.inst'
 	mask "$T/events" >"$T/got"
-	printf '%s\n' 'hello pid=P caps=0x7ffff' \
+	printf '%s\n' 'hello pid=P caps=0xfffff' \
 		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?' \
 		'method.enter pid=P tid=T ts=X method=Demo.inst(JDI)J args=' \
 		'method.return pid=P tid=T ts=X method=Demo.inst(JDI)J popped=0 ret=?' >"$T/want"
 	diff -u "$T/want" "$T/got"
 	conn_lines 1 >"$T/got"
 	cat >"$T/want" <<'WANT'
-info: conn#1: Hello from pid N, version 1, caps 0x7ffff; negotiated 0x7ffff
+info: conn#1: Hello from pid N, version 1, caps 0xfffff; negotiated 0xfffff
 info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
 info: conn#1: Register method 0x2 "Demo.add"
 info: conn#1: RegisterMethod "Demo.inst"

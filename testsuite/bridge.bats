@@ -221,7 +221,7 @@ vm.death pid=PID tid=4250 ts=22000000' ]
 	# CAP_EARLY_APPENDIX ignores it up to the first extension command
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ffff
+Hello version=1 caps=0xfffff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.* (ignored)
 RegisterClass pattern=* (ignored)
@@ -248,7 +248,7 @@ Ack seq=22' ]
 	wait_for "$T/out" 'ts=2000000 '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ffff
+Hello version=1 caps=0xfffff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.*
 ThreadEvents enable=1
@@ -292,7 +292,7 @@ thread.end pid=PID tid=4251 ts=TS' ]
 	wait_for "$FA_CMDS" '^closed$'
 	run cat "$FA_CMDS"
 	[ "$output" = "accepted
-Hello version=1 caps=0x7ffff
+Hello version=1 caps=0xfffff
 RequestForOptionalData mask=0x1
 RegisterMethod pattern=Demo.add
 RegisterException pattern=*
@@ -440,6 +440,19 @@ method.return pid=PID tid=4250 ts=5000000 method=Demo.tick()V popped=0 ret=void'
 	grep -q "warn: pid $FA: disconnecting: MethodExitId of method number 9, which no MethodName gave$" "$T/log"
 }
 
+# CAP_METHOD_ID_VALUES: method events with values by number print with
+# their values as the MethodEnter / MethodExit they stand for.
+@test "method events with values by number: each is its named method with its values; one never named disconnects" {
+	start_bridge --print -m 'Demo.*' --args --return --fire --slot '0:method.enter:Demo.add'
+	start_fake 0 0 --scenario by-id-values
+	wait_for "$T/log" 'disconnecting'
+	run sed "s/ pid=$FA / pid=PID /" "$T/out"
+	[ "$output" = 'method.enter pid=PID tid=4250 ts=2000000 method=Demo.add(II)I args=2,3
+method.return pid=PID tid=4250 ts=3000000 method=Demo.add(II)I popped=0 ret=5
+method.return pid=PID tid=4250 ts=4000000 method=Demo.add(II)I popped=1 ret=java.lang.IllegalStateException@2a#11' ]
+	grep -q "warn: pid $FA: disconnecting: MethodEnterIdValues of method number 4, which no MethodName gave$" "$T/log"
+}
+
 @test "an agent that dies mid-stream costs one log line; the bridge carries on" {
 	start_bridge --print -m 'Demo.*' --log-level warn
 	start_fake 0 0 --scenario some --then exit
@@ -493,7 +506,7 @@ method.return pid=PID tid=4250 ts=5000000 method=Demo.tick()V popped=0 ret=void'
 	wait_for "$FA_CMDS" '^Ack seq=2$'
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ffff
+Hello version=1 caps=0xfffff
 RegisterMethod pattern=Demo.* (ignored)
 VmEvents enable=1
 DispatchMode mode=1 timeout_us=5000
@@ -616,7 +629,7 @@ markers_of() {
 	wait_for "$FA_CMDS" '^Ack '
 	run cat "$FA_CMDS"
 	[ "$output" = 'accepted
-Hello version=1 caps=0x7ffff
+Hello version=1 caps=0xfffff
 RequestForOptionalData mask=0x3 (ignored)
 RegisterMethod pattern=Demo.add (ignored)
 RegisterMethod pattern=Demo.* (ignored)

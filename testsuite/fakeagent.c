@@ -36,6 +36,9 @@
  * many: 20 000 MethodEnter of Demo.tick()V at once, then VmDeath.
  * by-id: method events by number (CAP_METHOD_IDS), a number named anew,
  * then one never named.
+ * by-id-values: method events with values by number (CAP_METHOD_ID_VALUES):
+ * an enter with two ints, its return, a pop by an exception, then an enter
+ * of a number never named.
  * names-flood: 5000 ThreadName events of 60,000-byte names, each for a
  * thread of its own, then one MethodEnter of Demo.tick()V (its line says
  * the bridge has handled them all).
@@ -350,6 +353,32 @@ static void scenario_by_id(int fd)
 	send_by_id(fd, WIRE_EV_METHOD_EXIT_ID, 9, NULL, WIRE_T_NONE);
 }
 
+static void scenario_by_id_values(int fd)
+{
+	struct wire_event *ev;
+
+	send_by_id(fd, WIRE_EV_METHOD_NAME, 3, "Demo.add(II)I", 0);
+	ev = event(WIRE_EV_METHOD_ENTER_ID_VALUES, NULL, 4250);
+	ev->method_id = 3;
+	ev->nvalues = 2;
+	ev->values[0] = (struct wire_value){ .type = WIRE_T_INT, .v.i = 2 };
+	ev->values[1] = (struct wire_value){ .type = WIRE_T_INT, .v.i = 3 };
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_METHOD_EXIT_ID_VALUE, NULL, 4250);
+	ev->method_id = 3;
+	ev->retval = (struct wire_value){ .type = WIRE_T_INT, .v.i = 5 };
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_METHOD_EXIT_ID_VALUE, NULL, 4250);
+	ev->method_id = 3;
+	ev->popped = true;
+	ev->retval = (struct wire_value){ .type = WIRE_T_OBJECT, .str = { "Ljava/lang/IllegalStateException;", 33 },
+					  .object_id = 11, .aux = 0x2a };
+	send_event(fd, ev, 4250);
+	ev = event(WIRE_EV_METHOD_ENTER_ID_VALUES, NULL, 4250);
+	ev->method_id = 4;
+	send_event(fd, ev, 4250);
+}
+
 /* A MethodEnter every 5 ms until the bridge sends something (its Reset at
  * the end) or hangs up; then what it sent is read as usual. */
 static void scenario_stream(int fd)
@@ -429,6 +458,8 @@ static void run_scenario(int fd)
 		scenario_many(fd);
 	else if (strcmp(scenario, "by-id") == 0)
 		scenario_by_id(fd);
+	else if (strcmp(scenario, "by-id-values") == 0)
+		scenario_by_id_values(fd);
 	else if (strcmp(scenario, "notice") == 0)
 		scenario_notice(fd);
 	else if (strcmp(scenario, "partial") == 0)

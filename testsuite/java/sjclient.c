@@ -12,7 +12,9 @@
  *   --pause-until FILE  after sending the commands, read nothing until FILE exists
  *   --count             print no events; at EOF print "events=N lost=L"
  *   --forms             at EOF print "by-name=N by-number=M last=name|number":
- *                       how the method events came (CAP_METHOD_IDS), and the last one
+ *                       how the method events came (CAP_METHOD_IDS and
+ *                       CAP_METHOD_ID_VALUES), and the last one
+ *   --caps-off=MASK     leave the capabilities of MASK (hex) out of our Hello
  *   --raw HEX           send these bytes (after the Hello unless --no-hello), then read
  *   --uid UID           connect as UID (keeping only the capability to reach the socket)
  *   --timeout SEC       give up after SEC seconds (default 60): exit 3
@@ -291,6 +293,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc) gap_ms = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--quit")) quit = true;
 		else if (!strcmp(argv[i], "--early-appendix")) our_caps |= WIRE_CAP_EARLY_APPENDIX;
+		else if (!strncmp(argv[i], "--caps-off=", 11))
+			our_caps &= ~(uint32_t)strtoul(argv[i] + 11, NULL, 16);
 		else if (!strcmp(argv[i], "--read-delay-ms") && i + 1 < argc) read_delay_ms = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--flood") && i + 1 < argc) flood = strtoul(argv[++i], NULL, 10);
 		else die("unknown option %s", argv[i]);
@@ -372,7 +376,8 @@ int main(int argc, char **argv)
 		if (ev.code == WIRE_EV_METHOD_ENTER || ev.code == WIRE_EV_METHOD_EXIT) {
 			by_name++;
 			last_by_number = false;
-		} else if (ev.code == WIRE_EV_METHOD_ENTER_ID || ev.code == WIRE_EV_METHOD_EXIT_ID) {
+		} else if (ev.code == WIRE_EV_METHOD_ENTER_ID || ev.code == WIRE_EV_METHOD_EXIT_ID ||
+			   ev.code == WIRE_EV_METHOD_ENTER_ID_VALUES || ev.code == WIRE_EV_METHOD_EXIT_ID_VALUE) {
 			by_number++;
 			last_by_number = true;
 		}

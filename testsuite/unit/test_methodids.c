@@ -67,6 +67,42 @@ static void test_named_then_resolved(void **state)
 	assert_null(t.ids);
 }
 
+/* Events with values by number (CAP_METHOD_ID_VALUES): named, their values
+ * and the exit's popped flag as decoded. */
+static void test_values_by_number(void **state)
+{
+	struct methodids t = { 0 };
+
+	(void)state;
+	assert_int_equal(name(&t, 3, "a.B.c(I)J", 9), 0);
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_ENTER_ID_VALUES;
+	ev.method_id = 3;
+	ev.nvalues = 1;
+	ev.values[0] = (struct wire_value){ .type = WIRE_T_INT, .v.i = 41 };
+	assert_int_equal(methodids_resolve(&t, &ev, why, sizeof why), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_ENTER);
+	assert_true(ev.by_id);
+	assert_memory_equal(ev.name.ptr, "a.B.c(I)J", 9);
+	assert_int_equal(ev.nvalues, 1);
+	assert_int_equal(ev.values[0].v.i, 41);
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_EXIT_ID_VALUE;
+	ev.method_id = 3;
+	ev.popped = true;
+	ev.retval = (struct wire_value){ .type = WIRE_T_OBJECT, .object_id = 5 };
+	assert_int_equal(methodids_resolve(&t, &ev, why, sizeof why), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_EXIT);
+	assert_true(ev.popped);
+	assert_int_equal(ev.retval.type, WIRE_T_OBJECT);
+	assert_int_equal(ev.retval.object_id, 5);
+	ev.code = WIRE_EV_METHOD_EXIT_ID_VALUE;
+	ev.method_id = 4;
+	assert_int_equal(methodids_resolve(&t, &ev, why, sizeof why), -ENOENT);
+	assert_string_equal(why, "MethodExitIdValue of method number 4, which no MethodName gave");
+	methodids_free(&t);
+}
+
 /* A number no MethodName gave, and the bounds, are refused and said. */
 static void test_unknown_and_bounds(void **state)
 {
@@ -99,6 +135,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named_then_resolved),
+		cmocka_unit_test(test_values_by_number),
 		cmocka_unit_test(test_unknown_and_bounds),
 	};
 

@@ -120,6 +120,97 @@ static void forms(void **state)
 	assert_int_equal(plainev_event(&ev, PLAINEV_EXIT + 1, "a", 1, 1, false), -EINVAL);
 }
 
+/* EV encoded for a peer with every capability: its bytes into OUT, the
+ * length returned, its trailer's offset in *AT. */
+static size_t encoded(const struct wire_event *e, uint8_t *out, size_t cap, size_t *at)
+{
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_ALL };
+	struct wire_buf b = { .data = out, .cap = cap };
+
+	assert_int_equal(wire_encode_event_at(&b, &peer, e, at), 0);
+	return b.len;
+}
+
+/* A method event with values as the Java thread writes it (PLAINEV_BY_SITE:
+ * its number the site), made by number and by name: exactly what the
+ * encoder makes of the event by number and by name, the trailer moved by
+ * the name. CODE_BY_NAME: the event's code by name. */
+static void by_site_both_ways(unsigned code_by_name)
+{
+	static const char method[] = "shop.Cart.add(ILjava/lang/String;)J";
+	const uint32_t name_len = sizeof(method) - 1;
+	uint8_t rec[512], got[512], want[512];
+	size_t rec_len, rec_at, want_len, want_at;
+	int32_t site;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.code = code_by_name == WIRE_EV_METHOD_ENTER ? WIRE_EV_METHOD_ENTER_ID_VALUES : WIRE_EV_METHOD_EXIT_ID_VALUE;
+	ev.method_id = 4242;   /* the site */
+	ev.thread = 12345;
+	if (code_by_name == WIRE_EV_METHOD_ENTER) {
+		ev.nvalues = 2;
+		ev.values[0] = (struct wire_value){ .type = WIRE_T_INT, .v.i = -7 };
+		ev.values[1] = (struct wire_value){ .type = WIRE_T_STRING, .str = { "order-17", 8 } };
+	} else {
+		ev.popped = true;
+		ev.retval = (struct wire_value){ .type = WIRE_T_OBJECT, .str = { "Ljava/io/IOException;", 21 },
+						 .object_id = 9, .aux = 0xBEEF };
+	}
+	ev.has_trailer = true;
+	ev.trailer = (struct wire_trailer){ .os_tid = 12345, .flags = WIRE_TF_STACK, .depth = 1 };
+	ev.trailer.frames[0] = (struct wire_frame){ { method, name_len }, 12, { "Cart.java", 9 } };
+	rec_len = encoded(&ev, rec, sizeof(rec), &rec_at);
+	assert_int_equal(plainev_by_site_read(rec, rec_len, &site), 0);
+	assert_int_equal(site, 4242);
+
+	/* by number: only the number changes */
+	ev.method_id = 9;
+	want_len = encoded(&ev, want, sizeof(want), &want_at);
+	assert_int_equal(plainev_by_site_make(got, rec, rec_len, 9, NULL, 0), (ssize_t)want_len);
+	assert_memory_equal(got, want, want_len);
+	assert_int_equal(want_at, rec_at);
+
+	/* by name: the string where the number was, everything after it moved */
+	ev.code = code_by_name;
+	ev.name = (struct wire_str){ method, name_len };
+	want_len = encoded(&ev, want, sizeof(want), &want_at);
+	assert_int_equal(want_len, rec_len + name_len);
+	assert_int_equal(plainev_by_site_make(got, rec, rec_len, 9, method, name_len), (ssize_t)want_len);
+	assert_memory_equal(got, want, want_len);
+	assert_int_equal(want_at, rec_at + name_len);
+}
+
+static void by_site_enter(void **state)
+{
+	(void)state;
+	by_site_both_ways(WIRE_EV_METHOD_ENTER);
+}
+
+static void by_site_exit(void **state)
+{
+	(void)state;
+	by_site_both_ways(WIRE_EV_METHOD_EXIT);
+}
+
+/* Anything but a message by number with a site is refused. */
+static void by_site_refused(void **state)
+{
+	uint8_t msg[16] = { WIRE_EV_METHOD_ENTER_ID_VALUES, 1, 0, 0, 0 }, out[64];
+	int32_t site;
+
+	(void)state;
+	assert_int_equal(plainev_by_site_read(msg, 4, &site), -EINVAL);
+	assert_int_equal(plainev_by_site_read(msg, 5, &site), 0);
+	assert_int_equal(site, 1);
+	msg[4] = 0x80;   /* a negative site */
+	assert_int_equal(plainev_by_site_read(msg, 5, &site), -EINVAL);
+	msg[4] = 0;
+	msg[0] = WIRE_EV_METHOD_ENTER_ID;
+	assert_int_equal(plainev_by_site_read(msg, sizeof(msg), &site), -EINVAL);
+	msg[0] = WIRE_EV_METHOD_ENTER;
+	assert_int_equal(plainev_by_site_make(out, msg, sizeof(msg), 1, "a", 1), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +221,9 @@ int main(void)
 		cmocka_unit_test(without_trailer),
 		cmocka_unit_test(record_read_back),
 		cmocka_unit_test(forms),
+		cmocka_unit_test(by_site_enter),
+		cmocka_unit_test(by_site_exit),
+		cmocka_unit_test(by_site_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,7 +149,7 @@ static void test_truncated_commands(void **state)
 /* ------------------------------------------------------------ codes */
 static bool event_known(unsigned c)
 {
-	return (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0x9F);
+	return (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0xA1);
 }
 
 static bool command_known(unsigned c)

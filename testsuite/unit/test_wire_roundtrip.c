@@ -381,7 +381,7 @@ static void test_names(void **state)
 	assert_string_equal(wire_command_name(0x40), "RegisterMethod");
 	assert_string_equal(wire_command_name(WIRE_CMD_HELLO), "Hello");
 	for (unsigned c = 0; c < 0x200; c++) {
-		bool ev_known = (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0x9F);
+		bool ev_known = (c >= 0x80 && c <= 0x8C) || (c >= 0x90 && c <= 0xA1);
 		bool cmd_known = (c >= 0x40 && c <= 0x46) || (c >= 0x50 && c <= 0x5B) ||
 				 c == WIRE_CMD_HELLO;
 
@@ -389,7 +389,7 @@ static void test_names(void **state)
 			fail_msg("wire_event_name(0x%x)", c);
 		if ((wire_command_name(c) != NULL) != cmd_known)
 			fail_msg("wire_command_name(0x%x)", c);
-		if (wire_event_is_extension(c) != (c >= 0x90 && c <= 0x9F))
+		if (wire_event_is_extension(c) != (c >= 0x90 && c <= 0xA1))
 			fail_msg("wire_event_is_extension(0x%x)", c);
 		if (wire_command_is_extension(c) != ((c >= 0x50 && c <= 0x5B) || c == WIRE_CMD_HELLO))
 			fail_msg("wire_command_is_extension(0x%x)", c);

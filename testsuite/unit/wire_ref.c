@@ -222,6 +222,14 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 		mark(&o, WIRE_REF_TYPE, 1, "type");
 		put_u8(&o, ev->retval.type);
 		break;
+	case 0xA0: put_u32(&o, ev->method_id); put_u64(&o, ev->thread); put_values(&o, ev); break;
+	case 0xA1:
+		put_u32(&o, ev->method_id);
+		put_u64(&o, ev->thread);
+		mark(&o, WIRE_REF_BOOL, 1, "popped");
+		put_u8(&o, ev->popped);
+		put_value(&o, &ev->retval);
+		break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
 	if ((peer->caps & WIRE_CAP_TRAILER) && ev->code != WIRE_EV_HELLO)
@@ -407,9 +415,9 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	unsigned c = a->code;
 	bool has_name = (c >= 0x80 && c <= 0x86) || c == 0x95 || c == 0x96 || c == 0x98 || c == 0x99 ||
 			c == 0x9B || c == 0x9C || c == 0x9D;
-	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96 || c == 0x9E ||
-			  c == 0x9F;
-	bool has_values = c == 0x80 || c == 0x82;
+	bool has_thread = (c >= 0x80 && c <= 0x8C && c != 0x82) || c == 0x93 || c == 0x96 ||
+			  (c >= 0x9E && c <= 0xA1);
+	bool has_values = c == 0x80 || c == 0x82 || c == 0xA0;
 
 	DIFF(a->code != b->code, "code 0x%x != 0x%x", a->code, b->code);
 	DIFF(has_name && !str_eq(a->name, b->name), "name differs");
@@ -422,10 +430,10 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	DIFF(c == 0x97 && a->lost != b->lost, "lost differs");
 	DIFF(c == 0x9B && a->jfr_flags != b->jfr_flags, "jfr flags 0x%x != 0x%x", a->jfr_flags, b->jfr_flags);
 	DIFF(c == 0x96 && a->java_tid != b->java_tid, "java thread id differs");
-	DIFF(c >= 0x9D && c <= 0x9F && a->method_id != b->method_id, "method id %u != %u", a->method_id,
+	DIFF(c >= 0x9D && c <= 0xA1 && a->method_id != b->method_id, "method id %u != %u", a->method_id,
 	     b->method_id);
 	DIFF(c == 0x9F && a->retval.type != b->retval.type, "value type differs");
-	if (c == 0x81) {
+	if (c == 0x81 || c == 0xA1) {
 		DIFF(a->popped != b->popped, "popped differs");
 		if (!value_equal(&a->retval, &b->retval, "retval", why, why_len))
 			return false;

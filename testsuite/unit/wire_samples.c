@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  32
+#define N_OTHER  35
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -76,6 +76,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
 		0x99, 0x99, 0x9A, 0x9B, 0x9B, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0x9F,
+		0xA0, 0xA0, 0xA1,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -86,6 +87,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"match-method", "match-class", "match-end",
 		"jfr-data-chunk-begin", "jfr-data-more", "jfr-data-none", "descends",
 		"method-name", "method-enter-id", "method-exit-id-void", "method-exit-id-none",
+		"method-enter-id-values-none", "method-enter-id-values-all", "method-exit-id-value-popped",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -196,6 +198,17 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 	case WIRE_EV_METHOD_EXIT_ID:
 		ev->method_id = 0xFFFFFFFFu;
 		ev->retval.type = names[b][15] == 'v' ? WIRE_T_VOID : WIRE_T_NONE;
+		break;
+	case WIRE_EV_METHOD_ENTER_ID_VALUES:
+		ev->method_id = 0x7FFFFFFFu;
+		if (names[b][23] == 'a')
+			all_values(ev, true);
+		break;
+	case WIRE_EV_METHOD_EXIT_ID_VALUE:
+		/* an exception's pop, as the agent sends it: the throwable */
+		ev->method_id = 1;
+		ev->popped = true;
+		ev->retval = sample_value(12, false);
 		break;
 	default: /* thread only, or nothing */
 		break;
