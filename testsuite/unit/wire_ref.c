@@ -160,9 +160,19 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 
 	put_u8(&o, ev->code);
 	switch (ev->code) {
-	case 0x80: put_str(&o, ev->name); put_u64(&o, ev->thread); put_values(&o, ev); break;
-	case 0x81:
-		put_str(&o, ev->name);
+	case 0x80: case 0xA0: /* by name, or by number (MethodEnterIdValues) */
+		if (ev->code == 0x80)
+			put_str(&o, ev->name);
+		else
+			put_u32(&o, ev->method_id);
+		put_u64(&o, ev->thread);
+		put_values(&o, ev);
+		break;
+	case 0x81: case 0xA1:
+		if (ev->code == 0x81)
+			put_str(&o, ev->name);
+		else
+			put_u32(&o, ev->method_id);
 		put_u64(&o, ev->thread);
 		mark(&o, WIRE_REF_BOOL, 1, "popped");
 		put_u8(&o, ev->popped);
@@ -221,14 +231,6 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 		put_u64(&o, ev->thread);
 		mark(&o, WIRE_REF_TYPE, 1, "type");
 		put_u8(&o, ev->retval.type);
-		break;
-	case 0xA0: put_u32(&o, ev->method_id); put_u64(&o, ev->thread); put_values(&o, ev); break;
-	case 0xA1:
-		put_u32(&o, ev->method_id);
-		put_u64(&o, ev->thread);
-		mark(&o, WIRE_REF_BOOL, 1, "popped");
-		put_u8(&o, ev->popped);
-		put_value(&o, &ev->retval);
 		break;
 	default: break; /* 0x91 0x92 0x94: nothing */
 	}
