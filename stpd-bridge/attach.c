@@ -26,6 +26,14 @@
 
 #define POLL_MS 20
 #define ANSWER_MS 10000
+/* HotSpot removes a .java_pid file it finds as the VM starts
+ * (AttachListener::vm_start, for a stale one): a SIGQUIT handled just before
+ * leaves a listener whose socket is gone, and only another SIGQUIT restarts
+ * it (AttachListener::check_socket_file). Sent halfway through the wait, as
+ * the JDK's own client does; not sooner, since a second SIGQUIT that reaches
+ * a listener with its socket prints a thread dump on the JVM's stdout. */
+#define RESEND_QUIT_MS (ATTACH_LISTENER_MS / 2)
+_Static_assert(RESEND_QUIT_MS % POLL_MS == 0, "the wait passes RESEND_QUIT_MS exactly");
 
 static int fail(char *why, size_t cap, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -116,9 +124,11 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 		if (waited >= ATTACH_LISTENER_MS) {
 			unlinkat(tmpfd, trigger, 0);
 			return fail(why, cap, -ETIMEDOUT, "the JVM did not start its attach listener within "
-				    "%u ms (attach disabled with -XX:+DisableAttachMechanism, or not HotSpot?)",
-				    ATTACH_LISTENER_MS);
+				    "%u ms, though sent SIGQUIT twice (attach disabled with "
+				    "-XX:+DisableAttachMechanism, or not HotSpot?)", ATTACH_LISTENER_MS);
 		}
+		if (waited == RESEND_QUIT_MS)
+			kill(id->pid, SIGQUIT);   /* gone meanwhile: said at the next round */
 		sleep_ms(POLL_MS);
 	}
 	unlinkat(tmpfd, trigger, 0);

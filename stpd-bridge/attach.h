@@ -13,7 +13,9 @@
  * inside that root. It makes HotSpot start its listener (.attach_pid<nspid>
  * in the JVM's /tmp, then SIGQUIT, which HotSpot handles once it runs: the
  * caller checks that it does), waits for .java_pid<nspid> at most
- * ATTACH_LISTENER_MS, and sends `load AGENT true OPTIONS`; while the agent
+ * ATTACH_LISTENER_MS (sending SIGQUIT once more halfway: a VM that was
+ * starting may have lost its listener's socket, attach.c), and sends `load
+ * AGENT true OPTIONS`; while the agent
  * answers that the VM still starts (ATTACH_TOO_EARLY: HotSpot's listener
  * can answer before the VM runs Java code, and then unloads the agent; JDK
  * 25 answers "only permitted in the live phase" itself), it asks again, for

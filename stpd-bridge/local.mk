@@ -103,7 +103,7 @@ UNIT_TESTS += testsuite/unit/test_recchan
 # A fake agent for testsuite/bridge.bats: listens where an agent would and
 # sends chosen bytes.
 check_PROGRAMS += testsuite/fakeagent
-testsuite_fakeagent_SOURCES = testsuite/fakeagent.c
+testsuite_fakeagent_SOURCES = testsuite/fakeagent.c testsuite/fakeattach.c testsuite/fakeattach.h
 testsuite_fakeagent_LDADD = runtime/libsjruntime.la
 
 # Unit tests of the seed trace formats, JinsightLive and TPTP (cmocka): the

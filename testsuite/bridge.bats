@@ -453,6 +453,30 @@ method.return pid=PID tid=4250 ts=4000000 method=Demo.add(II)I popped=1 ret=java
 	grep -q "warn: pid $FA: disconnecting: MethodEnterIdValues of method number 4, which no MethodName gave$" "$T/log"
 }
 
+# A JVM that was starting when it was attached to may have lost its attach
+# listener's socket (HotSpot removes a .java_pid file it finds as the VM
+# starts): it ignores the first SIGQUIT. The bridge sends another halfway
+# through its wait, as the JDK's own tools do, and attaches. A fake JVM
+# (fakeattach.h) stands in: a real one cannot be made to lose it on cue.
+@test "attach: a JVM that ignored the first SIGQUIT (its listener's socket lost at start-up) is sent another, loads the agent and is served" {
+	local d
+	d=$(sockdir 0 0)
+	"$T/bin/java" Fake.Main --attach-quits 1 --ready "$d/ready" --commands "$d/cmds" --scenario some 3>&- &
+	FA=$!
+	STARTED+=("$FA")
+	wait_for "$d/ready" '^attach$'
+	start_bridge --print -m 'Demo.*' -x "$FA" --agent "$AGENT" --log-level info
+	# a hang guard, not a time: the second SIGQUIT comes 5 s in
+	wait_for "$T/out" "pid=$FA " 600
+	run sed -n '1,4p' "$d/cmds"
+	[ "$output" = "sigquit 1: ignored
+sigquit 2: listening
+request: 1 load $AGENT true sockdir=$d,loglevel=error
+accepted" ]
+	grep -q "info: pid $FA: the JVM runs without the agent: loading $AGENT through HotSpot's attach mechanism$" "$T/log"
+	! grep -E ': (warn|error): ' "$T/log" || return 1
+}
+
 @test "an agent that dies mid-stream costs one log line; the bridge carries on" {
 	start_bridge --print -m 'Demo.*' --log-level warn
 	start_fake 0 0 --scenario some --then exit

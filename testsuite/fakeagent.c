@@ -27,6 +27,10 @@
  * JVM; a NAME argument is ignored and shows as its "main class".
  * --no-accept: it never accepts, and its backlog is full (it connects to
  * itself once, with a backlog of 0), so a peer's connect() waits.
+ * --attach-quits N: it starts as a JVM without the agent (fakeattach.h):
+ * the first N SIGQUITs start nothing, the next one its attach listener; once
+ * the bridge's load request came, it listens as the agent would, in the
+ * sockdir= of the request's options. --ready FILE says "attach" first.
  * --connections N: N connections one after the other (0: no end), each a
  * session of its own (its events numbered from 1). --kill-peer: each peer
  * is killed (SIGKILL, its pid from SO_PEERCRED) as soon as it connects, so
@@ -64,6 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fakeattach.h"
 #include "wire.h"
 
 static const char *commands_file, *scenario = "all", *then = "stay", *wait_file, *jfr_file;
@@ -667,6 +672,42 @@ static void own_path(const char *sockdir, char *path, size_t cap)
 		 (int)getpid(), start);
 }
 
+static void attach_note(const char *line)
+{
+	note("%s", line);
+}
+
+/* --attach-quits: wait to be loaded (fakeattach.h); the sockdir= of the
+ * load's options (kept in OPTIONS), or NULL. */
+static const char *attach_then_sockdir(unsigned quits, const char *ready, char *options, size_t cap)
+{
+	int rc = fakeattach_catch_quits();
+
+	if (rc < 0)
+		die("SIGQUIT handler: %s", strerror(-rc));
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (!f)
+			die("%s: %s", ready, strerror(errno));
+		fprintf(f, "attach\n");
+		fclose(f);
+	}
+	rc = fakeattach_wait_load(quits, options, cap, attach_note);
+	if (rc < 0)
+		die("attach listener: %s", strerror(-rc));
+	for (char *o = options; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
+		if (strncmp(o, "sockdir=", 8) == 0) {
+			char *end = strchr(o, ',');
+
+			if (end)
+				*end = '\0';
+			return o + 8;
+		}
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -679,6 +720,7 @@ int main(int argc, char **argv)
 		{ "no-accept", no_argument, NULL, 'N' },
 		{ "connections", required_argument, NULL, 'n' }, { "kill-peer", no_argument, NULL, 'K' },
 		{ "jfr-file", required_argument, NULL, 'J' },
+		{ "attach-quits", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sockdir = NULL, *fixed = NULL, *ready = NULL;
@@ -687,6 +729,8 @@ int main(int argc, char **argv)
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int c, lfd, cfd;
 	unsigned long connections = 1;
+	long attach_quits = -1;
+	static char load_options[4096];
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -706,9 +750,12 @@ int main(int argc, char **argv)
 		case 'J': jfr_file = optarg; break;
 		case 'n': connections = strtoul(optarg, NULL, 0); break;
 		case 'K': kill_peer = 1; break;
+		case 'A': attach_quits = strtol(optarg, NULL, 0); break;
 		default: die("bad option");
 		}
 	}
+	if (attach_quits >= 0)
+		sockdir = attach_then_sockdir((unsigned)attach_quits, ready, load_options, sizeof load_options);
 	if (quiet_ms)
 		start_on = NULL; /* the quiet period ends its registration */
 	if (fixed)
