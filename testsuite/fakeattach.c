@@ -105,7 +105,7 @@ int fakeattach_wait_load(unsigned ignore, char *options, size_t cap, fakeattach_
 		f[i] = req + at;
 		at += strlen(req + at) + 1;
 	}
-	snprintf(line, sizeof line, "request: %s %s %s %s %s", f[0], f[1], f[2], f[3], f[4]);
+	snprintf(line, sizeof line, "request: %.16s %.16s %.250s %.16s %.250s", f[0], f[1], f[2], f[3], f[4]);
 	note(line);
 	snprintf(options, cap, "%s", f[4]);
 	static const char answer[] = "0\nreturn code: 0\n";
