@@ -65,13 +65,11 @@ static int pass(const struct record_format *f, void *state, struct record_out *o
 			continue;
 		}
 		/* methods by number, as the worker takes them (handler_method_number) */
-		if (ev->code == WIRE_EV_METHOD_NAME) {
-			rc = methodids_name(&ids, ev, err.text, sizeof err.text);
+		rc = methodids_take(&ids, ev, err.text, sizeof err.text);
+		if (rc != 0 || !f) {
+			rc = rc == 1 ? 0 : rc;   /* a MethodName: no event of its own */
 			continue;
 		}
-		rc = methodids_resolve(&ids, ev, err.text, sizeof err.text);
-		if (rc < 0 || !f)
-			continue;
 		m.tid = ev->trailer.os_tid;
 		m.ts_ns = ev->trailer.timestamp_ns;
 		m.owner_tid = ev->trailer.owner_tid;

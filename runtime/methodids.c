@@ -78,6 +78,14 @@ int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *wh
 	return 0;
 }
 
+int methodids_take(struct methodids *t, struct wire_event *ev, char *why, size_t whylen)
+{
+	if (ev->code != WIRE_EV_METHOD_NAME)
+		return methodids_resolve(t, ev, why, whylen);
+	int rc = methodids_name(t, ev, why, whylen);
+	return rc < 0 ? rc : 1;
+}
+
 void methodids_free(struct methodids *t)
 {
 	for (size_t i = 0; i < t->cap; i++)

@@ -49,6 +49,11 @@ int methodids_name(struct methodids *t, const struct wire_event *ev, char *why, 
  * decoded). -ENOENT: a number
  * never named (WHY says which). Other events are left as they are. */
 int methodids_resolve(const struct methodids *t, struct wire_event *ev, char *why, size_t whylen);
+/* EV as a receiver takes it, before anything else sees it: a MethodName
+ * kept (1: it is no event of its own), an event by number resolved (0), any
+ * other left as it is (0); a negative errno as methodids_name() and
+ * methodids_resolve() give it, WHY saying why. */
+int methodids_take(struct methodids *t, struct wire_event *ev, char *why, size_t whylen);
 void methodids_free(struct methodids *t);
 
 #endif

@@ -390,13 +390,10 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 
 int handler_method_number(struct handler *h, struct wire_event *ev, char *why, size_t whylen)
 {
-	int rc;
+	int rc = methodids_take(&h->ids, ev, why, whylen);
 
-	if (ev->code != WIRE_EV_METHOD_NAME)
-		return methodids_resolve(&h->ids, ev, why, whylen);
-	rc = methodids_name(&h->ids, ev, why, whylen);
 	/* named anew: what its number found before is another method's */
-	if (h->disp_ready)
+	if (ev->code == WIRE_EV_METHOD_NAME && h->disp_ready)
 		slots_forget_method_id(&h->disp.matcher, ev->method_id);
-	return rc < 0 ? rc : 1;
+	return rc;
 }

@@ -382,9 +382,7 @@ int main(int argc, char **argv)
 			last_by_number = true;
 		}
 		/* CAP_METHOD_IDS: named once, then by number (methodids.h) */
-		rc = ev.code == WIRE_EV_METHOD_NAME ? methodids_name(&ids, &ev, err.text, sizeof err.text)
-						    : methodids_resolve(&ids, &ev, err.text, sizeof err.text);
-		if (rc < 0) {
+		if (methodids_take(&ids, &ev, err.text, sizeof err.text) < 0) {
 			fprintf(stderr, "sjclient: %s\n", err.text);
 			return 1;
 		}

@@ -103,6 +103,41 @@ static void test_values_by_number(void **state)
 	methodids_free(&t);
 }
 
+/* As a receiver takes each event: a MethodName kept (1), an event by number
+ * resolved (0), another left alone (0), a number never named refused. */
+static void test_take(void **state)
+{
+	struct methodids t = { 0 };
+
+	(void)state;
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_NAME;
+	ev.method_id = 5;
+	ev.name = (struct wire_str){ "a.B.c()V", 8 };
+	assert_int_equal(methodids_take(&t, &ev, why, sizeof why), 1);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_NAME);
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_ENTER_ID;
+	ev.method_id = 5;
+	assert_int_equal(methodids_take(&t, &ev, why, sizeof why), 0);
+	assert_int_equal(ev.code, WIRE_EV_METHOD_ENTER);
+	assert_memory_equal(ev.name.ptr, "a.B.c()V", 8);
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_GC_START;
+	assert_int_equal(methodids_take(&t, &ev, why, sizeof why), 0);
+	assert_int_equal(ev.code, WIRE_EV_GC_START);
+	ev.code = WIRE_EV_METHOD_EXIT_ID;
+	ev.method_id = 6;
+	assert_int_equal(methodids_take(&t, &ev, why, sizeof why), -ENOENT);
+	assert_string_equal(why, "MethodExitId of method number 6, which no MethodName gave");
+	memset(&ev, 0, sizeof ev);
+	ev.code = WIRE_EV_METHOD_NAME;
+	ev.method_id = METHODIDS_MAX_ID;
+	ev.name = (struct wire_str){ "a.B.c()V", 8 };
+	assert_int_equal(methodids_take(&t, &ev, why, sizeof why), -E2BIG);
+	methodids_free(&t);
+}
+
 /* A number no MethodName gave, and the bounds, are refused and said. */
 static void test_unknown_and_bounds(void **state)
 {
@@ -136,6 +171,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named_then_resolved),
 		cmocka_unit_test(test_values_by_number),
+		cmocka_unit_test(test_take),
 		cmocka_unit_test(test_unknown_and_bounds),
 	};
 
