@@ -672,6 +672,19 @@ static void own_path(const char *sockdir, char *path, size_t cap)
 		 (int)getpid(), start);
 }
 
+/* --ready FILE (none: NULL) says TEXT, a line. */
+static void write_ready(const char *ready, const char *text)
+{
+	if (!ready)
+		return;
+	FILE *f = fopen(ready, "w");
+
+	if (!f)
+		die("%s: %s", ready, strerror(errno));
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
 static void attach_note(const char *line)
 {
 	note("%s", line);
@@ -685,26 +698,14 @@ static const char *attach_then_sockdir(unsigned quits, const char *ready, char *
 
 	if (rc < 0)
 		die("SIGQUIT handler: %s", strerror(-rc));
-	if (ready) {
-		FILE *f = fopen(ready, "w");
-
-		if (!f)
-			die("%s: %s", ready, strerror(errno));
-		fprintf(f, "attach\n");
-		fclose(f);
-	}
+	write_ready(ready, "attach");
 	rc = fakeattach_wait_load(quits, options, cap, attach_note);
 	if (rc < 0)
 		die("attach listener: %s", strerror(-rc));
-	for (char *o = options; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
-		if (strncmp(o, "sockdir=", 8) == 0) {
-			char *end = strchr(o, ',');
-
-			if (end)
-				*end = '\0';
+	char *save = NULL;
+	for (char *o = strtok_r(options, ",", &save); o; o = strtok_r(NULL, ",", &save))
+		if (strncmp(o, "sockdir=", 8) == 0)
 			return o + 8;
-		}
-	}
 	return NULL;
 }
 
@@ -778,14 +779,7 @@ int main(int argc, char **argv)
 		if (self < 0 || connect(self, (struct sockaddr *)&addr, sizeof addr) < 0)
 			die("connect to itself: %s", strerror(errno));
 	}
-	if (ready) {
-		FILE *f = fopen(ready, "w");
-
-		if (!f)
-			die("%s: %s", ready, strerror(errno));
-		fprintf(f, "%s\n", path);
-		fclose(f);
-	}
+	write_ready(ready, path);
 	if (no_accept) {
 		note("not accepting");
 		for (;;)
