@@ -23,7 +23,7 @@ agent_libsjevents_la_SOURCES = \
 	agent/evtemplate.c agent/evtemplate.h \
 	agent/plainev.c agent/plainev.h \
 	agent/clock.c agent/clock.h
-agent_libsjevents_la_CFLAGS = $(AM_CFLAGS) $(AGENT_LTO_CFLAGS)
+agent_libsjevents_la_CFLAGS = $(AM_CFLAGS) $(AGENT_OPT_CFLAGS)
 
 lib_LTLIBRARIES += agent/libstapjava.la
 agent_libstapjava_la_SOURCES = \
@@ -53,9 +53,9 @@ agent_libstapjava_la_SOURCES = \
 	agent/callbacks.h \
 	agent/cb_method.c agent/cb_class.c agent/cb_exception.c \
 	agent/cb_thread.c agent/cb_monitor.c agent/cb_gc.c
-agent_libstapjava_la_CFLAGS = $(AM_CFLAGS) $(AGENT_LTO_CFLAGS)
+agent_libstapjava_la_CFLAGS = $(AM_CFLAGS) $(AGENT_OPT_CFLAGS)
 agent_libstapjava_la_LDFLAGS = -module -avoid-version -shared -Wl,--version-script=$(top_srcdir)/agent/exports.map \
-	$(AGENT_LTO_CFLAGS)
+	$(AGENT_OPT_CFLAGS)
 EXTRA_agent_libstapjava_la_DEPENDENCIES = $(top_srcdir)/agent/exports.map
 EXTRA_DIST += agent/exports.map
 # JDK_CPPFLAGS uses -isystem: jvmti.h is not -Wstrict-prototypes clean (configure.ac).
