@@ -227,9 +227,26 @@ static uint64_t next_restart_ms(const struct supervisor *s, uint64_t now)
 	return due;
 }
 
+/* Is a worker of JVM (by pid) running? Such a JVM needs no look at /proc
+ * at each scan: its worker ends when it does (the socket closes), and it is
+ * looked at again once the worker is reaped. Those reads, at every scan of
+ * -x, were most of the supervisor's CPU under a short --rescan-ms
+ * (bench/profile-share). */
+static bool has_running_worker(const struct supervisor *s, pid_t jvm)
+{
+	for (size_t i = 0; i < s->nkids; i++)
+		if (s->kids[i].pid > 0 && s->kids[i].jvm.pid == jvm)
+			return true;
+	return false;
+}
+
 static void forget_dead_served(struct supervisor *s)
 {
-	forget_dead(&s->served);
+	for (size_t i = 0; i < s->served.n;)
+		if (!has_running_worker(s, s->served.v[i].pid) && !procfs_same_process(&s->served.v[i]))
+			s->served.v[i] = s->served.v[--s->served.n];
+		else
+			i++;
 	forget_dead(&s->bad_socket);
 	forget_dead(&s->unselected);
 	for (size_t i = 0; i < s->nrestarts;)
@@ -515,7 +532,8 @@ static void scan(struct supervisor *s)
 	forget_dead_served(s);
 	if (s->o->npids) {
 		for (size_t i = 0; i < s->o->npids; i++)
-			consider(s, s->o->pids[i], true);
+			if (!has_running_worker(s, s->o->pids[i]))
+				consider(s, s->o->pids[i], true);
 		return;
 	}
 	if (discovery_scan(s->disc, &pids, &n) < 0)

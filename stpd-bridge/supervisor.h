@@ -1,7 +1,8 @@
 /* supervisor.h: the bridge's (root) parent process.
  *
  * Contract: supervisor_run() only discovers and supervises. It scans /proc
- * every --rescan-ms for JVMs (or the -x pids), and for each JVM whose agent
+ * every --rescan-ms for JVMs (or the -x pids; not those whose worker runs:
+ * a worker ends with its JVM), and for each JVM whose agent
  * socket exists forks one worker (worker.h), which drops to the JVM's owner
  * before it touches the socket. It never reads a byte from an agent. It
  * copies the workers' lines to OUT_FD, whole lines only, so lines of

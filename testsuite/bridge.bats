@@ -491,6 +491,28 @@ accepted" ]
 	kill -0 "$BR"
 }
 
+# -x: a JVM whose worker runs is not read in /proc at each scan (its worker
+# ends when it does). Counted with strace on the supervisor: its scans are
+# the waits of its loop that end by their timeout (--rescan-ms 10).
+scan_waits() { grep -c '= 0 (Timeout)' "$T/trace" 2>/dev/null; }
+@test "-x: while the JVM's worker runs, the bridge's scans read nothing of it in /proc" {
+	start_fake 0 0 --scenario none
+	start_bridge -x "$FA" --rescan-ms 10 --print -m 'Demo.*' --log-level info
+	wait_for "$T/log" "info: pid $FA: worker [0-9]* started"
+	strace -qq -p "$BR" -e trace=openat,newfstatat,statx,poll,ppoll -o "$T/trace" 3>&- &
+	local st=$! i
+	for i in $(seq 600); do
+		[ "$(scan_waits)" -ge 30 ] && break
+		sleep 0.05
+	done
+	kill "$st"
+	wait "$st" || true
+	[ "$(scan_waits)" -ge 30 ]
+	run grep -c "/proc/$FA/" "$T/trace"
+	[ "$output" = 0 ]
+	kill -0 "$FA"
+}
+
 @test "a JVM started after the bridge is found" {
 	start_bridge --print -m 'Demo.*' --log-level info
 	wait_for "$T/log" 'info: serving every JVM; looking for agents every 100 ms'
