@@ -380,11 +380,17 @@ struct verdict {
 	pid_t pid;
 	uint64_t starttime;
 	unsigned checks;
+	unsigned seen;           /* the scan that last found its pid in /proc */
 };
 
+/* The verdicts sorted by pid: a scan looks each process up (a host has
+ * hundreds to thousands), and forgets those it did not find, without
+ * reading /proc again for them (a second read of every process's stat was
+ * half of what a scan cost). */
 struct discovery {
 	struct verdict *not_jvm;
 	size_t n, cap;
+	unsigned scan;
 };
 
 struct discovery *discovery_new(void)
@@ -399,24 +405,34 @@ void discovery_free(struct discovery *d)
 	free(d);
 }
 
-static struct verdict *find_verdict(struct discovery *d, pid_t pid)
+/* Where PID's verdict is, or would go to keep the order. */
+static size_t verdict_at(const struct discovery *d, pid_t pid)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->not_jvm[i].pid == pid)
-			return &d->not_jvm[i];
-	return NULL;
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->not_jvm[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* 1 JVM, 0 not (or gone). exec keeps pid and start time, so a cached "no"
  * would miss `exec java`; we accept that after NOT_JVM_CHECKS looks. */
 static int classify(struct discovery *d, pid_t pid)
 {
-	struct verdict *v = find_verdict(d, pid);
+	size_t at = verdict_at(d, pid);
+	struct verdict *v = at < d->n && d->not_jvm[at].pid == pid ? &d->not_jvm[at] : NULL;
 	uint64_t st;
 	int is;
 
 	if (procfs_starttime(pid, &st) < 0)
 		return 0;
+	if (v)
+		v->seen = d->scan;
 	if (v && v->starttime == st && v->checks >= NOT_JVM_CHECKS)
 		return 0;
 	is = procfs_is_jvm(pid);
@@ -432,9 +448,10 @@ static int classify(struct discovery *d, pid_t pid)
 			d->not_jvm = grown;
 			d->cap = cap;
 		}
-		v = &d->not_jvm[d->n++];
-		v->pid = pid;
-		v->checks = 0;
+		memmove(&d->not_jvm[at + 1], &d->not_jvm[at], (d->n - at) * sizeof *v);
+		d->n++;
+		v = &d->not_jvm[at];
+		*v = (struct verdict){ .pid = pid, .seen = d->scan };
 	} else if (v->starttime != st)
 		v->checks = 0;
 	v->starttime = st;
@@ -461,6 +478,7 @@ int discovery_scan(struct discovery *d, pid_t **pids, size_t *n)
 	*n = 0;
 	if (!proc)
 		return -errno;
+	d->scan++;
 	while ((e = readdir(proc))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
@@ -482,15 +500,13 @@ int discovery_scan(struct discovery *d, pid_t **pids, size_t *n)
 		list[count++] = (pid_t)pid;
 	}
 	closedir(proc);
-	/* forget verdicts of processes that are gone, so the cache stays small */
-	for (size_t i = 0; i < d->n;) {
-		uint64_t st;
-
-		if (procfs_starttime(d->not_jvm[i].pid, &st) < 0 || st != d->not_jvm[i].starttime)
-			d->not_jvm[i] = d->not_jvm[--d->n];
-		else
-			i++;
-	}
+	/* forget the verdicts of processes that are gone, so the cache stays
+	 * small (a pid reused since has a new start time: classify saw it) */
+	size_t kept = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->not_jvm[i].seen == d->scan)
+			d->not_jvm[kept++] = d->not_jvm[i];
+	d->n = kept;
 	if (count)
 		qsort(list, count, sizeof *list, cmp_pid);
 	*pids = list;

@@ -64,6 +64,20 @@ struct restart {
 	uint64_t due_ms;
 };
 
+/* A JVM, not named, in which no agent socket was found (it runs without the
+ * agent): looking for one takes /proc/PID/net/unix, which lists every unix
+ * socket of its network namespace (thousands on a busy host), and its fds.
+ * Once the JVM is older than QUIET_AFTER_MS (an agent loaded at start has
+ * made its socket long before), it is looked at every QUIET_RECHECK_MS, not
+ * at every scan: an agent loaded into it later (by another session's -x) is
+ * found that much later. */
+#define QUIET_AFTER_MS 30000
+#define QUIET_RECHECK_MS 5000
+struct quiet {
+	struct jvm_id jvm;
+	uint64_t due_ms;
+};
+
 struct supervisor {
 	const struct bridge_options *o;
 	int out_fd, log_fd, sigfd, parent_fd;
@@ -79,6 +93,8 @@ struct supervisor {
 	struct recorder rec;     /* --record */
 	struct restart *restarts; /* JVMs whose worker died, while they live */
 	size_t nrestarts;
+	struct quiet *quiet;     /* JVMs without an agent socket, not named: looked at less often */
+	size_t nquiet;
 	struct sj_log_repeat pipe_failures, fork_failures;
 	bool stopping;
 	bool output_failed;      /* exit status 1 */
@@ -188,6 +204,58 @@ static void jvm_list_remove(struct jvm_list *l, const struct jvm_id *id)
 			l->v[i] = l->v[--l->n];
 		else
 			i++;
+}
+
+static struct quiet *quiet_of(struct supervisor *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nquiet; i++)
+		if (s->quiet[i].jvm.pid == pid)
+			return &s->quiet[i];
+	return NULL;
+}
+
+/* Is PID a JVM without an agent socket, not to be looked at yet? One read
+ * (its start time: the pid may be another process's now) in place of all
+ * of consider()'s. */
+static bool quiet_now(struct supervisor *s, pid_t pid)
+{
+	struct quiet *q = quiet_of(s, pid);
+	uint64_t st;
+
+	return q && now_ms() < q->due_ms && procfs_starttime(pid, &st) == 0 && st == q->jvm.starttime;
+}
+
+/* ID had no agent socket: once it is old enough, look again later. Out of
+ * memory, it is simply looked at every scan. */
+static void quiet_note(struct supervisor *s, const struct jvm_id *id)
+{
+	int64_t age = procfs_age_ms(id);
+	struct quiet *q = quiet_of(s, id->pid);
+
+	if (age < QUIET_AFTER_MS)
+		return;
+	if (!q) {
+		struct quiet *grown = realloc(s->quiet, (s->nquiet + 1) * sizeof *grown);
+		if (!grown)
+			return;
+		s->quiet = grown;
+		q = &s->quiet[s->nquiet++];
+	}
+	*q = (struct quiet){ *id, now_ms() + QUIET_RECHECK_MS };
+}
+
+/* Forget the quiet JVMs a scan did not find among its N PIDS: gone. */
+static void quiet_keep_found(struct supervisor *s, const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < s->nquiet;) {
+		size_t j = 0;
+		while (j < n && pids[j] != s->quiet[i].jvm.pid)
+			j++;
+		if (j == n)
+			s->quiet[i] = s->quiet[--s->nquiet];
+		else
+			i++;
+	}
 }
 
 static struct restart *restart_of(struct supervisor *s, const struct jvm_id *id)
@@ -422,8 +490,11 @@ static bool has_agent(const struct supervisor *s, pid_t pid)
 static void consider(struct supervisor *s, pid_t pid, bool named)
 {
 	struct jvm_id id;
-	int dirfd, rc = procfs_read_jvm(pid, &id);
+	int dirfd, rc;
 
+	if (has_running_worker(s, pid) || (!named && quiet_now(s, pid)))
+		return;
+	rc = procfs_read_jvm(pid, &id);
 	if (rc < 0) {
 		if (named)
 			sj_debug("pid %d: cannot read /proc: %s", (int)pid, strerror(-rc));
@@ -458,7 +529,12 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	}
 	/* no agent socket (yet): a JVM given the agent at start (or loaded
 	 * with it) makes one at VMInit; only a JVM without it is attached */
-	if (!named || not_a_jvm(s, &id))
+	if (!named) {
+		if (rc == -ENOENT)
+			quiet_note(s, &id);
+		return;
+	}
+	if (not_a_jvm(s, &id))
 		return;
 	/* what it could not do yet is said once the JVM has had time to start */
 	int64_t age = procfs_age_ms(&id);
@@ -532,14 +608,14 @@ static void scan(struct supervisor *s)
 	forget_dead_served(s);
 	if (s->o->npids) {
 		for (size_t i = 0; i < s->o->npids; i++)
-			if (!has_running_worker(s, s->o->pids[i]))
-				consider(s, s->o->pids[i], true);
+			consider(s, s->o->pids[i], true);
 		return;
 	}
 	if (discovery_scan(s->disc, &pids, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++)
 		consider_selected(s, pids[i]);
+	quiet_keep_found(s, pids, n);
 	free(pids);
 }
 
@@ -879,6 +955,7 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 	free(s.told.v);
 	free(s.bad_socket.v);
 	free(s.unselected.v);
+	free(s.quiet);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);

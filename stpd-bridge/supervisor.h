@@ -2,7 +2,8 @@
  *
  * Contract: supervisor_run() only discovers and supervises. It scans /proc
  * every --rescan-ms for JVMs (or the -x pids; not those whose worker runs:
- * a worker ends with its JVM), and for each JVM whose agent
+ * a worker ends with its JVM; one not named, without an agent socket past
+ * its first 30 s, every 5 s only), and for each JVM whose agent
  * socket exists forks one worker (worker.h), which drops to the JVM's owner
  * before it touches the socket. It never reads a byte from an agent. It
  * copies the workers' lines to OUT_FD, whole lines only, so lines of

@@ -513,6 +513,67 @@ scan_waits() { grep -c '= 0 (Timeout)' "$T/trace" 2>/dev/null; }
 	kill -0 "$FA"
 }
 
+# Serving every JVM: a process that is not one has its start time read once
+# a scan (to tell a reused pid), not twice (discovery.c).
+@test "a process that is not a JVM costs one read of its stat a scan" {
+	sleep 300 3>&- &
+	local other=$! i scans reads
+	STARTED+=("$other")
+	strace -qq -e trace=openat -o "$T/trace" "$BRIDGE" --sockdir "$T/s-%u" --rescan-ms 10 --log-file "$T/log" \
+		-o "$T/out" -m 'Demo.*' 3>&- &
+	BR=$!
+	STARTED+=("$BR")
+	for i in $(seq 600); do
+		[ "$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")" -ge 50 ] && break
+		sleep 0.05
+	done
+	kill "$(pgrep -P "$BR")"
+	wait "$BR" || true
+	scans=$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")
+	reads=$(grep -c "\"/proc/$other/stat\"" "$T/trace")
+	[ "$scans" -ge 50 ]
+	# the last scan may have been stopped before it reached the process
+	[ "$reads" -ge $((scans - 1)) ]
+	[ "$reads" -le "$scans" ]
+}
+
+# Serving every JVM: one without an agent socket, older than 30 s, has its
+# sockets looked for every 5 s, not at every scan (supervisor.c, QUIET_*).
+# Counted with strace: the scans (opens of /proc) and its net/unix reads.
+@test "a JVM without the agent, past its first 30 s, is not looked for sockets at every scan" {
+	mkdir "$T/bin2"
+	cp /bin/sleep "$T/bin2/java"
+	"$T/bin2/java" 300 3>&- &
+	local jvm=$! hz up start age i scans reads
+	STARTED+=("$jvm")
+	hz=$(getconf CLK_TCK)
+	start=$(awk '{print $22}' "/proc/$jvm/stat")
+	for i in $(seq 90); do
+		up=$(cut -d' ' -f1 /proc/uptime)
+		age=$(awk -v u="$up" -v s="$start" -v h="$hz" 'BEGIN { printf "%d", u - s / h }')
+		[ "$age" -ge 31 ] && break
+		sleep 1
+	done
+	[ "$age" -ge 31 ]
+	strace -qq -e trace=openat -o "$T/trace" "$BRIDGE" --sockdir "$T/s-%u" --rescan-ms 10 --log-file "$T/log" \
+		-o "$T/out" -m 'Demo.*' 3>&- &
+	BR=$!
+	STARTED+=("$BR")
+	for i in $(seq 600); do
+		[ "$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")" -ge 100 ] && break
+		sleep 0.05
+	done
+	kill "$(pgrep -P "$BR")"
+	wait "$BR" || true
+	scans=$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")
+	reads=$(grep -c "/proc/$jvm/net/unix" "$T/trace")
+	[ "$scans" -ge 100 ]
+	# the first scan, then one every 5 s: far fewer than one a scan
+	[ "$reads" -ge 1 ]
+	[ "$reads" -lt $((scans / 4)) ]
+	! grep -q 'warn\|error' "$T/log"
+}
+
 @test "a JVM started after the bridge is found" {
 	start_bridge --print -m 'Demo.*' --log-level info
 	wait_for "$T/log" 'info: serving every JVM; looking for agents every 100 ms'
