@@ -238,9 +238,7 @@ void capture_args_unavailable(const struct mentry *m, struct scratch *s)
 
 void capture_return(JNIEnv *jni, const struct mentry *m, jvalue value, struct scratch *s)
 {
-	const char *close = strchr(m->name + m->desc_off, ')');
-
-	capture_value(jni, s, close ? close[1] : '?', value, &s->ev.retval);
+	capture_value(jni, s, m->ret_kind, value, &s->ev.retval);
 }
 
 static int32_t line_of(jmethodID method, jlocation loc)

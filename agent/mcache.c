@@ -9,8 +9,18 @@
 
 #include "agent.h"
 #include "conn.h"
+#include "descriptor.h"
 #include "mutf8.h"
 #include "pattern.h"
+
+/* The return type's kind of the wire name NAME (LEN bytes, its descriptor
+ * at DESC_OFF), '?' when the descriptor is malformed. */
+static char ret_kind_of(const char *name, size_t len, size_t desc_off)
+{
+	char k = descriptor_ret_kind(name + desc_off, len - desc_off);
+
+	return k ? k : '?';
+}
 
 static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
 /* Entries' numbers: each entry its own, for as long as the agent lives. */
@@ -131,6 +141,7 @@ static struct mentry *build(jmethodID id)
 	e->name = name;
 	e->name_len = (uint32_t)n;
 	e->desc_off = (uint32_t)(strchr(name, '(') - name);
+	e->ret_kind = ret_kind_of(name, n, e->desc_off);
 	e->is_static = mods & 0x0008;
 	e->is_native = mods & 0x0100;
 	e->is_abstract = mods & 0x0400;
@@ -315,6 +326,7 @@ const struct mentry *mcache_named(const char *wire, size_t len)
 		e->name = name;
 		e->name_len = (uint32_t)len;
 		e->desc_off = (uint32_t)(open - wire);
+		e->ret_kind = ret_kind_of(name, len, e->desc_off);
 		e->source = "";
 		e->bp_ok = 0;   /* no jmethodID: never a breakpoint's */
 		insert_locked(&named, e);

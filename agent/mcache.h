@@ -23,6 +23,8 @@ struct mentry {
 	const char *name;        /* wire name (UTF-8: pattern.h), NUL-terminated */
 	uint32_t name_len;
 	uint32_t desc_off;       /* offset of '(' in name */
+	char ret_kind;           /* the return type's first character ('V' too), '?' malformed: read
+				  * once here, since a class name may hold ')' */
 	uint32_t number;         /* this entry's, from 0 (CAP_METHOD_IDS: its id on the wire) */
 	const char *source;      /* its class's source file ("Shop.java"), "" unknown */
 	uint32_t source_len;

@@ -35,9 +35,11 @@ int plainev_event(struct wire_event *ev, uint8_t form, const char *name, uint32_
 
 bool plainev_returns_void(const char *name, uint32_t name_len, uint32_t desc_off)
 {
-	const char *close = desc_off < name_len ? memchr(name + desc_off, ')', name_len - desc_off) : NULL;
-
-	return close && close + 2 == name + name_len && close[1] == 'V';
+	/* ")V" ends the name only when the return is void: any other return type
+	 * ends with ';' or a primitive's letter, never 'V'. (The first ')' may be
+	 * inside a parameter's class name: JVMS 4.2.2 allows it there.) */
+	return desc_off < name_len && name_len - desc_off >= 3 && name[name_len - 2] == ')' &&
+	       name[name_len - 1] == 'V';
 }
 
 /* code, u32 number: what every message by number starts with */

@@ -184,8 +184,7 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int, bool is_void)
 	if (!s)
 		return;
 	if (em.want.opt & WIRE_OPT_RETURN_VALUE) {
-		const char *close = strchr(m.e->name + m.e->desc_off, ')');
-		char type = close ? close[1] : '?';
+		char type = m.e->ret_kind;
 		capture_value(jni, s, type, is_int ? from_int(type, v) : v, &s->ev.retval);
 		em.ret_captured = true;
 	}

@@ -95,6 +95,13 @@ testsuite_unit_test_classfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_classfile_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_classfile
 
+check_PROGRAMS += testsuite/unit/test_descriptor
+testsuite_unit_test_descriptor_SOURCES = testsuite/unit/test_descriptor.c
+testsuite_unit_test_descriptor_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_descriptor_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_descriptor_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_descriptor
+
 check_PROGRAMS += testsuite/unit/test_cfmethods
 testsuite_unit_test_cfmethods_SOURCES = testsuite/unit/test_cfmethods.c
 testsuite_unit_test_cfmethods_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)

@@ -84,6 +84,9 @@ static void returns_void(void **state)
 	assert_false(plainev_returns_void("a.B.c()", 7, 5));
 	assert_false(plainev_returns_void("a.B.c()V", 8, 8));
 	assert_false(plainev_returns_void("a.B.c()V", 8, 9));
+	/* a parameter's class named "Odd)" or "Odd)V": the first ')' is not the end of the parameters */
+	assert_true(plainev_returns_void("a.B.c(LOdd);)V", 14, 5));
+	assert_false(plainev_returns_void("a.B.c(LOdd)V;)I", 15, 5));
 }
 
 /* An Appendix-only peer: the body alone, no trailer. */
