@@ -513,23 +513,32 @@ scan_waits() { grep -c '= 0 (Timeout)' "$T/trace" 2>/dev/null; }
 	kill -0 "$FA"
 }
 
-# Serving every JVM: a process that is not one has its start time read once
-# a scan (to tell a reused pid), not twice (discovery.c).
-@test "a process that is not a JVM costs one read of its stat a scan" {
-	sleep 300 3>&- &
-	local other=$! i scans reads
-	STARTED+=("$other")
+# traced_scans N: a bridge serving every JVM (--rescan-ms 10) under strace
+# (its opens, in $T/trace) until it has made N scans (opens of /proc), then
+# stopped; proc_opens: the scans in the trace.
+proc_opens() { grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace" 2>/dev/null; }
+traced_scans() {
+	local i
 	strace -qq -e trace=openat -o "$T/trace" "$BRIDGE" --sockdir "$T/s-%u" --rescan-ms 10 --log-file "$T/log" \
 		-o "$T/out" -m 'Demo.*' 3>&- &
 	BR=$!
 	STARTED+=("$BR")
 	for i in $(seq 600); do
-		[ "$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")" -ge 50 ] && break
+		[ "$(proc_opens)" -ge "$1" ] && break
 		sleep 0.05
 	done
 	kill "$(pgrep -P "$BR")"
 	wait "$BR" || true
-	scans=$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")
+}
+
+# Serving every JVM: a process that is not one has its start time read once
+# a scan (to tell a reused pid), not twice (discovery.c).
+@test "a process that is not a JVM costs one read of its stat a scan" {
+	sleep 300 3>&- &
+	local other=$! scans reads
+	STARTED+=("$other")
+	traced_scans 50
+	scans=$(proc_opens)
 	reads=$(grep -c "\"/proc/$other/stat\"" "$T/trace")
 	[ "$scans" -ge 50 ]
 	# the last scan may have been stopped before it reached the process
@@ -555,17 +564,8 @@ scan_waits() { grep -c '= 0 (Timeout)' "$T/trace" 2>/dev/null; }
 		sleep 1
 	done
 	[ "$age" -ge 31 ]
-	strace -qq -e trace=openat -o "$T/trace" "$BRIDGE" --sockdir "$T/s-%u" --rescan-ms 10 --log-file "$T/log" \
-		-o "$T/out" -m 'Demo.*' 3>&- &
-	BR=$!
-	STARTED+=("$BR")
-	for i in $(seq 600); do
-		[ "$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")" -ge 100 ] && break
-		sleep 0.05
-	done
-	kill "$(pgrep -P "$BR")"
-	wait "$BR" || true
-	scans=$(grep -c 'openat(AT_FDCWD, "/proc", ' "$T/trace")
+	traced_scans 100
+	scans=$(proc_opens)
 	reads=$(grep -c "/proc/$jvm/net/unix" "$T/trace")
 	[ "$scans" -ge 100 ]
 	# the first scan, then one every 5 s: far fewer than one a scan
