@@ -274,10 +274,23 @@ static void restart_forget(struct supervisor *s, const struct jvm_id *id)
 		*r = s->restarts[--s->nrestarts];
 }
 
-static void forget_dead(struct jvm_list *l)
+/* Is a worker of JVM (by pid) running? Such a JVM needs no look at /proc
+ * at each scan: its worker ends when it does (the socket closes), and it is
+ * looked at again once the worker is reaped. Those reads, at every scan of
+ * -x, were most of the supervisor's CPU under a short --rescan-ms
+ * (bench/profile-share). */
+static bool has_running_worker(const struct supervisor *s, pid_t jvm)
+{
+	for (size_t i = 0; i < s->nkids; i++)
+		if (s->kids[i].pid > 0 && s->kids[i].jvm.pid == jvm)
+			return true;
+	return false;
+}
+
+static void forget_dead(const struct supervisor *s, struct jvm_list *l)
 {
 	for (size_t i = 0; i < l->n;)
-		if (!procfs_same_process(&l->v[i]))
+		if (!has_running_worker(s, l->v[i].pid) && !procfs_same_process(&l->v[i]))
 			l->v[i] = l->v[--l->n];
 		else
 			i++;
@@ -295,28 +308,11 @@ static uint64_t next_restart_ms(const struct supervisor *s, uint64_t now)
 	return due;
 }
 
-/* Is a worker of JVM (by pid) running? Such a JVM needs no look at /proc
- * at each scan: its worker ends when it does (the socket closes), and it is
- * looked at again once the worker is reaped. Those reads, at every scan of
- * -x, were most of the supervisor's CPU under a short --rescan-ms
- * (bench/profile-share). */
-static bool has_running_worker(const struct supervisor *s, pid_t jvm)
-{
-	for (size_t i = 0; i < s->nkids; i++)
-		if (s->kids[i].pid > 0 && s->kids[i].jvm.pid == jvm)
-			return true;
-	return false;
-}
-
 static void forget_dead_served(struct supervisor *s)
 {
-	for (size_t i = 0; i < s->served.n;)
-		if (!has_running_worker(s, s->served.v[i].pid) && !procfs_same_process(&s->served.v[i]))
-			s->served.v[i] = s->served.v[--s->served.n];
-		else
-			i++;
-	forget_dead(&s->bad_socket);
-	forget_dead(&s->unselected);
+	forget_dead(s, &s->served);
+	forget_dead(s, &s->bad_socket);
+	forget_dead(s, &s->unselected);
 	for (size_t i = 0; i < s->nrestarts;)
 		if (!procfs_same_process(&s->restarts[i].jvm))
 			s->restarts[i] = s->restarts[--s->nrestarts];
