@@ -79,6 +79,16 @@ bool markers_slot_probed(unsigned slot)
 	return slot < MARKERS_SLOTS && __atomic_load_n(slot_semaphores[slot], __ATOMIC_RELAXED) != 0;
 }
 
+bool markers_slots_probed(const uint64_t set[MARKERS_SLOTS / 64])
+{
+	for (unsigned w = 0; w < MARKERS_SLOTS / 64; w++)
+		for (uint64_t bits = set[w]; bits; bits &= bits - 1)
+			if (__atomic_load_n(slot_semaphores[w * 64 + (unsigned)__builtin_ctzll(bits)],
+					    __ATOMIC_RELAXED))
+				return true;
+	return false;
+}
+
 bool markers_has_family(unsigned code)
 {
 	const struct event_desc *d = events_get(code);

@@ -56,6 +56,9 @@ bool markers_has_family(unsigned code);
  * unprobed marker's strings misses nothing a handler could see. */
 bool markers_slot_probed(unsigned slot);
 bool markers_family_probed(unsigned code);
+/* Is a uprobe on any slot of SET (bit N of word N / 64: slotN)? One call
+ * an event, where the slots it fires are looked at. */
+bool markers_slots_probed(const uint64_t set[MARKERS_SLOTS / 64]);
 
 /* What an event's markers say besides its body, resolved by the caller. */
 struct marker_meta {

@@ -599,32 +599,114 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 #define EVENT_NAME_ROW(code, name, label, family, kind, bit, has, marker) [code] = name,
 static const char *const event_names[256] = { STAPJAVA_EVENTS(EVENT_NAME_ROW) };
 
+/* A value's bytes after its type when they are fixed (the primitives; V N
+ * and ? have none), plus one; 0 for a string, object or array, or a type
+ * the general reading refuses. */
+static const uint8_t fixed_value_bytes[256] = {
+	[WIRE_T_BOOLEAN] = 2, [WIRE_T_BYTE] = 2, [WIRE_T_CHAR] = 3, [WIRE_T_SHORT] = 3,
+	[WIRE_T_INT] = 5, [WIRE_T_FLOAT] = 5, [WIRE_T_LONG] = 9, [WIRE_T_DOUBLE] = 9,
+	[WIRE_T_VOID] = 1, [WIRE_T_NULL] = 1, [WIRE_T_NONE] = 1,
+};
+
+/* The value at P, before END, into *V as wire_read_value() reads it, when
+ * its type is one of fixed size, its bytes are all there and a boolean is 0
+ * or 1: the bytes it took, else 0 (the general reading decides). */
+static inline __attribute__((always_inline)) size_t
+wire_load_fixed_value(const uint8_t *p, const uint8_t *end, bool swap, struct wire_value *v)
+{
+	const size_t n = p < end ? fixed_value_bytes[p[0]] : 0;
+	uint32_t u32;
+	uint64_t u64;
+
+	if (n == 0 || n > (size_t)(end - p))
+		return 0;
+	*v = (struct wire_value){ .type = p[0] };
+	switch (p[0]) {
+	case WIRE_T_BOOLEAN:
+		if (p[1] > 1)
+			return 0;
+		v->v.i = p[1];
+		break;
+	case WIRE_T_BYTE:
+		v->v.i = (int8_t)p[1];
+		break;
+	case WIRE_T_CHAR:
+		v->v.i = wire_load_u16(p + 1, swap);
+		break;
+	case WIRE_T_SHORT:
+		v->v.i = (int16_t)wire_load_u16(p + 1, swap);
+		break;
+	case WIRE_T_INT:
+		v->v.i = (int32_t)wire_load_u32(p + 1, swap);
+		break;
+	case WIRE_T_LONG:
+		v->v.i = (int64_t)wire_load_u64(p + 1, swap);
+		break;
+	case WIRE_T_FLOAT:
+		u32 = wire_load_u32(p + 1, swap);
+		memcpy(&v->v.f, &u32, sizeof(u32));
+		break;
+	case WIRE_T_DOUBLE:
+		u64 = wire_load_u64(p + 1, swap);
+		memcpy(&v->v.d, &u64, sizeof(u64));
+		break;
+	default: /* V N ?: nothing after the type */
+		break;
+	}
+	return n;
+}
+
 /* A method event by number with a trailer of no flags, the event a busy
  * stream is made of (PROTOCOL.md, "Methods by number"), read at its fixed
  * offsets: the general reading was a fifth of the bridge's time an event
- * (perf, bench row 11f). It takes only what the general reading accepts,
- * to the same fields; anything else (and so every refusal and its message)
- * is left to that one. test_wire_fast.c compares the two on every sample
- * and its mutations; the fuzz target too. */
+ * (perf, bench row 11f). With values (arguments, a return value) it takes
+ * them when each is of a fixed size (a primitive, null, void, none), one
+ * check of the bytes left each. It takes only what the general reading
+ * accepts, to the same fields; anything else (and so every refusal and its
+ * message) is left to that one. test_wire_fast.c compares the two on every
+ * sample and its mutations; the fuzz target too. */
 static bool wire_decode_by_number(const uint8_t *buf, size_t len, bool swap, struct wire_event *ev,
 				  size_t *used)
 {
 	const unsigned code = buf[0];
-	const size_t body = code == WIRE_EV_METHOD_EXIT_ID ? 1 + 4 + 8 + 1 : 1 + 4 + 8;
-	const uint8_t *t = buf + body;
+	const uint8_t *const end = buf + len, *p = buf + 1 + 4 + 8;
+	size_t n;
 
-	if (len < body + WIRE_TRAILER_FIXED || t[20] != 0)
-		return false;
-	if (code == WIRE_EV_METHOD_EXIT_ID && buf[13] != WIRE_T_NONE && buf[13] != WIRE_T_VOID)
+	if (len < 1 + 4 + 8 + WIRE_TRAILER_FIXED)  /* the shortest: an enter and its trailer */
 		return false;
 	wire_event_reset(ev, code);
+	switch (code) {
+	case WIRE_EV_METHOD_ENTER_ID:
+		break;
+	case WIRE_EV_METHOD_EXIT_ID:
+		if (*p != WIRE_T_NONE && *p != WIRE_T_VOID)
+			return false;
+		ev->retval.type = *p++;
+		break;
+	case WIRE_EV_METHOD_ENTER_ID_VALUES:
+		ev->nvalues = *p++;
+		for (unsigned i = 0; i < ev->nvalues; i++, p += n)
+			if (!(n = wire_load_fixed_value(p, end, swap, &ev->values[i])))
+				return false;
+		break;
+	case WIRE_EV_METHOD_EXIT_ID_VALUE:
+		if (*p > 1)
+			return false;
+		ev->popped = *p++;
+		if (!(n = wire_load_fixed_value(p, end, swap, &ev->retval)))
+			return false;
+		p += n;
+		break;
+	default:
+		return false;
+	}
+	if ((size_t)(end - p) < WIRE_TRAILER_FIXED || p[20] != 0)
+		return false;
 	ev->method_id = wire_load_u32(buf + 1, swap);
 	ev->thread = wire_load_u64(buf + 5, swap);
-	if (code == WIRE_EV_METHOD_EXIT_ID)
-		ev->retval.type = buf[13];
-	wire_load_trailer_fixed(t, swap, &ev->trailer);
+	wire_load_trailer_fixed(p, swap, &ev->trailer);
 	ev->has_trailer = true;
-	*used = body + WIRE_TRAILER_FIXED;
+	*used = (size_t)(p - buf) + WIRE_TRAILER_FIXED;
 	return true;
 }
 
@@ -648,8 +730,8 @@ static int wire_decode_event_as(const struct wire_peer *peer, const uint8_t *buf
 		return wire_fail_code(err, "event code", 0, "%s (0x%02x): event code at offset 0: extension not negotiated",
 				      c.message, code);
 
-	if (fast && (code == WIRE_EV_METHOD_ENTER_ID || code == WIRE_EV_METHOD_EXIT_ID) &&
-	    (caps & WIRE_CAP_TRAILER) && wire_decode_by_number(buf, len, c.swap, ev, used))
+	if (fast && code >= WIRE_EV_METHOD_ENTER_ID && (caps & WIRE_CAP_TRAILER) &&
+	    wire_decode_by_number(buf, len, c.swap, ev, used))
 		return 0;
 	wire_event_reset(ev, code);
 	TRY(wire_read_event_body(&c, ev));

@@ -37,33 +37,30 @@ void dispatch_free(struct dispatch *d)
 	d->buf = NULL;
 }
 
-void dispatch_event(struct dispatch *d, const struct marker_meta *m, const struct wire_event *ev)
+bool dispatch_wanted(struct dispatch *d, const struct wire_event *ev, struct dispatch_hits *h)
 {
-	struct slot_set hits;
-	struct marker_args a;
-	struct wire_str shown; /* the name as $arg5 has it, from the matcher's cache */
-	bool slots = ev->by_id ? slots_match_method_id(&d->matcher, ev->code, ev->method_id, ev->name.ptr,
-						       ev->name.len, &hits, &shown)
-			       : slots_match_shown(&d->matcher, ev->code, ev->name.ptr, ev->name.len, &hits,
-						   &shown);
-	bool family = ev->code < SLOTS_CODES && d->family[ev->code];
-
-	if (!slots && !family)
-		return;
+	h->slots_hit = ev->by_id ? slots_match_method_id(&d->matcher, ev->code, ev->method_id, ev->name.ptr,
+							 ev->name.len, &h->slots, &h->shown)
+				 : slots_match_shown(&d->matcher, ev->code, ev->name.ptr, ev->name.len,
+						     &h->slots, &h->shown);
+	h->family = ev->code < SLOTS_CODES && d->family[ev->code];
 	/* the strings only for markers a tracer is on (their SDT semaphores):
 	 * a marker nobody probes is a nop, and formatting for it was most of
 	 * what an event cost the bridge */
-	bool probed = family && markers_family_probed(ev->code);
-	for (unsigned w = 0; slots && !probed && w < SLOTS_WORDS; w++)
-		for (uint64_t bits = hits.w[w]; bits && !probed; bits &= bits - 1)
-			probed = markers_slot_probed(w * 64 + (unsigned)__builtin_ctzll(bits));
-	if (!probed)
-		return;
-	markers_fill_args_shown(d->buf, d->cap, m, ev, &shown, &a);
-	if (slots)
+	return (h->family && markers_family_probed(ev->code)) ||
+	       (h->slots_hit && markers_slots_probed(h->slots.w));
+}
+
+void dispatch_fire(struct dispatch *d, const struct marker_meta *m, const struct wire_event *ev,
+		   const struct dispatch_hits *h)
+{
+	struct marker_args a;
+
+	markers_fill_args_shown(d->buf, d->cap, m, ev, &h->shown, &a);
+	if (h->slots_hit)
 		for (unsigned w = 0; w < SLOTS_WORDS; w++)
-			for (uint64_t bits = hits.w[w]; bits; bits &= bits - 1)
+			for (uint64_t bits = h->slots.w[w]; bits; bits &= bits - 1)
 				markers_fire_slot(w * 64 + (unsigned)__builtin_ctzll(bits), &a);
-	if (family)
+	if (h->family)
 		markers_fire_family(ev->code, &a);
 }

@@ -379,9 +379,13 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	}
 	/* before the caller's Ack: in sync mode the handlers run while the Java thread waits */
 	if (rc == 0 && h->disp_ready) {
-		if (!have_meta)
-			event_meta(h, ev, &meta);
-		dispatch_event(&h->disp, &meta, ev);
+		struct dispatch_hits hits;
+
+		if (dispatch_wanted(&h->disp, ev, &hits)) {
+			if (!have_meta)
+				event_meta(h, ev, &meta);
+			dispatch_fire(&h->disp, &meta, ev, &hits);
+		}
 	}
 	if (ev->code == WIRE_EV_THREAD_END)
 		threadnames_forget(&h->names, ev->thread);

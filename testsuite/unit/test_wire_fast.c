@@ -44,6 +44,25 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Every field of A and B, whatever their type: each reading clears what a
+ * value of its type does not carry (wire_event_equal compares what it does). */
+static bool value_identical(const struct wire_value *a, const struct wire_value *b)
+{
+	return a->type == b->type && a->truncated == b->truncated && memcmp(&a->v, &b->v, sizeof(a->v)) == 0 &&
+	       a->str.ptr == b->str.ptr && a->str.len == b->str.len && a->object_id == b->object_id &&
+	       a->aux == b->aux;
+}
+
+static bool values_identical(const struct wire_event *a, const struct wire_event *b)
+{
+	if (a->nvalues != b->nvalues || !value_identical(&a->retval, &b->retval))
+		return false;
+	for (unsigned i = 0; i < a->nvalues; i++)
+		if (!value_identical(&a->values[i], &b->values[i]))
+			return false;
+	return true;
+}
+
 /* Both readings of BUF[0..LEN): the same in every respect. */
 static void same(const char *name, const struct wire_peer *peer, const uint8_t *buf, size_t len)
 {
@@ -55,7 +74,10 @@ static void same(const char *name, const struct wire_peer *peer, const uint8_t *
 	memset(&e2, 0, sizeof(e2));
 	int r1 = wire_decode_event(peer, buf, len, fast, &u1, &e1);
 	int r2 = wire_decode_event_general(peer, buf, len, general, &u2, &e2);
-	if (r1 != r2 || (r1 == 0 && (u1 != u2 || !wire_event_equal(fast, general, why, sizeof(why)))) ||
+	strcpy(why, "a value's field differs");
+	if (r1 != r2 ||
+	    (r1 == 0 && (u1 != u2 || !wire_event_equal(fast, general, why, sizeof(why)) ||
+			 !values_identical(fast, general))) ||
 	    (r1 == -EBADMSG && (e1.offset != e2.offset || strcmp(e1.text, e2.text) != 0)))
 		fail_msg("%s (%zu bytes): fast %d (%s), general %d (%s)%s%s", name, len, r1, e1.text, r2, e2.text,
 			 r1 == 0 && r2 == 0 ? ": " : "", r1 == 0 && r2 == 0 ? why : "");
@@ -69,8 +91,10 @@ static void same(const char *name, const struct wire_peer *peer, const uint8_t *
 static void mutations(const char *name, const struct wire_peer *peer, size_t len)
 {
 	static const uint8_t values[] = {
-		0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x80, 0xff, '?', 'V', 'I',
-		WIRE_EV_METHOD_ENTER_ID, WIRE_EV_METHOD_EXIT_ID, WIRE_EV_METHOD_ENTER, WIRE_EV_METHOD_EXIT,
+		0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x80, 0xff, '?', 'V', 'N', 'Z', 'B', 'C', 'S', 'I', 'J',
+		'F', 'D', 'T', 'L', '[', WIRE_EV_METHOD_ENTER_ID, WIRE_EV_METHOD_EXIT_ID,
+		WIRE_EV_METHOD_ENTER_ID_VALUES, WIRE_EV_METHOD_EXIT_ID_VALUE, WIRE_EV_METHOD_ENTER,
+		WIRE_EV_METHOD_EXIT,
 	};
 
 	for (size_t k = 0; k <= len; k++)
@@ -93,7 +117,7 @@ static void test_fast_equals_general(void **state)
 	(void)state;
 	for (size_t i = 0; i < wire_sample_event_count(); i++) {
 		const char *name = wire_sample_event(i, ev_in, &peer);
-		const bool numbered = ev_in->code == WIRE_EV_METHOD_ENTER_ID || ev_in->code == WIRE_EV_METHOD_EXIT_ID;
+		const bool numbered = ev_in->code >= WIRE_EV_METHOD_ENTER_ID && ev_in->code <= WIRE_EV_METHOD_EXIT_ID_VALUE;
 		size_t len = wire_ref_encode_event(ev_in, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
 
 		by_number += numbered;
@@ -119,7 +143,7 @@ static void test_fast_equals_general(void **state)
 		else
 			same(name, &peer, msg, len);
 	}
-	assert_true(by_number >= 2);   /* the samples have both events by number */
+	assert_true(by_number >= 8);   /* the samples have every event by number, with values of each kind */
 	print_message("%lu decodings compared, %lu of them decoded\n", compared, decoded);
 }
 

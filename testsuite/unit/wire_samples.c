@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  35
+#define N_OTHER  38
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -76,7 +76,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
 		0x99, 0x99, 0x9A, 0x9B, 0x9B, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0x9F,
-		0xA0, 0xA0, 0xA1,
+		0xA0, 0xA0, 0xA1, 0xA0, 0xA1, 0xA1,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -88,6 +88,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"jfr-data-chunk-begin", "jfr-data-more", "jfr-data-none", "descends",
 		"method-name", "method-enter-id", "method-exit-id-void", "method-exit-id-none",
 		"method-enter-id-values-none", "method-enter-id-values-all", "method-exit-id-value-popped",
+		"method-enter-id-values-primitive", "method-exit-id-value-int", "method-exit-id-value-void",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -201,14 +202,23 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		break;
 	case WIRE_EV_METHOD_ENTER_ID_VALUES:
 		ev->method_id = 0x7FFFFFFFu;
-		if (names[b][23] == 'a')
+		if (names[b][23] == 'a') {
 			all_values(ev, true);
+		} else if (names[b][23] == 'p') {
+			/* what the fast reading takes: every type of a fixed size */
+			all_values(ev, false);
+			ev->nvalues = 11;
+		}
 		break;
 	case WIRE_EV_METHOD_EXIT_ID_VALUE:
-		/* an exception's pop, as the agent sends it: the throwable */
 		ev->method_id = 1;
-		ev->popped = true;
-		ev->retval = sample_value(12, false);
+		if (names[b][21] == 'p') {
+			/* an exception's pop, as the agent sends it: the throwable */
+			ev->popped = true;
+			ev->retval = sample_value(12, false);
+		} else {
+			ev->retval = sample_value(names[b][21] == 'i' ? 4 : 8, true);
+		}
 		break;
 	default: /* thread only, or nothing */
 		break;
