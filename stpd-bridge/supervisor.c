@@ -244,18 +244,29 @@ static void quiet_note(struct supervisor *s, const struct jvm_id *id)
 	*q = (struct quiet){ *id, now_ms() + QUIET_RECHECK_MS };
 }
 
-/* Forget the quiet JVMs a scan did not find among its N PIDS: gone. */
+static bool pid_in(const pid_t *sorted, size_t n, pid_t pid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sorted[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && sorted[lo] == pid;
+}
+
+/* Forget the quiet JVMs a scan did not find among its N PIDS (in pid
+ * order, discovery_scan): gone. */
 static void quiet_keep_found(struct supervisor *s, const pid_t *pids, size_t n)
 {
-	for (size_t i = 0; i < s->nquiet;) {
-		size_t j = 0;
-		while (j < n && pids[j] != s->quiet[i].jvm.pid)
-			j++;
-		if (j == n)
+	for (size_t i = 0; i < s->nquiet;)
+		if (!pid_in(pids, n, s->quiet[i].jvm.pid))
 			s->quiet[i] = s->quiet[--s->nquiet];
 		else
 			i++;
-	}
 }
 
 static struct restart *restart_of(struct supervisor *s, const struct jvm_id *id)
