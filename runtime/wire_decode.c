@@ -713,26 +713,26 @@ static bool wire_decode_by_number(const uint8_t *buf, size_t len, bool swap, str
 static int wire_decode_event_as(const struct wire_peer *peer, const uint8_t *buf, size_t len,
 				struct wire_event *ev, size_t *used, struct wire_error *err, bool fast)
 {
-	uint32_t caps = peer ? peer->caps : 0;
-	struct wire_cursor c = {
-		.buf = buf, .len = len, .pos = 1, .swap = peer && peer->swap, .err = err,
-	};
+	const uint32_t caps = peer ? peer->caps : 0;
+	const bool swap = peer && peer->swap;
 	unsigned code;
 
 	if (len == 0)
 		return -EAGAIN;
 	code = buf[0];
-	c.code = code;
-	c.message = event_names[code];
-	if (!c.message)
+	if (!event_names[code])
 		return wire_fail_code(err, "event code", 0, "unknown event code 0x%02x at offset 0", code);
 	if (wire_event_needs_cap(code) & ~caps)
 		return wire_fail_code(err, "event code", 0, "%s (0x%02x): event code at offset 0: extension not negotiated",
-				      c.message, code);
-
+				      event_names[code], code);
 	if (fast && code >= WIRE_EV_METHOD_ENTER_ID && (caps & WIRE_CAP_TRAILER) &&
-	    wire_decode_by_number(buf, len, c.swap, ev, used))
+	    wire_decode_by_number(buf, len, swap, ev, used))
 		return 0;
+
+	struct wire_cursor c = {
+		.buf = buf, .len = len, .pos = 1, .swap = swap, .err = err, .code = code,
+		.message = event_names[code],
+	};
 	wire_event_reset(ev, code);
 	TRY(wire_read_event_body(&c, ev));
 	if (code == WIRE_EV_THREAD_NAME && (caps & WIRE_CAP_JAVA_THREAD_ID))
