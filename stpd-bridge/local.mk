@@ -26,7 +26,8 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/recfwd.c stpd-bridge/recfwd.h \
 	stpd-bridge/recorder.c stpd-bridge/recorder.h \
 	stpd-bridge/readrec.c stpd-bridge/readrec.h \
-	stpd-bridge/jvmsel.c stpd-bridge/jvmsel.h
+	stpd-bridge/jvmsel.c stpd-bridge/jvmsel.h \
+	stpd-bridge/jvmsets.c stpd-bridge/jvmsets.h
 # the recording formats (formats/), which the recorder and --read drive
 stpd_bridge_libbridge_la_LIBADD = formats/libsjformats.la
 
@@ -157,6 +158,14 @@ testsuite_unit_test_jvmsel_SOURCES = testsuite/unit/test_jvmsel.c \
 testsuite_unit_test_jvmsel_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_jvmsel_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_jvmsel
+
+# Unit test of the sets of JVMs the supervisor keeps between scans (cmocka).
+check_PROGRAMS += testsuite/unit/test_jvmsets
+testsuite_unit_test_jvmsets_SOURCES = testsuite/unit/test_jvmsets.c \
+	stpd-bridge/jvmsets.c stpd-bridge/jvmsets.h
+testsuite_unit_test_jvmsets_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_jvmsets_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_jvmsets
 
 # roguebridge: a hostile bridge against a real agent (testsuite/agent.bats)
 check_PROGRAMS += testsuite/roguebridge

@@ -21,6 +21,7 @@
 #include "attach.h"
 #include "discovery.h"
 #include "jvmsel.h"
+#include "jvmsets.h"
 #include "fdio.h"
 #include "log.h"
 #include "monoclock.h"
@@ -51,19 +52,6 @@ struct child {
 	size_t len, cap;
 };
 
-/* A set of JVMs, each known by pid and start time. */
-struct jvm_list {
-	struct jvm_id *v;
-	size_t n;
-};
-
-/* A JVM whose worker died: its next worker is not started before DUE_MS. */
-struct restart {
-	struct jvm_id jvm;
-	unsigned deaths;         /* in a row, each worker dead within WORKER_STABLE_MS */
-	uint64_t due_ms;
-};
-
 /* A JVM, not named, in which no agent socket was found (it runs without the
  * agent): looking for one takes /proc/PID/net/unix, which lists every unix
  * socket of its network namespace (thousands on a busy host), and its fds.
@@ -73,10 +61,6 @@ struct restart {
  * found that much later. */
 #define QUIET_AFTER_MS 30000
 #define QUIET_RECHECK_MS 5000
-struct quiet {
-	struct jvm_id jvm;
-	uint64_t due_ms;
-};
 
 struct supervisor {
 	const struct bridge_options *o;
@@ -91,10 +75,11 @@ struct supervisor {
 	struct jvm_list bad_socket; /* something unusable where the socket should be: said once */
 	struct jvm_list unselected; /* JVMs --jvm does not select: their command line is read once */
 	struct recorder rec;     /* --record */
-	struct restart *restarts; /* JVMs whose worker died, while they live */
-	size_t nrestarts;
-	struct quiet *quiet;     /* JVMs without an agent socket, not named: looked at less often */
-	size_t nquiet;
+	/* JVMs whose worker died, while they live: the next worker's start,
+	 * count the deaths in a row (each worker dead within WORKER_STABLE_MS) */
+	struct jvm_due_list restarts;
+	/* JVMs without an agent socket, not named: their next look */
+	struct jvm_due_list quiet;
 	struct sj_log_repeat pipe_failures, fork_failures;
 	bool stopping;
 	bool output_failed;      /* exit status 1 */
@@ -170,56 +155,12 @@ static void drain_child(struct supervisor *s, struct child *k)
 
 /* ------------------------------------------------------------ spawning */
 
-static bool jvm_list_has(const struct jvm_list *l, const struct jvm_id *id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].pid == id->pid && l->v[i].starttime == id->starttime)
-			return true;
-	return false;
-}
-
-static bool jvm_list_has_pid(const struct jvm_list *l, pid_t pid)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].pid == pid)
-			return true;
-	return false;
-}
-
-/* Out of memory, the JVM is simply not remembered. */
-static void jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
-{
-	struct jvm_id *grown = realloc(l->v, (l->n + 1) * sizeof *grown);
-
-	if (grown) {
-		l->v = grown;
-		l->v[l->n++] = *id;
-	}
-}
-
-static void jvm_list_remove(struct jvm_list *l, const struct jvm_id *id)
-{
-	for (size_t i = 0; i < l->n;)
-		if (l->v[i].pid == id->pid && l->v[i].starttime == id->starttime)
-			l->v[i] = l->v[--l->n];
-		else
-			i++;
-}
-
-static struct quiet *quiet_of(struct supervisor *s, pid_t pid)
-{
-	for (size_t i = 0; i < s->nquiet; i++)
-		if (s->quiet[i].jvm.pid == pid)
-			return &s->quiet[i];
-	return NULL;
-}
-
 /* Is PID a JVM without an agent socket, not to be looked at yet? One read
  * (its start time: the pid may be another process's now) in place of all
  * of consider()'s. */
 static bool quiet_now(struct supervisor *s, pid_t pid)
 {
-	struct quiet *q = quiet_of(s, pid);
+	const struct jvm_due *q = jvm_due_of_pid(&s->quiet, pid);
 	uint64_t st;
 
 	return q && now_ms() < q->due_ms && procfs_starttime(pid, &st) == 0 && st == q->jvm.starttime;
@@ -229,60 +170,23 @@ static bool quiet_now(struct supervisor *s, pid_t pid)
  * memory, it is simply looked at every scan. */
 static void quiet_note(struct supervisor *s, const struct jvm_id *id)
 {
-	int64_t age = procfs_age_ms(id);
-	struct quiet *q = quiet_of(s, id->pid);
+	struct jvm_due *q;
 
-	if (age < QUIET_AFTER_MS)
+	if (procfs_age_ms(id) < QUIET_AFTER_MS)
 		return;
-	if (!q) {
-		struct quiet *grown = realloc(s->quiet, (s->nquiet + 1) * sizeof *grown);
-		if (!grown)
-			return;
-		s->quiet = grown;
-		q = &s->quiet[s->nquiet++];
-	}
-	*q = (struct quiet){ *id, now_ms() + QUIET_RECHECK_MS };
-}
-
-static bool pid_in(const pid_t *sorted, size_t n, pid_t pid)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (sorted[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && sorted[lo] == pid;
-}
-
-/* Forget the quiet JVMs a scan did not find among its N PIDS (in pid
- * order, discovery_scan): gone. */
-static void quiet_keep_found(struct supervisor *s, const pid_t *pids, size_t n)
-{
-	for (size_t i = 0; i < s->nquiet;)
-		if (!pid_in(pids, n, s->quiet[i].jvm.pid))
-			s->quiet[i] = s->quiet[--s->nquiet];
-		else
-			i++;
-}
-
-static struct restart *restart_of(struct supervisor *s, const struct jvm_id *id)
-{
-	for (size_t i = 0; i < s->nrestarts; i++)
-		if (s->restarts[i].jvm.pid == id->pid && s->restarts[i].jvm.starttime == id->starttime)
-			return &s->restarts[i];
-	return NULL;
+	q = jvm_due_of_pid(&s->quiet, id->pid);
+	if (!q)
+		q = jvm_due_add(&s->quiet, id);
+	if (q)
+		*q = (struct jvm_due){ .jvm = *id, .due_ms = now_ms() + QUIET_RECHECK_MS };
 }
 
 static void restart_forget(struct supervisor *s, const struct jvm_id *id)
 {
-	struct restart *r = restart_of(s, id);
+	struct jvm_due *r = jvm_due_of(&s->restarts, id);
 
 	if (r)
-		*r = s->restarts[--s->nrestarts];
+		jvm_due_remove(&s->restarts, r);
 }
 
 /* Is a worker of JVM (by pid) running? Such a JVM needs no look at /proc
@@ -302,21 +206,9 @@ static void forget_dead(const struct supervisor *s, struct jvm_list *l)
 {
 	for (size_t i = 0; i < l->n;)
 		if (!has_running_worker(s, l->v[i].pid) && !procfs_same_process(&l->v[i]))
-			l->v[i] = l->v[--l->n];
+			jvm_list_remove_at(l, i);
 		else
 			i++;
-}
-
-/* The next time after NOW a JVM waits for to have its worker again (0:
- * none; one due already is started by the scans as they come). */
-static uint64_t next_restart_ms(const struct supervisor *s, uint64_t now)
-{
-	uint64_t due = 0;
-
-	for (size_t i = 0; i < s->nrestarts; i++)
-		if (s->restarts[i].due_ms > now && (!due || s->restarts[i].due_ms < due))
-			due = s->restarts[i].due_ms;
-	return due;
 }
 
 static void forget_dead_served(struct supervisor *s)
@@ -324,9 +216,9 @@ static void forget_dead_served(struct supervisor *s)
 	forget_dead(s, &s->served);
 	forget_dead(s, &s->bad_socket);
 	forget_dead(s, &s->unselected);
-	for (size_t i = 0; i < s->nrestarts;)
-		if (!procfs_same_process(&s->restarts[i].jvm))
-			s->restarts[i] = s->restarts[--s->nrestarts];
+	for (size_t i = 0; i < s->restarts.n;)
+		if (!procfs_same_process(&s->restarts.v[i].jvm))
+			jvm_due_remove(&s->restarts, &s->restarts.v[i]);
 		else
 			i++;
 }
@@ -344,26 +236,19 @@ static void mark_failed(struct supervisor *s, const struct jvm_id *id)
  * RESTART_MAX in a row the JVM is given up (with -x, a failure). */
 static void worker_died(struct supervisor *s, const struct child *k, pid_t pid, int sig)
 {
-	struct restart *r = restart_of(s, &k->jvm);
+	struct jvm_due *r = jvm_due_of(&s->restarts, &k->jvm);
 	uint64_t now = now_ms();
 	unsigned delay;
 
-	if (!r) {
-		struct restart *grown = realloc(s->restarts, (s->nrestarts + 1) * sizeof *grown);
-
-		if (grown) {
-			s->restarts = grown;
-			r = &s->restarts[s->nrestarts++];
-			*r = (struct restart){ .jvm = k->jvm };
-		}
-	}
+	if (!r)
+		r = jvm_due_add(&s->restarts, &k->jvm);
 	if (r && now - k->started_ms >= WORKER_STABLE_MS)
-		r->deaths = 0;
-	if (!r || ++r->deaths > RESTART_MAX) {
+		r->count = 0;
+	if (!r || ++r->count > RESTART_MAX) {
 		if (r)
 			sj_error("pid %d: worker %d died of signal %d (%s); %u workers in a row died within "
 				 "%u ms of their start: giving up on this JVM, its events are not traced any "
-				 "more", (int)k->jvm.pid, (int)pid, sig, strsignal(sig), r->deaths,
+				 "more", (int)k->jvm.pid, (int)pid, sig, strsignal(sig), r->count,
 				 WORKER_STABLE_MS);
 		else
 			sj_error("pid %d: worker %d died of signal %d (%s); no memory to start another: "
@@ -374,12 +259,12 @@ static void worker_died(struct supervisor *s, const struct child *k, pid_t pid, 
 			mark_failed(s, &k->jvm);
 		return;
 	}
-	delay = RESTART_FIRST_MS << (r->deaths - 1);
+	delay = RESTART_FIRST_MS << (r->count - 1);
 	r->due_ms = now + delay;
 	jvm_list_remove(&s->served, &k->jvm);
 	sj_warn("pid %d: worker %d died of signal %d (%s); another starts in %u ms (restart %u of "
 		"%u): the JVM's events until it has registered again are lost", (int)k->jvm.pid,
-		(int)pid, sig, strsignal(sig), delay, r->deaths, RESTART_MAX);
+		(int)pid, sig, strsignal(sig), delay, r->count, RESTART_MAX);
 }
 
 /* --no-attach: a named JVM without a socket is waited for, and told once
@@ -444,7 +329,7 @@ static void spawn(struct supervisor *s, const struct jvm_id *id, int dirfd, cons
 	k->started_ms = now_ms();
 	k->jvm = *id;
 	k->rd = p[0];
-	struct restart *r = restart_of(s, id);
+	struct jvm_due *r = jvm_due_of(&s->restarts, id);
 	if (r)
 		r->due_ms = 0; /* started: only its count of deaths is kept */
 	sj_info("pid %d: worker %d started (uid %u gid %u)", (int)id->pid, (int)pid,
@@ -509,7 +394,7 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 	}
 	if (jvm_list_has(&s->served, &id) || jvm_list_has_pid(&s->failed, pid))
 		return;
-	const struct restart *r = restart_of(s, &id);
+	const struct jvm_due *r = jvm_due_of(&s->restarts, &id);
 	if (r && now_ms() < r->due_ms)
 		return;
 	/* a bridge that is not root can only become its own uid */
@@ -622,7 +507,7 @@ static void scan(struct supervisor *s)
 		return;
 	for (size_t i = 0; i < n; i++)
 		consider_selected(s, pids[i]);
-	quiet_keep_found(s, pids, n);
+	jvm_due_keep_pids(&s->quiet, pids, n);  /* the others are gone */
 	free(pids);
 }
 
@@ -892,7 +777,7 @@ static int loop(struct supervisor *s)
 				scan(s);
 				next_scan = now + s->o->rescan_ms;
 			}
-			uint64_t restart = next_restart_ms(s, now);
+			uint64_t restart = jvm_due_next(&s->restarts, now);
 			if (restart && restart < next_scan)
 				next_scan = restart;
 			if (!s->stopping && s->nkids == 0 && named_all_gone(s))
@@ -956,13 +841,13 @@ int supervisor_run(const struct bridge_options *o, int out_fd, int log_fd, int r
 			close(s.kids[i].rd);
 	}
 	free(s.kids);
-	free(s.restarts);
-	free(s.served.v);
-	free(s.failed.v);
-	free(s.told.v);
-	free(s.bad_socket.v);
-	free(s.unselected.v);
-	free(s.quiet);
+	jvm_due_free(&s.restarts);
+	jvm_list_free(&s.served);
+	jvm_list_free(&s.failed);
+	jvm_list_free(&s.told);
+	jvm_list_free(&s.bad_socket);
+	jvm_list_free(&s.unselected);
+	jvm_due_free(&s.quiet);
 	discovery_free(s.disc);
 	if (s.parent_fd >= 0)
 		close(s.parent_fd);
