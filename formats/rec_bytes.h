@@ -63,22 +63,32 @@ static inline void rec_put_u8(struct rec_buf *b, uint8_t v)
 	b->p[b->len++] = v;
 }
 
+/* The N low bytes of V, least significant first, in one copy: stored a
+ * byte at a time, through b->p (which may alias b->len, as any byte
+ * pointer may), each byte reloaded the buffer and its length (a fifth of
+ * a trcbin event's writing, callgrind). */
+static inline void rec_put_le(struct rec_buf *b, uint64_t v, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);  /* its first N bytes: the low ones, least first */
+#endif
+	memcpy(b->p + b->len, &v, n);
+	b->len += n;
+}
+
 static inline void rec_put_u16(struct rec_buf *b, uint16_t v)
 {
-	b->p[b->len++] = (uint8_t)v;
-	b->p[b->len++] = (uint8_t)(v >> 8);
+	rec_put_le(b, v, 2);
 }
 
 static inline void rec_put_u32(struct rec_buf *b, uint32_t v)
 {
-	rec_put_u16(b, (uint16_t)v);
-	rec_put_u16(b, (uint16_t)(v >> 16));
+	rec_put_le(b, v, 4);
 }
 
 static inline void rec_put_u64(struct rec_buf *b, uint64_t v)
 {
-	rec_put_u32(b, (uint32_t)v);
-	rec_put_u32(b, (uint32_t)(v >> 32));
+	rec_put_le(b, v, 8);
 }
 
 static inline void rec_put_bytes(struct rec_buf *b, const void *p, size_t n)
