@@ -4,14 +4,14 @@
  * slotN for every slot whose kind, event type and pattern match it, and the
  * family marker when the event is of a family whose switch is on (--gc,
  * --threads, --monitors, --vm; lost always); true when a tracer is on one
- * of them (its SDT semaphore). Only then does the caller make the event's
+ * of them (its SDT semaphore). Only then need the caller make the event's
  * marker_meta and call dispatch_fire(), which fires them, the slots in slot
  * order, then the family's. The arguments are those of doc/markers.md; the
  * strings are formatted into the dispatch's own buffer right before the
- * markers fire, once per event whatever the number of slots. When it
- * returns every marker's handler has run, so the caller may acknowledge the
- * event. Nothing here logs or fails once initialised (a string that cannot
- * be formatted is "").
+ * markers fire, once per event whatever the number of slots. When
+ * dispatch_fire() returns every marker's handler has run, so the caller
+ * may acknowledge the event. Nothing here logs or fails once initialised
+ * (a string that cannot be formatted is "").
  */
 #ifndef STPD_BRIDGE_DISPATCH_H
 #define STPD_BRIDGE_DISPATCH_H

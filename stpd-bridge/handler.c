@@ -380,12 +380,16 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	/* before the caller's Ack: in sync mode the handlers run while the Java thread waits */
 	if (rc == 0 && h->disp_ready) {
 		struct dispatch_hits hits;
+		const bool fire = dispatch_wanted(&h->disp, ev, &hits);
 
-		if (dispatch_wanted(&h->disp, ev, &hits)) {
-			if (!have_meta)
-				event_meta(h, ev, &meta);
+		/* a JVM in a container: its threads' host tids are learnt from
+		 * every event, fired or not, while the thread lives; an event
+		 * handled after its thread is gone (its ThreadEnd) finds the
+		 * mapping its earlier events left (tidmap.h) */
+		if (!have_meta && (fire || !h->tids.identity))
+			event_meta(h, ev, &meta);
+		if (fire)
 			dispatch_fire(&h->disp, &meta, ev, &hits);
-		}
 	}
 	if (ev->code == WIRE_EV_THREAD_END)
 		threadnames_forget(&h->names, ev->thread);

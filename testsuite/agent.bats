@@ -2876,6 +2876,72 @@ WANT
 	bridge_quiet b
 }
 
+gone_task() { [ ! -e "/proc/$1/task/$2" ]; }
+mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
+
+# A JVM in a container reports its namespace's tids; the bridge learns
+# their host tids from /proc while the threads live. An event handled after
+# its thread is gone (a ThreadEnd, asynchronously) finds the mapping an
+# earlier event of the thread left, fired or not: events whose markers no
+# tracer is on are not formatted, but their threads are still looked up.
+@test "containers: thread_end of a thread gone before the bridge handled it carries its host tid, learnt from its unfired events" {
+	mkdir "$T/ct"
+	cp "$(readlink -f "$AGENT")" "$T/ct/libstapjava.so"
+	cp -r "$CLASSES" "$T/ct/classes"
+	local bin bt
+	bin=$(readlink -f "$BRIDGE")
+	# a tracer on mark()'s slot and on thread_end only: tick() and the
+	# thread's start fire no marker anyone is on
+	bt="usdt:$bin:stapjava:slot1 { printf(\"mark\\n\"); }"
+	bt+=" usdt:$bin:stapjava:thread_end { printf(\"end tid=%d\\n\", arg2); }"
+	bt+=' BEGIN { printf("attached\n"); }'
+	bpftrace -e "$bt" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
+	local btpid=$!
+	BPIDS+=("$btpid")
+	wait_until 120 grep -q attached "$T/bt.out"
+	start_container "$JDK17" -agentpath:/tmp/ct/libstapjava.so=loglevel=info,logfile=/tmp/ct/agent.log \
+		-cp /tmp/ct/classes Families lingering /tmp/ct/start /tmp/ct/end
+	local unshare=$CT_UNSHARE jvm=$CT_JVM
+	"$BRIDGE" -x "$jvm" --rescan-ms 20 --fire --threads --log-file "$T/b.log" --log-level info \
+		--slot 0:method.enter:Lingering.tick --slot 1:method.enter:Lingering.mark 3>&- &
+	BPID=$!
+	BPIDS+=("$BPID")
+	wait_until 30 grep -q 'conn#1: Start: registrations complete' "$T/ct/agent.log"
+	touch "$T/ct/start"
+	# mark() fired twice: the bridge has handled tick(), which came before
+	# the second. The first had the bridge learn the JVM's threads then
+	# (main's tid, looked up for its marker, was new: every thread's is
+	# read), before the lingerer was; the second, main's again, reads none.
+	wait_until 30 mark_count_is 2
+	local nslinger linger task
+	nslinger=$(sed -n 's/^tid lingerer=//p' "$T/ct/java.out")
+	[ -n "$nslinger" ]
+	for task in /proc/"$jvm"/task/*; do
+		[ "$(awk '/^NSpid:/ {print $NF}' "$task/status")" = "$nslinger" ] && linger=${task##*/}
+	done
+	[ -n "$linger" ] && [ "$linger" != "$nslinger" ]
+	# the bridge's worker held while the lingerer ends: it handles the
+	# ThreadEnd once the thread is gone from /proc
+	local worker
+	worker=$(sed -n "s/.*: info: pid $jvm: worker \([0-9]*\) started.*/\1/p" "$T/b.log" | head -1)
+	[ -n "$worker" ]
+	kill -STOP "$worker"
+	touch "$T/ct/end"
+	wait_until 30 gone_task "$jvm" "$linger"
+	kill -CONT "$worker"
+	wait_exit "$unshare" 30
+	wait_exit "$BPID"
+	kill -INT "$btpid"
+	wait_exit "$btpid" 60 || true
+	[ "$(cat "$T/ct/java.rc")" = "exit 0" ]
+	# the lingerer's end by its host tid, and no end without one (tid 0:
+	# none found); main's end, if the JVM reports it, is main's
+	run grep -c "^end tid=$linger\$" "$T/bt.out"
+	[ "$output" = 1 ] || { cat "$T/bt.out" "$T/bt.err" "$T/b.log" >&2; false; }
+	! grep -q '^end tid=0$' "$T/bt.out" || { cat "$T/bt.out" >&2; false; }
+	bridge_quiet b
+}
+
 # ---------------------------------------------------------------- sanitizers
 
 check_asan() {

@@ -59,6 +59,7 @@ public class Families {
         case "methods": Demo.run(); break;
         case "exceptions": Exceptions.run(); break;
         case "threads": Threads.run(); break;
+        case "lingering": Lingering.run(args[2]); break;
         case "monitors": Monitors.run(); break;
         case "owner": Owner.run(args[2]); break;
         case "gc": printTid("main"); System.gc(); break;
@@ -144,6 +145,38 @@ class Threads {
             t.start();
             t.join();
         }
+    }
+}
+
+/* A thread whose events the bridge handles while it lives, then ends once
+ * told (the container test of thread ids): main calls mark(), starts
+ * "lingerer", which calls tick() and waits for END, and calls mark() again
+ * once tick() is done, so a bridge that fired the second mark() has handled
+ * tick() before (events in time order). */
+class Lingering {
+    static volatile boolean ticked;
+
+    static void tick() {}
+    static void mark() {}
+
+    static void run(String end) throws Exception {
+        Families.printTid("main");
+        mark();
+        Thread t = new Thread(() -> {
+            Families.printTid("lingerer");
+            tick();
+            ticked = true;
+            try {
+                Families.waitFor(end);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, "lingerer");
+        t.start();
+        while (!ticked)
+            Thread.sleep(1);
+        mark();
+        t.join();
     }
 }
 
