@@ -599,9 +599,9 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 #define EVENT_NAME_ROW(code, name, label, family, kind, bit, has, marker) [code] = name,
 static const char *const event_names[256] = { STAPJAVA_EVENTS(EVENT_NAME_ROW) };
 
-/* A value's bytes after its type when they are fixed (the primitives; V N
- * and ? have none), plus one; 0 for a string, object or array, or a type
- * the general reading refuses. */
+/* The bytes of a value of a fixed size, its type's byte included (the
+ * primitives; V N and ? are that byte alone), so that 0 can say "not
+ * fixed": a string, object or array, or a type the general reading refuses. */
 static const uint8_t fixed_value_bytes[256] = {
 	[WIRE_T_BOOLEAN] = 2, [WIRE_T_BYTE] = 2, [WIRE_T_CHAR] = 3, [WIRE_T_SHORT] = 3,
 	[WIRE_T_INT] = 5, [WIRE_T_FLOAT] = 5, [WIRE_T_LONG] = 9, [WIRE_T_DOUBLE] = 9,

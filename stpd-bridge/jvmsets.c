@@ -1,6 +1,7 @@
 /* jvmsets.c: see jvmsets.h. */
 #include "jvmsets.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 static bool same_jvm(const struct jvm_id *a, const struct jvm_id *b)
@@ -24,14 +25,15 @@ bool jvm_list_has_pid(const struct jvm_list *l, pid_t pid)
 	return false;
 }
 
-void jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
+int jvm_list_add(struct jvm_list *l, const struct jvm_id *id)
 {
 	struct jvm_id *grown = realloc(l->v, (l->n + 1) * sizeof *grown);
 
-	if (grown) {
-		l->v = grown;
-		l->v[l->n++] = *id;
-	}
+	if (!grown)
+		return -ENOMEM;
+	l->v = grown;
+	l->v[l->n++] = *id;
+	return 0;
 }
 
 void jvm_list_remove_at(struct jvm_list *l, size_t i)

@@ -28,8 +28,9 @@ struct jvm_list {
 
 bool jvm_list_has(const struct jvm_list *l, const struct jvm_id *id);
 bool jvm_list_has_pid(const struct jvm_list *l, pid_t pid);
-/* ID added, even when it is there already (callers ask first). */
-void jvm_list_add(struct jvm_list *l, const struct jvm_id *id);
+/* ID added, even when it is there already (callers ask first): 0, or
+ * -ENOMEM (the list unchanged). */
+int jvm_list_add(struct jvm_list *l, const struct jvm_id *id);
 void jvm_list_remove(struct jvm_list *l, const struct jvm_id *id);
 /* Entry I removed; the last one takes its place. */
 void jvm_list_remove_at(struct jvm_list *l, size_t i);

@@ -119,6 +119,8 @@ static void check_general(const struct wire_peer *peer, const uint8_t *buf, size
 		die("the fast decoding and the general one disagree on the verdict", err2.text);
 	if (rc == 0 && (used2 != used || !wire_event_equal(&ev, &ev2, why, sizeof(why))))
 		die("the fast decoding and the general one read different fields", why);
+	if (rc == 0 && !wire_values_identical(&ev, &ev2))
+		die("the fast decoding and the general one leave a value's fields different", "");
 	if (rc == -EBADMSG && (err2.offset != err->offset || strcmp(err2.text, err->text) != 0))
 		die("the fast decoding and the general one give different errors", err2.text);
 }

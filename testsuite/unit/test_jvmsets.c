@@ -21,8 +21,8 @@ static void test_list_pid_and_start_time(void **state)
 
 	(void)state;
 	assert_false(jvm_list_has(&l, &a));
-	jvm_list_add(&l, &a);
-	jvm_list_add(&l, &b);
+	assert_int_equal(jvm_list_add(&l, &a), 0);
+	assert_int_equal(jvm_list_add(&l, &b), 0);
 	assert_true(jvm_list_has(&l, &a));
 	/* the same pid, started later: another process */
 	assert_false(jvm_list_has(&l, &a_later));

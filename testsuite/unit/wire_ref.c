@@ -526,3 +526,20 @@ bool wire_error_is(const struct wire_error *err, const char *field, size_t offse
 	DIFF(!has_offset(err->text, at), "text \"%s\" lacks \"%s\"", err->text, at);
 	return true;
 }
+
+static bool value_identical(const struct wire_value *a, const struct wire_value *b)
+{
+	return a->type == b->type && a->truncated == b->truncated && memcmp(&a->v, &b->v, sizeof(a->v)) == 0 &&
+	       a->str.ptr == b->str.ptr && a->str.len == b->str.len && a->object_id == b->object_id &&
+	       a->aux == b->aux;
+}
+
+bool wire_values_identical(const struct wire_event *a, const struct wire_event *b)
+{
+	if (a->nvalues != b->nvalues || !value_identical(&a->retval, &b->retval))
+		return false;
+	for (unsigned i = 0; i < a->nvalues; i++)
+		if (!value_identical(&a->values[i], &b->values[i]))
+			return false;
+	return true;
+}

@@ -66,7 +66,7 @@ static void all_values(struct wire_event *ev, bool alt)
 /* ------------------------------------------------------------ events */
 #define N_ENTER  (2 + NTYPES + 1)  /* none, each type, all types, empty name */
 #define N_EXIT   NTYPES
-#define N_OTHER  38
+#define N_OTHER  39
 #define N_BASE   (N_ENTER + N_EXIT + N_OTHER)
 
 /* Base event b (no trailer) into ev; returns its name. */
@@ -76,7 +76,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		0x82, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A,
 		0x8B, 0x8C, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98,
 		0x99, 0x99, 0x9A, 0x9B, 0x9B, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0x9F,
-		0xA0, 0xA0, 0xA1, 0xA0, 0xA1, 0xA1,
+		0xA0, 0xA0, 0xA1, 0xA0, 0xA1, 0xA1, 0xA0,
 	};
 	static const char *const names[N_OTHER] = {
 		"compile", "compile-args", "class-load", "class-prepare",
@@ -89,6 +89,7 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		"method-name", "method-enter-id", "method-exit-id-void", "method-exit-id-none",
 		"method-enter-id-values-none", "method-enter-id-values-all", "method-exit-id-value-popped",
 		"method-enter-id-values-primitive", "method-exit-id-value-int", "method-exit-id-value-void",
+		"method-enter-id-values-many",
 	};
 
 	ev->thread = 0x0000000000012345ull;
@@ -208,6 +209,11 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 			/* what the fast reading takes: every type of a fixed size */
 			all_values(ev, false);
 			ev->nvalues = 11;
+		} else if (names[b][23] == 'm') {
+			/* as many as the count says: ints and longs in turn */
+			ev->nvalues = WIRE_MAX_VALUES;
+			for (size_t k = 0; k < WIRE_MAX_VALUES; k++)
+				ev->values[k] = sample_value(k % 2 ? 5 : 4, k % 3 == 0);
 		}
 		break;
 	case WIRE_EV_METHOD_EXIT_ID_VALUE:

@@ -62,6 +62,10 @@ uint8_t wire_foreign_order(void); /* the other one */
  * ignored). Return true when equal; otherwise write which field differs. */
 bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 		      char *why, size_t why_len);
+/* Every field of every value of A and B (their values, their return
+ * value), whatever the type: what each reading clears a value of a type
+ * does not carry is held too (wire_event_equal compares what it carries). */
+bool wire_values_identical(const struct wire_event *a, const struct wire_event *b);
 bool wire_command_equal(const struct wire_command *a, const struct wire_command *b,
 			char *why, size_t why_len);
 
