@@ -2877,6 +2877,16 @@ WANT
 }
 
 gone_task() { [ ! -e "/proc/$1/task/$2" ]; }
+
+# start_bpftrace PROGRAM: bpftrace (on the host, standing in for stap) runs
+# PROGRAM, its output in $T/bt.out; returns once its probes are attached.
+# Sets BTPID.
+start_bpftrace() {
+	bpftrace -e "$1 BEGIN { printf(\"attached\\n\"); }" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
+	BTPID=$!
+	BPIDS+=("$BTPID")
+	wait_until 120 grep -q attached "$T/bt.out"
+}
 mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
 
 # A JVM in a container reports its namespace's tids; the bridge learns
@@ -2894,11 +2904,8 @@ mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
 	# thread's start fire no marker anyone is on
 	bt="usdt:$bin:stapjava:slot1 { printf(\"mark\\n\"); }"
 	bt+=" usdt:$bin:stapjava:thread_end { printf(\"end tid=%d\\n\", arg2); }"
-	bt+=' BEGIN { printf("attached\n"); }'
-	bpftrace -e "$bt" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
-	local btpid=$!
-	BPIDS+=("$btpid")
-	wait_until 120 grep -q attached "$T/bt.out"
+	start_bpftrace "$bt"
+	local btpid=$BTPID
 	start_container "$JDK17" -agentpath:/tmp/ct/libstapjava.so=loglevel=info,logfile=/tmp/ct/agent.log \
 		-cp /tmp/ct/classes Families lingering /tmp/ct/start /tmp/ct/end
 	local unshare=$CT_UNSHARE jvm=$CT_JVM
@@ -3056,11 +3063,8 @@ check_latelink() {
 	lib=$(readlink -f "$AGENT")
 	bt="usdt:$lib:stapjava:slot0, usdt:$lib:stapjava:slot1 {"
 	bt+=' printf("%s session=%d code=0x%x java_tid==tid:%d java_pid==pid:%d %s\n", probe, arg0 >> 16, arg0 & 0xff, arg2 == tid, arg1 == pid, str(arg4)); }'
-	bt+=' BEGIN { printf("attached\n"); }'
-	bpftrace -e "$bt" >"$T/bt.out" 2>"$T/bt.err" 3>&- &
-	local btpid=$!
-	BPIDS+=("$btpid")
-	wait_until 120 grep -q attached "$T/bt.out"
+	start_bpftrace "$bt"
+	local btpid=$BTPID
 	start_jvm "$JDK17" "" -- Families methods "$T/go"
 	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 11 \
 		--slot 0:method.enter:Demo.add --slot 1:method.return:Demo.retJ \
