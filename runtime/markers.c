@@ -74,17 +74,22 @@ void markers_fire_slot(unsigned slot, const struct marker_args *a)
 		slot_functions[slot](a);
 }
 
+/* A tracer raises the semaphore while it is attached, from another process. */
+static bool semaphore_up(unsigned slot)
+{
+	return __atomic_load_n(slot_semaphores[slot], __ATOMIC_RELAXED) != 0;
+}
+
 bool markers_slot_probed(unsigned slot)
 {
-	return slot < MARKERS_SLOTS && __atomic_load_n(slot_semaphores[slot], __ATOMIC_RELAXED) != 0;
+	return slot < MARKERS_SLOTS && semaphore_up(slot);
 }
 
 bool markers_slots_probed(const uint64_t set[MARKERS_SLOTS / 64])
 {
 	for (unsigned w = 0; w < MARKERS_SLOTS / 64; w++)
 		for (uint64_t bits = set[w]; bits; bits &= bits - 1)
-			if (__atomic_load_n(slot_semaphores[w * 64 + (unsigned)__builtin_ctzll(bits)],
-					    __ATOMIC_RELAXED))
+			if (semaphore_up(w * 64 + (unsigned)__builtin_ctzll(bits)))
 				return true;
 	return false;
 }
