@@ -347,58 +347,120 @@ void emit(struct emission *em)
 	}
 }
 
-bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
-		       uint64_t gen, uint32_t opt_needed)
+/* What connection I does with a plain event of fire set FIRE, made in
+ * generation GEN, whose optional data OPT_NEEDED it must not want. */
+enum plain_take { PLAIN_SKIP, PLAIN_TAKE, PLAIN_GENERAL };
+static inline enum plain_take plain_take_of(unsigned i, const struct fire_set *fire, uint64_t gen,
+					    uint32_t opt_needed, uint32_t *serial)
 {
-	uint32_t to = 0, serial[AGENT_MAX_CONNS];
-	struct tbuf *t;
+	const struct conn *c = &conns[i];
 
-	if (atomic_load_explicit(&agent.dying, memory_order_relaxed))
-		return true;
-	/* every wanting connection can take the plain record, or the event takes
-	 * the general path for all of them (never half of each) */
-	for (uint32_t m = wanting & ((1u << AGENT_MAX_CONNS) - 1); m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
-		const struct conn *c = &conns[i];
+	if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) > gen)
+		return PLAIN_SKIP;
+	if (__atomic_load_n(&c->in_thread, __ATOMIC_RELAXED))
+		return inthread_would_fire(fire, i, gen) ? PLAIN_GENERAL : PLAIN_SKIP;
+	if (__atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
+	    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed))
+		return PLAIN_GENERAL;
+	*serial = __atomic_load_n(&c->serial, __ATOMIC_RELAXED);
+	return PLAIN_TAKE;
+}
 
-		if (!__atomic_load_n(&c->active, __ATOMIC_ACQUIRE) ||
-		    __atomic_load_n(&c->opened_gen, __ATOMIC_RELAXED) > gen)
-			continue;
-		if (__atomic_load_n(&c->in_thread, __ATOMIC_RELAXED)) {
-			if (inthread_would_fire(fire, i, gen))
-				return false;
-			continue;
-		}
-		if (__atomic_load_n(&c->sync, __ATOMIC_RELAXED) ||
-		    (__atomic_load_n(&c->opt, __ATOMIC_RELAXED) & opt_needed))
-			return false;
-		serial[i] = __atomic_load_n(&c->serial, __ATOMIC_RELAXED);
-		to |= 1u << i;
-	}
-	/* in-thread connections that nobody traces: nothing to make, no buffer */
-	if (!to)
-		return true;
-	/* made while another event of this thread is (its capture called Java):
-	 * the general path decides, as for any nested event */
-	if (!scratch_idle() || !(t = tbuf_mine()))
+/* The plain record of SITE for connection I (SERIAL) into the thread's
+ * buffer T at raw time TS: 0 queued, else as put_in_thread_buffer. */
+static inline int put_plain(struct tbuf *t, uint64_t ts, unsigned i, uint32_t serial, unsigned code,
+			    const struct plainev *p, bool *filling)
+{
+	const struct tbuf_meta meta = {
+		.ts = ts, .serial = serial, .slot = (uint8_t)i, .form = plainev_form_of(code),
+	};
+
+	return put_in_thread_buffer(t, &meta, NULL, (void *)p, filling);
+}
+
+/* The start of a plain event's records: the thread's buffer *T, the
+ * time *TS and the record *P. False when the general path must decide:
+ * the thread's first event, or one made while another event of this
+ * thread is (its capture called Java), as for any nested event. */
+static inline bool plain_begin(int32_t site, struct tbuf **t, uint64_t *ts, struct plainev *p)
+{
+	if (!scratch_idle() || !(*t = tbuf_mine()))
 		return false;
-	const uint64_t ts = clock_raw();
-	const struct plainev p = { .site = site, .tid = (uint32_t)agent_gettid() };
-	bool queued = false, filling = false;
-	for (uint32_t m = to; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
-		const struct tbuf_meta meta = {
-			.ts = ts, .serial = serial[i], .slot = (uint8_t)i, .form = plainev_form_of(code),
-		};
-		bool fill = false;
-		int rc = put_in_thread_buffer(t, &meta, NULL, (void *)&p, &fill);
+	*ts = clock_raw();
+	*p = (struct plainev){ .site = site, .tid = (uint32_t)agent_gettid() };
+	return true;
+}
 
-		queued |= rc == 0;
-		filling |= fill;
-	}
+static inline void plain_wake(bool filling, bool queued)
+{
 	if (filling)
 		io_wake_filling();
 	else if (queued)
 		io_wake();
+}
+
+/* emit_plain_method for two connections or more in WANTING */
+static __attribute__((noinline)) bool plain_to_many(int32_t site, const struct fire_set *fire, unsigned code,
+						    uint32_t wanting, uint64_t gen, uint32_t opt_needed)
+{
+	uint32_t to = 0, serial[AGENT_MAX_CONNS];
+	struct tbuf *t;
+	uint64_t ts;
+	struct plainev p;
+	bool queued = false, filling = false;
+
+	/* every wanting connection can take the plain record, or the event takes
+	 * the general path for all of them (never half of each) */
+	for (uint32_t m = wanting; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		enum plain_take k = plain_take_of(i, fire, gen, opt_needed, &serial[i]);
+
+		if (k == PLAIN_GENERAL)
+			return false;
+		if (k == PLAIN_TAKE)
+			to |= 1u << i;
+	}
+	/* in-thread connections that nobody traces: nothing to make, no buffer */
+	if (!to)
+		return true;
+	if (!plain_begin(site, &t, &ts, &p))
+		return false;
+	for (uint32_t m = to; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		bool fill = false;
+
+		queued |= put_plain(t, ts, i, serial[i], code, &p, &fill) == 0;
+		filling |= fill;
+	}
+	plain_wake(filling, queued);
+	return true;
+}
+
+bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code, uint32_t wanting,
+		       uint64_t gen, uint32_t opt_needed)
+{
+	uint32_t serial;
+	struct tbuf *t;
+	uint64_t ts;
+	struct plainev p;
+	bool filling = false;
+
+	if (atomic_load_explicit(&agent.dying, memory_order_relaxed))
+		return true;
+	wanting &= (1u << AGENT_MAX_CONNS) - 1;
+	if (wanting & (wanting - 1))
+		return plain_to_many(site, fire, code, wanting, gen, opt_needed);
+	/* one connection, the common case (or none) */
+	if (!wanting)
+		return true;
+	unsigned i = (unsigned)__builtin_ctz(wanting);
+	enum plain_take k = plain_take_of(i, fire, gen, opt_needed, &serial);
+	if (k != PLAIN_TAKE)
+		return k == PLAIN_SKIP;
+	if (!plain_begin(site, &t, &ts, &p))
+		return false;
+	int rc = put_plain(t, ts, i, serial, code, &p, &filling);
+	plain_wake(filling, rc == 0);
 	return true;
 }

@@ -69,7 +69,7 @@ static int wake_fd = -1;
 /* Read by every event of every thread, written by the I/O thread only when
  * they change (set_flag): each on a line of its own, so a round of the I/O
  * thread does not take them away from the Java threads' cores. */
-static _Alignas(64) atomic_bool wake_pending;
+_Alignas(64) atomic_bool io_wake_pending;
 static _Alignas(64) atomic_bool urgent_pending;
 static _Alignas(64) atomic_bool fill_pending;   /* a buffer fills: write before the batch time is up */
 /* set by a thread whose buffer fills while the I/O thread lingers (it then
@@ -127,14 +127,9 @@ static void wake_write(void)
 	(void)ignored;
 }
 
-void io_wake(void)
+void io_wake_slow(void)
 {
-	/* a plain load first: while the I/O thread is awake (most of a burst)
-	 * the flag is set and stays in this core's cache, shared; the exchange,
-	 * a locked write, would pull the line away from the I/O thread's core
-	 * at every event */
-	if (wake_fd < 0 || atomic_load_explicit(&wake_pending, memory_order_relaxed) ||
-	    atomic_exchange(&wake_pending, true))
+	if (wake_fd < 0 || atomic_exchange(&io_wake_pending, true))
 		return;
 	wake_write();
 }
@@ -143,7 +138,7 @@ void io_wake_urgent(void)
 {
 	if (wake_fd < 0 || atomic_exchange(&urgent_pending, true))
 		return;
-	atomic_store(&wake_pending, true);
+	atomic_store(&io_wake_pending, true);
 	wake_write();
 }
 
@@ -158,7 +153,7 @@ void io_wake_filling(void)
 	}
 	if (atomic_exchange(&fill_pending, true))
 		return;
-	atomic_store(&wake_pending, true);
+	atomic_store(&io_wake_pending, true);
 	wake_write();
 }
 
@@ -598,7 +593,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		if (!linger)
 			set_flag(&fill_pending, false);
 		if (!linger)
-			set_flag(&wake_pending, false);
+			set_flag(&io_wake_pending, false);
 		for (nfds_t i = 1; i < n; i++) {
 			struct conn *c = which[i];
 			if (!c) {
@@ -636,11 +631,11 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			linger = IO_LINGER_ROUNDS;
 			linger_ns = filled ? (linger_ns / 4 > IO_LINGER_MIN_NS ? linger_ns / 4 : IO_LINGER_MIN_NS)
 					   : (linger_ns * 2 < IO_BATCH_NS ? linger_ns * 2 : IO_BATCH_NS);
-			set_flag(&wake_pending, true);
+			set_flag(&io_wake_pending, true);
 			set_flag(&fill_pending, true);  /* we look again within linger_ns */
 		} else if (linger && --linger == 0) {
 			linger_ns = IO_BATCH_NS;
-			set_flag(&wake_pending, false);
+			set_flag(&io_wake_pending, false);
 			set_flag(&fill_pending, false);
 			/* queued after the flush by a thread that found us awake: stay */
 			for (size_t i = 0; i < AGENT_MAX_CONNS && !linger; i++)
@@ -649,7 +644,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 			if (tbuf_pending())
 				linger = 1;
 			if (linger) {
-				set_flag(&wake_pending, true);
+				set_flag(&io_wake_pending, true);
 				set_flag(&fill_pending, true);
 			}
 		}

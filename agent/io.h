@@ -11,6 +11,8 @@
 #ifndef STAPJAVA_AGENT_IO_H
 #define STAPJAVA_AGENT_IO_H
 
+#include <stdatomic.h>
+
 #include <jvmti.h>
 
 /* At VM death the agent writes what is queued while bridges read it, then
@@ -27,7 +29,17 @@
 
 int io_init(void);                    /* at load: the wake-up eventfd */
 int io_start(JNIEnv *jni);            /* VMInit or attach: create and run the thread */
-void io_wake(void);                   /* cheap, any thread; writes go out within IO_BATCH_NS */
+/* Cheap, any thread; writes go out within IO_BATCH_NS. A plain load first,
+ * inline: while the I/O thread is awake (most of a burst) the flag is set
+ * and stays in this core's cache, shared; an exchange, a locked write,
+ * would pull the line away from the I/O thread's core at every event. */
+extern _Alignas(64) atomic_bool io_wake_pending;
+void io_wake_slow(void);
+static inline void io_wake(void)
+{
+	if (!atomic_load_explicit(&io_wake_pending, memory_order_relaxed))
+		io_wake_slow();
+}
 void io_wake_urgent(void);            /* a synchronous event: write it now */
 void io_flush_now(void);              /* on the I/O thread inside a long update: write what is queued */
 void io_wake_filling(void);           /* a buffer is a quarter full: write it now */

@@ -22,8 +22,10 @@ jobject probe_module(void)
 
 /* The common case first, without the scratch (emit_plain_method): true
  * when it is done. The event's optional data OPT_NEEDED: asked for by any
- * wanting connection, the general path captures it. */
-static bool plain(jint site, int ev, unsigned code, uint32_t opt_needed)
+ * wanting connection, the general path captures it. Inline in each native,
+ * whose general path is a call of its own (noinline): the common case then
+ * pays no frame for the general one's structs. */
+static inline __attribute__((always_inline)) bool plain(jint site, int ev, unsigned code, uint32_t opt_needed)
 {
 	const struct mentry *e;
 	uint32_t wanting;
@@ -65,13 +67,11 @@ static struct scratch *begin(jint site, const struct mmatch *m, int ev, unsigned
 	return s;
 }
 
-/* Event EV (MC_ENTER or MC_RETURN) at SITE: the plain path when it can
- * (NULL then), else the event begun for the connections that want it (NULL
- * when none does). OPT_NEEDED as plain() has it. */
-static struct scratch *begin_site(jint site, int ev, unsigned code, uint32_t opt_needed, struct mmatch *m,
-				  struct emission *em)
+/* Event EV (MC_ENTER or MC_RETURN) at SITE, which plain() did not take:
+ * the event begun for the connections that want it (NULL when none does). */
+static struct scratch *begin_site(jint site, int ev, unsigned code, struct mmatch *m, struct emission *em)
 {
-	if (plain(site, ev, code, opt_needed) || !site_wanted(site, ev, m))
+	if (!site_wanted(site, ev, m))
 		return NULL;
 	return begin(site, m, ev, code, em);
 }
@@ -83,26 +83,30 @@ static void finish(struct emission *em, struct scratch *s)
 	scratch_leave();
 }
 
-static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
+static __attribute__((noinline)) void enter_general(jint site)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, 0, &m, &em);
+	struct scratch *s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, &m, &em);
 
 	if (s)
 		finish(&em, s);
 }
 
+static void JNICALL p_enter(JNIEnv *jni, jclass k, jint site)
+{
+	if (!plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, 0))
+		enter_general(site);
+}
+
 /* The event waits for its arguments (the argX calls, then entered) only when
  * a connection wants them; otherwise it goes now and the bytecode skips them. */
-static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
+static __attribute__((noinline)) jboolean enter_args_general(jint site)
 {
 	struct mmatch m;
 	struct emission em;
 	struct scratch *s;
 
-	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_ARGUMENTS))
-		return JNI_FALSE;
 	if (!site_wanted(site, MC_ENTER, &m) || !(s = begin(site, &m, MC_ENTER, WIRE_EV_METHOD_ENTER, &em)))
 		return JNI_FALSE;
 	if (!(em.want.opt & WIRE_OPT_ARGUMENTS)) {
@@ -115,6 +119,13 @@ static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
 	s->pending_desc = m.e->desc_off + 1;
 	scratch_leave();
 	return JNI_TRUE;
+}
+
+static jboolean JNICALL p_enter_args(JNIEnv *jni, jclass k, jint site)
+{
+	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_ARGUMENTS))
+		return JNI_FALSE;
+	return enter_args_general(site);
 }
 
 /* Z B C S I travel as int: V.i read as the type the descriptor says. */
@@ -174,12 +185,11 @@ static void JNICALL p_entered(JNIEnv *jni, jclass k, jint site)
 
 /* A void method's return is plain even for a connection that wants return
  * values: its value is known (conn.c puts the void value in the message). */
-static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int, bool is_void)
+static __attribute__((noinline)) void ret_general(JNIEnv *jni, jint site, jvalue v, bool is_int)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s = begin_site(site, MC_RETURN, WIRE_EV_METHOD_EXIT, is_void ? 0 : WIRE_OPT_RETURN_VALUE,
-				       &m, &em);
+	struct scratch *s = begin_site(site, MC_RETURN, WIRE_EV_METHOD_EXIT, &m, &em);
 
 	if (!s)
 		return;
@@ -189,6 +199,13 @@ static void ret(JNIEnv *jni, jint site, jvalue v, bool is_int, bool is_void)
 		em.ret_captured = true;
 	}
 	finish(&em, s);
+}
+
+static inline __attribute__((always_inline)) void ret(JNIEnv *jni, jint site, jvalue v, bool is_int,
+						      bool is_void)
+{
+	if (!plain(site, MC_RETURN, WIRE_EV_METHOD_EXIT, is_void ? 0 : WIRE_OPT_RETURN_VALUE))
+		ret_general(jni, site, v, is_int);
 }
 
 static void JNICALL p_ret_v(JNIEnv *jni, jclass k, jint site) { ret(jni, site, (jvalue){ .j = 0 }, false, true); }
@@ -220,9 +237,10 @@ static void JNICALL p_notify(JNIEnv *jni, jclass k, jobject receiver, jint site)
 {
 	struct mmatch m;
 	struct emission em;
-	struct scratch *s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_MONITOR, &m, &em);
+	struct scratch *s;
 
-	if (!s)
+	if (plain(site, MC_ENTER, WIRE_EV_METHOD_ENTER, WIRE_OPT_MONITOR) ||
+	    !(s = begin_site(site, MC_ENTER, WIRE_EV_METHOD_ENTER, &m, &em)))
 		return;
 	if (em.want.opt & WIRE_OPT_MONITOR) {
 		capture_object(jni, s, receiver, &s->ev.values[0]);

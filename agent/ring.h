@@ -105,12 +105,16 @@ static inline uint8_t *ring_reserve(struct ring *r, size_t len)
 static inline void ring_commit(struct ring *r, size_t len)
 {
 	struct ring_hdr h = { .len = (uint32_t)len, .pad = 0 };
-	uint64_t tail = r->tail, next = tail + sizeof(struct ring_hdr) + ring_align8(len);
+	/* read once, before the header's bytes are stored: those may alias
+	 * anything, and every field would be loaded again after them */
+	uint8_t *const data = r->data;
+	const uint64_t mask = r->size - 1, tail = r->tail;
+	const uint64_t next = tail + sizeof(struct ring_hdr) + ring_align8(len);
 
-	__builtin_memcpy(r->data + (tail & (r->size - 1)), &h, sizeof(h));
+	__builtin_memcpy(data + (tail & mask), &h, sizeof(h));
 	__atomic_store_n(&r->tail, next, __ATOMIC_RELEASE);
 	if (RING_WRITE_AHEAD)
-		ring_prefetch_for_write(r->data + ((next + RING_WRITE_AHEAD) & (r->size - 1)));
+		ring_prefetch_for_write(data + ((next + RING_WRITE_AHEAD) & mask));
 }
 /* Producer: skip to the buffer's start (a pad record fills the end); false
  * when the consumer has not read the end yet. */

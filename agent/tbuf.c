@@ -10,39 +10,17 @@
 
 #define TBUF_MIN (4u * 1024u)
 #define TBUF_MAX (256u * 1024u * 1024u)
-#define META sizeof(struct tbuf_meta)   /* before each message in the ring */
+#define META TBUF_META
 
 enum tbuf_state { TBUF_FREE, TBUF_OWNED, TBUF_EXITED };
 
-struct tbuf {
-	struct ring ring;
-	/* Whoever takes the records holds it: the drainer (trylock: a buffer
-	 * being taken by its own thread waits for the next drain) or the owning
-	 * thread itself when its buffer is full (tbuf_drain_mine). */
-	pthread_mutex_t take_lock;
-	struct tbuf *next;               /* the pool's list; never unlinked */
-	int state;                       /* enum tbuf_state (atomic) */
-	/* producer: per slot, serial << 32 | drops (mod 2^32). Read by each
-	 * event once the buffer has drops (mine_dropped): on lines of their
-	 * own, away from take_lock and the drainer's fields, which the drainer
-	 * writes every round. */
-	uint64_t dropped[TBUF_SLOTS] __attribute__((aligned(64)));
-	/* drainer only */
-	uint64_t reported[TBUF_SLOTS] __attribute__((aligned(64)));   /* the dropped[] words already reported */
-	int drain_state;                 /* state when this drain began */
-	uint64_t limit;                  /* the tail when this drain began */
-	struct tbuf_rec cur;             /* the record at its head, if any */
-};
 
 static struct tbuf *pool;            /* atomic: newest first */
 static size_t ring_bytes = 256u * 1024u;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 __thread __attribute__((tls_model("initial-exec"))) struct tbuf *tbuf_mine_cached;
-/* Has the thread's buffer any drop count (tbuf_drop, or its last owner's)? Until it has,
- * tbuf_put does not read dropped[]: that load missed the cache at nearly
- * every event, where a thread-local flag beside tbuf_mine_cached does not. */
-static __thread __attribute__((tls_model("initial-exec"))) bool mine_dropped;
+__thread __attribute__((tls_model("initial-exec"))) bool tbuf_mine_dropped;
 
 /* Drainer only: the merge heap. */
 static struct tbuf **heap;
@@ -118,9 +96,9 @@ struct tbuf *tbuf_mine_first(void)
 		return NULL;
 	pthread_setspecific(exit_key, t);
 	tbuf_mine_cached = t;
-	mine_dropped = false;
+	tbuf_mine_dropped = false;
 	for (unsigned i = 0; i < TBUF_SLOTS; i++)
-		mine_dropped |= __atomic_load_n(&t->dropped[i], __ATOMIC_RELAXED) != 0;
+		tbuf_mine_dropped |= __atomic_load_n(&t->dropped[i], __ATOMIC_RELAXED) != 0;
 	return t;
 }
 
@@ -130,28 +108,9 @@ void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial)
 	uint32_t n = (uint32_t)(w >> 32) == serial ? (uint32_t)w : 0;
 
 	if (t == tbuf_mine_cached)
-		mine_dropped = true;
+		tbuf_mine_dropped = true;
 	/* one writer: a plain store, no locked instruction */
 	__atomic_store_n(&t->dropped[slot], (uint64_t)serial << 32 | (uint32_t)(n + 1), __ATOMIC_RELEASE);
-}
-
-/* META's fields at P with the record's trailer offset AT and DROPS, field
- * by field, straight into the buffer (8-aligned): a copy on the stack,
- * patched, then read back whole could not take the patched fields from
- * the pending stores (a failed store forward), and so waited at every
- * event for every older store to be done, those still claiming their
- * buffer lines from the I/O thread's core too (perf: most of tbuf_put's
- * time). */
-static inline void write_meta(uint8_t *p, const struct tbuf_meta *meta, size_t at, uint32_t drops)
-{
-	struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;
-
-	m->ts = meta->ts;
-	m->serial = meta->serial;
-	m->trailer_at = (uint32_t)at;
-	m->slot = meta->slot;
-	m->form = meta->form;
-	m->drops = drops;
 }
 
 int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode, void *ctx,
@@ -172,9 +131,9 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 		if (cap > META && cap > tried) {
 			int rc = encode(ctx, p + META, cap - META, &len, &at);
 			if (rc == 0) {
-				uint64_t w = t != tbuf_mine_cached || mine_dropped
+				uint64_t w = t != tbuf_mine_cached || tbuf_mine_dropped
 						     ? __atomic_load_n(&t->dropped[meta->slot], __ATOMIC_RELAXED) : 0;
-				write_meta(p, meta, at, (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0);
+				tbuf_write_meta(p, meta, at, (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0);
 				ring_commit(r, META + len);
 				*filling = ring_filling(r);
 				return 0;
@@ -211,28 +170,14 @@ static int copy_small(void *ctx, uint8_t *buf, size_t cap, size_t *len, size_t *
 	return 0;
 }
 
-int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len, bool *filling)
+int tbuf_put_small_slow(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len,
+			bool *filling)
 {
-	struct ring *r = &t->ring;
-	uint8_t *p;
+	struct small_msg m = { msg, len };
 
 	if (len > TBUF_SMALL_MAX || len % 8 || meta->slot >= TBUF_SLOTS)
 		return -EINVAL;
-	/* the owner of a buffer without drops, in the room it last saw: all
-	 * that tbuf_put does then, and no more */
-	if (t != tbuf_mine_cached || mine_dropped || !(p = ring_reserve(r, META + len))) {
-		struct small_msg m = { msg, len };
-		return tbuf_put(t, meta, copy_small, &m, filling);
-	}
-	write_meta(p, meta, 0, 0);
-	for (size_t i = 0; i < len; i += 8) {   /* words: no call to memcpy */
-		uint64_t w;
-		memcpy(&w, (const uint8_t *)msg + i, 8);
-		memcpy(p + META + i, &w, 8);
-	}
-	ring_commit(r, META + len);
-	*filling = ring_filling(r);
-	return 0;
+	return tbuf_put(t, meta, copy_small, &m, filling);
 }
 
 /* ------------------------------------------------------------ drainer */

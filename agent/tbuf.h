@@ -25,10 +25,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
+
+#include "ring.h"
 
 #define TBUF_SLOTS 16u               /* connection slots with a drop count each */
-
-struct tbuf;
 
 /* What a record says besides its message. */
 struct tbuf_meta {
@@ -40,6 +41,37 @@ struct tbuf_meta {
 			       * whoever takes them (0: an encoded message; plainev.h) */
 	uint32_t drops;       /* set by tbuf_put: the slot's drops (this serial) before it */
 };
+#define TBUF_META sizeof(struct tbuf_meta)   /* before each message in the ring */
+
+/* A record as the drainer sees it: MSG (LEN bytes) lives until SINK returns. */
+struct tbuf_rec {
+	struct tbuf_meta meta;
+	uint8_t *msg;
+	size_t len;
+};
+
+/* A thread's buffer. Its fields are tbuf.c's: they are here only so that the
+ * owner's common put (tbuf_put_small) is inline in the event path, where a
+ * call, its spills and the general case's checks were half of the put. */
+struct tbuf {
+	struct ring ring;
+	/* Whoever takes the records holds it: the drainer (trylock: a buffer
+	 * being taken by its own thread waits for the next drain) or the owning
+	 * thread itself when its buffer is full (tbuf_drain_mine). */
+	pthread_mutex_t take_lock;
+	struct tbuf *next;               /* the pool's list; never unlinked */
+	int state;                       /* enum tbuf_state (atomic) */
+	/* producer: per slot, serial << 32 | drops (mod 2^32). Read by each
+	 * event once the buffer has drops (tbuf_mine_dropped): on lines of
+	 * their own, away from take_lock and the drainer's fields, which the
+	 * drainer writes every round. */
+	uint64_t dropped[TBUF_SLOTS] __attribute__((aligned(64)));
+	/* drainer only */
+	uint64_t reported[TBUF_SLOTS] __attribute__((aligned(64)));   /* the dropped[] words already reported */
+	int drain_state;                 /* state when this drain began */
+	uint64_t limit;                  /* the tail when this drain began */
+	struct tbuf_rec cur;             /* the record at its head, if any */
+};
 
 /* Once, before any thread writes: each buffer's size in bytes, a power of two
  * (rounded up) from 4 KiB to 256 MiB. */
@@ -47,6 +79,10 @@ int tbuf_init(size_t bytes);
 /* The calling thread's buffer; NULL when there is no memory for it.
  * Inline after the thread's first event (the event path's call). */
 extern __thread __attribute__((tls_model("initial-exec"))) struct tbuf *tbuf_mine_cached;
+/* Has the calling thread's buffer any drop count (tbuf_drop, or its last
+ * owner's)? Until it has, a put does not read dropped[]: that load missed
+ * the cache at nearly every event, where this thread-local flag does not. */
+extern __thread __attribute__((tls_model("initial-exec"))) bool tbuf_mine_dropped;
 struct tbuf *tbuf_mine_first(void);   /* tbuf_mine() while the thread has none yet */
 static inline struct tbuf *tbuf_mine(void)
 {
@@ -70,16 +106,55 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
  * TBUF_SMALL_MAX; else -EINVAL) already made, copied from MSG: the common case (a plain event, plainev.h)
  * without the call to an encoder and the retries of the general one. */
 #define TBUF_SMALL_MAX 32u
-int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len, bool *filling);
+static inline int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len,
+				 bool *filling);
+/* tbuf_put_small where its inline part does not do it all. */
+int tbuf_put_small_slow(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len,
+			bool *filling);
 /* Producer: one event for SLOT (while it carried SERIAL) did not fit. */
 void tbuf_drop(struct tbuf *t, unsigned slot, uint32_t serial);
 
-/* A record as the drainer sees it: MSG (LEN bytes) lives until SINK returns. */
-struct tbuf_rec {
-	struct tbuf_meta meta;
-	uint8_t *msg;
-	size_t len;
-};
+/* META's fields at P with the record's trailer offset AT and DROPS, field
+ * by field, straight into the buffer (8-aligned): a copy on the stack,
+ * patched, then read back whole could not take the patched fields from
+ * the pending stores (a failed store forward), and so waited at every
+ * event for every older store to be done, those still claiming their
+ * buffer lines from the I/O thread's core too (perf: most of tbuf_put's
+ * time). */
+static inline void tbuf_write_meta(uint8_t *p, const struct tbuf_meta *meta, size_t at, uint32_t drops)
+{
+	struct tbuf_meta *m = (struct tbuf_meta *)(void *)p;
+
+	m->ts = meta->ts;
+	m->serial = meta->serial;
+	m->trailer_at = (uint32_t)at;
+	m->slot = meta->slot;
+	m->form = meta->form;
+	m->drops = drops;
+}
+
+static inline int tbuf_put_small(struct tbuf *t, const struct tbuf_meta *meta, const void *msg, size_t len,
+				 bool *filling)
+{
+	struct ring *r = &t->ring;
+	uint8_t *p;
+
+	/* the owner of a buffer without drops, in the room it last saw: all
+	 * that tbuf_put does then, and no more */
+	if (len > TBUF_SMALL_MAX || len % 8 || meta->slot >= TBUF_SLOTS || t != tbuf_mine_cached ||
+	    tbuf_mine_dropped || !(p = ring_reserve(r, TBUF_META + len)))
+		return tbuf_put_small_slow(t, meta, msg, len, filling);
+	tbuf_write_meta(p, meta, 0, 0);
+	for (size_t i = 0; i < len; i += 8) {   /* words: no call to memcpy */
+		uint64_t w;
+		__builtin_memcpy(&w, (const uint8_t *)msg + i, 8);
+		__builtin_memcpy(p + TBUF_META + i, &w, 8);
+	}
+	ring_commit(r, TBUF_META + len);
+	*filling = ring_filling(r);
+	return 0;
+}
+
 typedef void (*tbuf_sink_fn)(void *ctx, struct tbuf_rec *r);
 /* N events dropped for SLOT while it carried SERIAL, since the last report. */
 typedef void (*tbuf_lost_fn)(void *ctx, unsigned slot, uint32_t serial, uint64_t n);
