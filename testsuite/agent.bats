@@ -2368,6 +2368,33 @@ flood_to_client() {
 	[ "$(grep '^libnullagent' <<<"$output")" = "libnullagent: inject=Workload.(: not a method pattern: '(' at offset 9 has no matching ')'" ]
 }
 
+@test "bench/event-instructions: every event of its runs delivered, the instructions of both threads an event; a bad argument is said" {
+	# rows 9i and 9io (callgrind); bench/run compiles the Workload, the
+	# build does not: a build directory of our own with it
+	local jdk b=$T/build
+	jdk=$(dirname "$JDK17")
+	mkdir -p "$b/bench/java" "$b/agent" "$b/stpd-bridge"
+	"$jdk/javac" -d "$b/bench/java" "$SRC/bench/java/Workload.java"
+	ln -s "$BUILD/agent/libstapjava.so" "$b/agent/libstapjava.so"
+	ln -s "$BUILD/stpd-bridge/stpd-bridge" "$b/stpd-bridge/stpd-bridge"
+	run "$SRC/bench/event-instructions" --build "$b" --iterations 2000
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^RESULT ' <<<"$output")" -eq 3 ]
+	grep -qx 'RESULT events 4000 events' <<<"$output"
+	grep -Eqx 'RESULT java_thread_instructions_per_event [1-9][0-9]*\.[0-9] instructions' <<<"$output"
+	grep -Eqx 'RESULT io_thread_instructions_per_event [1-9][0-9]*\.[0-9] instructions' <<<"$output"
+	grep -Eqx '# 4000 plain events \(enter and return of Workload.hot\): the Java thread [0-9]+ instructions .*' <<<"$output"
+	run "$SRC/bench/event-instructions" --build "$b" --iterations 2k
+	[ "$status" -eq 2 ]
+	[ "$output" = "bench/event-instructions: --iterations takes a number, not '2k'" ]
+	run "$SRC/bench/event-instructions" --build "$b" --iterations 1500
+	[ "$status" -eq 2 ]
+	[ "$output" = "bench/event-instructions: --iterations takes a multiple of 1000, not 1500" ]
+	run "$SRC/bench/event-instructions" --build "$T/nosuch-build"
+	[ "$status" -eq 1 ]
+	[ "$output" = "bench/event-instructions: no build directory $T/nosuch-build" ]
+}
+
 @test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
 	flood_to_client 100 --end-ack-never
 	wait_exit "$JPID" 60
