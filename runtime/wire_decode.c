@@ -710,6 +710,9 @@ static bool wire_decode_by_number(const uint8_t *buf, size_t len, bool swap, str
 	return true;
 }
 
+static int wire_decode_event_read(uint32_t caps, bool swap, const uint8_t *buf, size_t len,
+				  struct wire_event *ev, size_t *used, struct wire_error *err);
+
 static int wire_decode_event_as(const struct wire_peer *peer, const uint8_t *buf, size_t len,
 				struct wire_event *ev, size_t *used, struct wire_error *err, bool fast)
 {
@@ -728,7 +731,16 @@ static int wire_decode_event_as(const struct wire_peer *peer, const uint8_t *buf
 	if (fast && code >= WIRE_EV_METHOD_ENTER_ID && (caps & WIRE_CAP_TRAILER) &&
 	    wire_decode_by_number(buf, len, swap, ev, used))
 		return 0;
+	return wire_decode_event_read(caps, swap, buf, len, ev, used, err);
+}
 
+/* wire_decode_event_as's general reading, out of line: its cursor's frame
+ * is not the fast reading's. */
+static __attribute__((noinline)) int wire_decode_event_read(uint32_t caps, bool swap, const uint8_t *buf,
+							    size_t len, struct wire_event *ev, size_t *used,
+							    struct wire_error *err)
+{
+	const unsigned code = buf[0];
 	struct wire_cursor c = {
 		.buf = buf, .len = len, .pos = 1, .swap = swap, .err = err, .code = code,
 		.message = event_names[code],

@@ -420,26 +420,36 @@ static struct slot_id_hint *id_hint(struct slot_matcher *m, uint32_t id)
 	return &m->by_id[id];
 }
 
-bool slots_match_method_id(struct slot_matcher *m, unsigned code, uint32_t id, const char *name,
-			   size_t len, struct slot_set *out, struct wire_str *shown)
+/* slots_match_method_id when the number's hint does not hold its entry:
+ * the name looked up, the hint made (out of line: its frame and the
+ * lookup's are not the common case's) */
+static __attribute__((noinline)) bool match_method_id_slow(struct slot_matcher *m, unsigned code, uint32_t id,
+							   const char *name, size_t len, struct slot_set *out,
+							   struct wire_str *shown)
 {
 	struct slot_id_hint *h;
 	struct slot_cache_entry *e;
 	struct slot_set tmp;
 
+	if (m->code_kind[code] != WIRE_KIND_METHOD || !(h = id_hint(m, id)))
+		return slots_match_shown(m, code, name, len, out, shown);
+	e = (struct slot_cache_entry *)cached_matches(m, WIRE_KIND_METHOD, name, len, &tmp);
+	*h = (struct slot_id_hint){ e, e ? e->gen : 0 };
+	return of_code(m, code, e, &tmp, out, shown);
+}
+
+bool slots_match_method_id(struct slot_matcher *m, unsigned code, uint32_t id, const char *name,
+			   size_t len, struct slot_set *out, struct wire_str *shown)
+{
 	if (shown)
 		*shown = (struct wire_str){ NULL, 0 };
 	if (code >= SLOTS_CODES || !m->code_kind[code])
 		return false;
-	if (m->code_kind[code] != WIRE_KIND_METHOD || !(h = id_hint(m, id)))
-		return slots_match_shown(m, code, name, len, out, shown);
 	/* the entry the number found last, while nothing emptied it since */
-	e = h->e && h->e->gen == h->gen ? h->e : NULL;
-	if (!e) {
-		e = (struct slot_cache_entry *)cached_matches(m, WIRE_KIND_METHOD, name, len, &tmp);
-		*h = (struct slot_id_hint){ e, e ? e->gen : 0 };
-	}
-	return of_code(m, code, e, &tmp, out, shown);
+	const struct slot_id_hint *h = id < m->by_id_cap ? &m->by_id[id] : NULL;
+	if (m->code_kind[code] == WIRE_KIND_METHOD && h && h->e && h->e->gen == h->gen)
+		return of_code(m, code, h->e, NULL, out, shown);
+	return match_method_id_slow(m, code, id, name, len, out, shown);
 }
 
 void slots_forget_method_id(struct slot_matcher *m, uint32_t id)
