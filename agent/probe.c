@@ -183,8 +183,6 @@ static void JNICALL p_entered(JNIEnv *jni, jclass k, jint site)
 	finish(&em, s);
 }
 
-/* A void method's return is plain even for a connection that wants return
- * values: its value is known (conn.c puts the void value in the message). */
 static __attribute__((noinline)) void ret_general(JNIEnv *jni, jint site, jvalue v, bool is_int)
 {
 	struct mmatch m;
@@ -201,6 +199,8 @@ static __attribute__((noinline)) void ret_general(JNIEnv *jni, jint site, jvalue
 	finish(&em, s);
 }
 
+/* A void method's return is plain even for a connection that wants return
+ * values: its value is known (conn.c puts the void value in the message). */
 static inline __attribute__((always_inline)) void ret(JNIEnv *jni, jint site, jvalue v, bool is_int,
 						      bool is_void)
 {

@@ -14,7 +14,6 @@
 
 enum tbuf_state { TBUF_FREE, TBUF_OWNED, TBUF_EXITED };
 
-
 static struct tbuf *pool;            /* atomic: newest first */
 static size_t ring_bytes = 256u * 1024u;
 static pthread_key_t exit_key;

@@ -2377,13 +2377,24 @@ flood_to_client() {
 	"$jdk/javac" -d "$b/bench/java" "$SRC/bench/java/Workload.java"
 	ln -s "$BUILD/agent/libstapjava.so" "$b/agent/libstapjava.so"
 	ln -s "$BUILD/stpd-bridge/stpd-bridge" "$b/stpd-bridge/stpd-bridge"
-	run "$SRC/bench/event-instructions" --build "$b" --iterations 2000
+	run "$SRC/bench/event-instructions" --build "$b" --iterations 2000 --java "$JDK17"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^RESULT ' <<<"$output")" -eq 3 ]
 	grep -qx 'RESULT events 4000 events' <<<"$output"
 	grep -Eqx 'RESULT java_thread_instructions_per_event [1-9][0-9]*\.[0-9] instructions' <<<"$output"
 	grep -Eqx 'RESULT io_thread_instructions_per_event [1-9][0-9]*\.[0-9] instructions' <<<"$output"
 	grep -Eqx '# 4000 plain events \(enter and return of Workload.hot\): the Java thread [0-9]+ instructions .*' <<<"$output"
+	# a bridge that fails is said, and the JVM under valgrind is not waited
+	# for (its 120 s wait for registrations)
+	local f=$T/failing-build
+	mkdir -p "$f/stpd-bridge"
+	ln -s "$b/agent" "$f/agent"
+	ln -s "$b/bench" "$f/bench"
+	printf '#!/bin/sh\necho "fake bridge: refused" >&2\nexit 3\n' >"$f/stpd-bridge/stpd-bridge"
+	chmod +x "$f/stpd-bridge/stpd-bridge"
+	run timeout 100 "$SRC/bench/event-instructions" --build "$f" --iterations 2000 --java "$JDK17"
+	[ "$status" -eq 1 ]
+	[ "$output" = "bench/event-instructions: java: the bridge ended before the JVM (exit 3): fake bridge: refused" ]
 	run "$SRC/bench/event-instructions" --build "$b" --iterations 2k
 	[ "$status" -eq 2 ]
 	[ "$output" = "bench/event-instructions: --iterations takes a number, not '2k'" ]
