@@ -30,9 +30,9 @@ int32_t sites_new(const struct mentry *e);
 /* Fill *M (e and conns[MC_ENTER], conns[MC_RETURN]) for SITE. 0 or -errno. */
 int sites_match(jint site, struct mmatch *m);
 
-/* The table's read side is inline: a call of it, its spills and its
- * return were a third of what an event's site lookup cost. Its fields are
- * sites.c's. */
+/* The table's read side is inline: as a call, with its spills and its
+ * return, an event's site lookup took 34 instructions, 11 inline
+ * (callgrind, bench row 9i). Its fields are sites.c's. */
 #define SITE_CHUNK 4096u
 #define SITE_CHUNKS (SITES_MAX / SITE_CHUNK)
 struct site {

@@ -51,8 +51,9 @@ struct tbuf_rec {
 };
 
 /* A thread's buffer. Its fields are tbuf.c's: they are here only so that the
- * owner's common put (tbuf_put_small) is inline in the event path, where a
- * call, its spills and the general case's checks were half of the put. */
+ * owner's common put (tbuf_put_small) is inline in the event path: as a
+ * call, with its spills and the general case's checks, it took 65
+ * instructions an event, 54 inline (callgrind, bench row 9i). */
 struct tbuf {
 	struct ring ring;
 	/* Whoever takes the records holds it: the drainer (trylock: a buffer
