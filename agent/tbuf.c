@@ -10,7 +10,6 @@
 
 #define TBUF_MIN (4u * 1024u)
 #define TBUF_MAX (256u * 1024u * 1024u)
-#define META TBUF_META
 
 enum tbuf_state { TBUF_FREE, TBUF_OWNED, TBUF_EXITED };
 
@@ -127,13 +126,13 @@ int tbuf_put(struct tbuf *t, const struct tbuf_meta *meta, tbuf_encode_fn encode
 		bool at_end;
 		uint8_t *p = ring_room(r, want, &cap, &at_end);
 
-		if (cap > META && cap > tried) {
-			int rc = encode(ctx, p + META, cap - META, &len, &at);
+		if (cap > TBUF_META && cap > tried) {
+			int rc = encode(ctx, p + TBUF_META, cap - TBUF_META, &len, &at);
 			if (rc == 0) {
 				uint64_t w = t != tbuf_mine_cached || tbuf_mine_dropped
 						     ? __atomic_load_n(&t->dropped[meta->slot], __ATOMIC_RELAXED) : 0;
 				tbuf_write_meta(p, meta, at, (uint32_t)(w >> 32) == meta->serial ? (uint32_t)w : 0);
-				ring_commit(r, META + len);
+				ring_commit(r, TBUF_META + len);
 				*filling = ring_filling(r);
 				return 0;
 			}
@@ -188,13 +187,13 @@ static bool peek(struct tbuf *t)
 
 	if (!p)
 		return false;
-	if (len < META) {   /* cannot happen: tbuf_put writes the meta first */
+	if (len < TBUF_META) {   /* cannot happen: tbuf_put writes the meta first */
 		ring_release(&t->ring);
 		return peek(t);
 	}
-	memcpy(&t->cur.meta, p, META);
-	t->cur.msg = (uint8_t *)p + META;
-	t->cur.len = len - META;
+	memcpy(&t->cur.meta, p, TBUF_META);
+	t->cur.msg = (uint8_t *)p + TBUF_META;
+	t->cur.len = len - TBUF_META;
 	return true;
 }
 

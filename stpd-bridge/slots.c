@@ -400,12 +400,20 @@ bool slots_match_shown(struct slot_matcher *m, unsigned code, const char *name, 
 	return of_code(m, code, cached_matches(m, kind, name, len, &tmp), &tmp, out, shown);
 }
 
+/* The hint of method number ID if the table has room for it yet, else NULL. */
+static struct slot_id_hint *id_hint_held(const struct slot_matcher *m, uint32_t id)
+{
+	return id < m->by_id_cap ? &m->by_id[id] : NULL;
+}
+
 /* The hint of method number ID, made room for; NULL past SLOTS_ID_HINTS or
  * without memory (the name is then looked up as any other). */
 static struct slot_id_hint *id_hint(struct slot_matcher *m, uint32_t id)
 {
-	if (id < m->by_id_cap)
-		return &m->by_id[id];
+	struct slot_id_hint *h = id_hint_held(m, id);
+
+	if (h)
+		return h;
 	if (id >= SLOTS_ID_HINTS)
 		return NULL;
 	uint32_t cap = m->by_id_cap ? m->by_id_cap : 1024;
@@ -446,7 +454,7 @@ bool slots_match_method_id(struct slot_matcher *m, unsigned code, uint32_t id, c
 	if (code >= SLOTS_CODES || !m->code_kind[code])
 		return false;
 	/* the entry the number found last, while nothing emptied it since */
-	const struct slot_id_hint *h = id < m->by_id_cap ? &m->by_id[id] : NULL;
+	const struct slot_id_hint *h = id_hint_held(m, id);
 	if (m->code_kind[code] == WIRE_KIND_METHOD && h && h->e && h->e->gen == h->gen)
 		return of_code(m, code, h->e, NULL, out, shown);
 	return match_method_id_slow(m, code, id, name, len, out, shown);
