@@ -119,3 +119,9 @@ bench_bench_clock_read_LDADD = agent/libsjevents.la
 noinst_PROGRAMS += bench/bench-jfr-live
 bench_bench_jfr_live_SOURCES = testsuite/jfr-live-dump.c
 bench_bench_jfr_live_LDADD = formats/libsjformats.la runtime/libsjruntime.la
+
+# bench-uprobe-floor: one uprobe trap on this machine, nothing of ours in it
+#   (bench/uprobe_floor.c says how): an SDT marker hit in a C loop, row 12f's
+#   floor under rows 12b and 9b. Prints a FLOOR line.
+noinst_PROGRAMS += bench/bench-uprobe-floor
+bench_bench_uprobe_floor_SOURCES = bench/uprobe_floor.c

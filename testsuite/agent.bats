@@ -2406,6 +2406,39 @@ flood_to_client() {
 	[ "$output" = "bench/event-instructions: no build directory $T/nosuch-build" ]
 }
 
+@test "bench-uprobe-floor (row 12f): no tracer, no trap; bpftrace on its marker counts every hit; a bad argument is said" {
+	local fl=$BUILD/bench/bench-uprobe-floor
+	run "$fl" 3000
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^FLOOR\ iterations=3000\ elapsed_ns=[0-9]+\ ns_per_hit=[0-9]+\.[0-9]\ semaphore=0$ ]]
+	# with a tracer: its semaphore is up during the loop, and every hit traps
+	"$fl" 2000 "$T/gate" >"$T/floor.out" 2>&1 3>&- &
+	local fpid=$!
+	BPIDS+=("$fpid")
+	bpftrace -p "$fpid" -e "BEGIN { printf(\"attached\\n\"); } usdt:$(readlink -f "$fl"):stapjava_bench:floor { @calls = count(); }" \
+		>"$T/bt.out" 2>"$T/bt.err" 3>&- &
+	local btpid=$!
+	BPIDS+=("$btpid")
+	wait_until 120 grep -q attached "$T/bt.out"
+	# BEGIN runs before the probe is in (as bench/run waits too)
+	sleep 0.5
+	touch "$T/gate"
+	wait "$fpid"
+	kill -INT "$btpid"
+	wait "$btpid" || true
+	grep -Eqx 'FLOOR iterations=2000 elapsed_ns=[0-9]+ ns_per_hit=[0-9]+\.[0-9] semaphore=1' "$T/floor.out"
+	grep -qx '@calls: 2000' "$T/bt.out"
+	run "$fl" 2k
+	[ "$status" -eq 2 ]
+	[ "$output" = "usage: bench-uprobe-floor ITERATIONS [GATE] (ITERATIONS: a positive number, not 2k)" ]
+	run "$fl" 0
+	[ "$status" -eq 2 ]
+	[ "$output" = "usage: bench-uprobe-floor ITERATIONS [GATE] (ITERATIONS: a positive number, not 0)" ]
+	run "$fl"
+	[ "$status" -eq 2 ]
+	[ "$output" = "usage: bench-uprobe-floor ITERATIONS [GATE] (ITERATIONS: a positive number)" ]
+}
+
 @test "at VM exit: a bridge that never acknowledges the VM's end holds the JVM 5 s, and the agent says so" {
 	flood_to_client 100 --end-ack-never
 	wait_exit "$JPID" 60

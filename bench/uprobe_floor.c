@@ -1,0 +1,96 @@
+/* uprobe_floor.c: bench-uprobe-floor, what one uprobe trap costs on this
+ * machine, without a JVM or anything of ours: row 12f of bench/run, the
+ * floor under row 12b (an in-thread event with a uprobe on the agent's slot
+ * marker) and row 9b (the bridge's markers with one).
+ *
+ *   bench-uprobe-floor ITERATIONS [GATE]
+ *
+ * Hits one SDT marker (provider stapjava_bench, name floor, one argument,
+ * guarded by its semaphore as the agent's and the bridge's markers are:
+ * runtime/markers.c) ITERATIONS times in a loop and prints
+ *   FLOOR iterations=N elapsed_ns=T ns_per_hit=X semaphore=S
+ * where S is the semaphore's value during the loop (0: no tracer was on the
+ * marker, so nothing trapped). With GATE (a file path) it waits for that
+ * file to exist first, at most 120 s (bench/run starts bpftrace on the
+ * marker, then makes the gate), as bench/java/Workload does.
+ *
+ * Why: the trap is the kernel's and the hypervisor's, not ours, and it
+ * differs between the machines the bench runs on by more than our whole
+ * event costs (0.8 µs a hit on one, 5-6 µs on another): a row 12b or 9b
+ * figure is read against this one. Exit 2 on a bad argument, 1 when the gate
+ * does not come.
+ */
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The marker's semaphore: a tracer raises it while it is attached, from
+ * another process (so it is read at each hit, as the agent reads its own). */
+__extension__ unsigned short stapjava_bench_floor_semaphore __attribute__((section(".probes")));
+
+#define GATE_WAIT_MS 120000u
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int parse_count(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v == 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int wait_for_gate(const char *gate)
+{
+	for (unsigned ms = 0; ms < GATE_WAIT_MS; ms += 10) {
+		if (access(gate, F_OK) == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t n, start, elapsed;
+	unsigned short seen = 0;
+
+	if (argc < 2 || argc > 3 || parse_count(argv[1], &n) < 0) {
+		fprintf(stderr, "usage: bench-uprobe-floor ITERATIONS [GATE] (ITERATIONS: a positive number%s%s)\n",
+			argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
+		return 2;
+	}
+	if (argc == 3 && wait_for_gate(argv[2]) < 0) {
+		fprintf(stderr, "bench-uprobe-floor: the gate %s did not appear within %u s\n", argv[2],
+			GATE_WAIT_MS / 1000);
+		return 1;
+	}
+	start = now_ns();
+	for (uint64_t i = 0; i < n; i++)
+		if (__builtin_expect(__atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED), 0)) {
+			seen = __atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED);
+			STAP_PROBE1(stapjava_bench, floor, i);
+		}
+	elapsed = now_ns() - start;
+	printf("FLOOR iterations=%" PRIu64 " elapsed_ns=%" PRIu64 " ns_per_hit=%.1f semaphore=%u\n", n, elapsed,
+	       (double)elapsed / (double)n, (unsigned)seen);
+	return 0;
+}
