@@ -59,11 +59,11 @@ static size_t text_jfr(struct jfr_live_flat *fl, const struct jfr_text *t, size_
 }
 
 /* ---- paths */
-static int path_push(struct jfr_live_walk *w, size_t at, const char *name, bool index, uint64_t i, size_t *saved)
+static int path_push(struct jfr_live_walk *w, size_t at, const char *name, size_t n, bool index, uint64_t i,
+		     size_t *saved)
 {
 	struct jfr_live_flat *fl = w->fl;
 	char part[24], *p = part + sizeof part;
-	size_t n;
 
 	*saved = fl->plen;
 	if (index) {   /* "[i]", without printf: a path is made for every value */
@@ -75,7 +75,7 @@ static int path_push(struct jfr_live_walk *w, size_t at, const char *name, bool 
 		name = p;
 		n = (size_t)(part + sizeof part - p);
 	} else {
-		n = strlen(name) + (fl->plen > 0);
+		n += fl->plen > 0;
 	}
 	if (n > JFR_LIVE_MAX_PATH - fl->plen) {
 		w->err->offset = at;
@@ -123,9 +123,7 @@ static int field_add(struct jfr_live_walk *w, size_t at, enum jfr_live_kind kind
 			 JFR_LIVE_MAX_FIELDS, fl->path);
 		return -E2BIG;
 	}
-	if (jfr_live_grow_fields(fl, fl->nfields + 1) < 0)
-		return -ENOMEM;
-	f = &fl->fields[fl->nfields];
+	f = &fl->fields[fl->nfields];   /* room for JFR_LIVE_MAX_FIELDS: jfr_live_resolve */
 	memset(f, 0, sizeof *f);
 	f->v.kind = kind;
 	f->v.l = l;
@@ -310,7 +308,7 @@ static int member(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jf
 	uint64_t n;
 	int rc;
 
-	if ((rc = path_push(w, c->pos, f->name, false, 0, &saved)) < 0)
+	if ((rc = path_push(w, c->pos, f->name, f->namelen, false, 0, &saved)) < 0)
 		return rc;
 	if (!f->array) {
 		rc = value(w, c, f->type, f, f->pool, depth + 1);
@@ -324,7 +322,7 @@ static int member(struct jfr_live_walk *w, struct jfr_cursor *c, const struct jf
 		for (uint64_t e = 0; e < n && rc == 0; e++) {
 			size_t in;
 
-			if ((rc = path_push(w, c->pos, NULL, true, e, &in)) == 0)
+			if ((rc = path_push(w, c->pos, NULL, 0, true, e, &in)) == 0)
 				rc = value(w, c, f->type, f, f->pool, depth + 1);
 			jfr_live_path_pop(w->fl, in);
 		}
@@ -418,6 +416,19 @@ static void finish(struct jfr_live_flat *fl, struct jfr_live_event *ev, size_t t
 	ev->nframes = fl->nframes;
 }
 
+/* the names a stack trace's walk reads (jfr_live_stack.c) */
+#define STACK_NAME(s, role) { s, sizeof s - 1, role }
+static const struct {
+	const char *name;
+	size_t len;
+	uint8_t role;
+} stack_names[] = {
+	STACK_NAME("frames", JFR_LIVE_NAME_FRAMES), STACK_NAME("truncated", JFR_LIVE_NAME_TRUNCATED),
+	STACK_NAME("method", JFR_LIVE_NAME_METHOD), STACK_NAME("type", JFR_LIVE_NAME_TYPE),
+	STACK_NAME("lineNumber", JFR_LIVE_NAME_LINE), STACK_NAME("name", JFR_LIVE_NAME_NAME),
+	STACK_NAME("descriptor", JFR_LIVE_NAME_DESCRIPTOR),
+};
+
 int jfr_live_roles(const struct jfr_chunk *ch, uint8_t **out)
 {
 	uint8_t *roles = calloc(ch->nfields ? ch->nfields : 1, 1);
@@ -425,6 +436,11 @@ int jfr_live_roles(const struct jfr_chunk *ch, uint8_t **out)
 	*out = roles;
 	if (!roles)
 		return -ENOMEM;
+	for (uint32_t i = 0; i < ch->nfields; i++)
+		for (size_t n = 0; n < sizeof stack_names / sizeof stack_names[0]; n++)
+			if (ch->fields[i].namelen == stack_names[n].len &&
+			    memcmp(ch->fields[i].name, stack_names[n].name, stack_names[n].len) == 0)
+				roles[i] = stack_names[n].role;
 	for (uint32_t k = 0; k < ch->nclasses; k++) {
 		if (!ch->classes[k].event)
 			continue;
@@ -481,6 +497,8 @@ int jfr_live_resolve(struct jfr_live_flat *fl, struct jfr_chunk *ch, size_t at, 
 	fl->unresolved = false;
 	if (rc < 0)
 		return rc;
+	if (jfr_live_grow_fields(fl, JFR_LIVE_MAX_FIELDS) < 0)
+		return -ENOMEM;
 	ch->budget = 8u * (uint64_t)(c.end - at) + 4096u + EXTRA_BUDGET;
 	ev->type = k->name;
 	for (uint32_t i = k->field0; i < k->field0 + k->nfields; i++) {

@@ -34,9 +34,15 @@ struct jfr_live_flat {
 
 void jfr_live_flat_free(struct jfr_live_flat *fl);
 
-/* What an event's field is for the struct jfr_live_event, found once per
- * metadata: *ROLES (malloc'd) has one per field of CH. */
-enum { JFR_LIVE_ROLE_OTHER, JFR_LIVE_ROLE_START, JFR_LIVE_ROLE_DURATION, JFR_LIVE_ROLE_STACK, JFR_LIVE_ROLE_THREAD };
+/* What a field is for the struct jfr_live_event, found once per metadata:
+ * *ROLES (malloc'd) has one per field of CH. An event's own fields have
+ * the first four; any other field whose name a stack trace's walk reads has
+ * its name's (JFR_LIVE_NAME_*), so that no frame compares strings. */
+enum {
+	JFR_LIVE_ROLE_OTHER, JFR_LIVE_ROLE_START, JFR_LIVE_ROLE_DURATION, JFR_LIVE_ROLE_STACK, JFR_LIVE_ROLE_THREAD,
+	JFR_LIVE_NAME_FRAMES, JFR_LIVE_NAME_TRUNCATED, JFR_LIVE_NAME_METHOD, JFR_LIVE_NAME_TYPE,
+	JFR_LIVE_NAME_LINE, JFR_LIVE_NAME_NAME, JFR_LIVE_NAME_DESCRIPTOR,
+};
 int jfr_live_roles(const struct jfr_chunk *ch, uint8_t **roles);
 
 /* The event record at AT (its size and type read again) of class CLS into

@@ -10,6 +10,12 @@
 #include <string.h>
 
 /* ---- the stack trace */
+/* F's name, as JFR_LIVE_NAME_* (jfr_live_roles): no string compared a frame */
+static uint8_t name_of(const struct jfr_live_walk *w, const struct jfr_pfield *f)
+{
+	return w->fl->roles[f - w->ch->fields];
+}
+
 /* The text a value of class CLS at C stands for: a string, or a simple
  * type's (a Symbol's, a FrameType's); JFR_LIVE_NONE for null or anything else. */
 static int text_of(struct jfr_live_walk *w, struct jfr_cursor *c, uint32_t cls, bool pool, unsigned depth, size_t *out)
@@ -74,7 +80,7 @@ static int class_member(struct jfr_live_walk *w, struct jfr_cursor *c, const str
 {
 	struct frame_text *ft = ctx;
 
-	if (strcmp(f->name, "name") == 0 && !f->array)
+	if (name_of(w, f) == JFR_LIVE_NAME_NAME && !f->array)
 		return text_of(w, c, f->type, f->pool, 1, &ft->cls);
 	return jfr_skip_value(w->ch, c, f->type, f->pool, f->array, 1, w->err);
 }
@@ -83,11 +89,11 @@ static int method_member(struct jfr_live_walk *w, struct jfr_cursor *c, const st
 {
 	struct frame_text *ft = ctx;
 
-	if (!f->array && strcmp(f->name, "type") == 0)
+	if (!f->array && name_of(w, f) == JFR_LIVE_NAME_TYPE)
 		return members(w, c, f->type, f->pool, class_member, ft);
-	if (!f->array && strcmp(f->name, "name") == 0)
+	if (!f->array && name_of(w, f) == JFR_LIVE_NAME_NAME)
 		return text_of(w, c, f->type, f->pool, 1, &ft->name);
-	if (!f->array && strcmp(f->name, "descriptor") == 0)
+	if (!f->array && name_of(w, f) == JFR_LIVE_NAME_DESCRIPTOR)
 		return text_of(w, c, f->type, f->pool, 1, &ft->desc);
 	return jfr_skip_value(w->ch, c, f->type, f->pool, f->array, 1, w->err);
 }
@@ -96,11 +102,11 @@ static int frame_member(struct jfr_live_walk *w, struct jfr_cursor *c, const str
 {
 	struct frame_text *ft = ctx;
 
-	if (!f->array && strcmp(f->name, "method") == 0)
+	if (!f->array && name_of(w, f) == JFR_LIVE_NAME_METHOD)
 		return members(w, c, f->type, f->pool, method_member, ft);
-	if (!f->array && strcmp(f->name, "type") == 0)
+	if (!f->array && name_of(w, f) == JFR_LIVE_NAME_TYPE)
 		return text_of(w, c, f->type, f->pool, 1, &ft->type);
-	if (!f->array && !f->pool && strcmp(f->name, "lineNumber") == 0 &&
+	if (!f->array && !f->pool && name_of(w, f) == JFR_LIVE_NAME_LINE &&
 	    w->ch->classes[f->type].prim == JFR_P_INT) {
 		ft->line = (int32_t)jfr_get_varint(c);
 		return c->bad ? jfr_cut(w->err, c, "a frame's line number") : 0;
@@ -151,11 +157,11 @@ static int trace_member(struct jfr_live_walk *w, struct jfr_cursor *c, const str
 	struct jfr_live_event *ev = ctx;
 	const struct jfr_pclass *k = &w->ch->classes[f->type];
 
-	if (!f->array && !f->pool && k->prim == JFR_P_BOOLEAN && strcmp(f->name, "truncated") == 0) {
+	if (!f->array && !f->pool && k->prim == JFR_P_BOOLEAN && name_of(w, f) == JFR_LIVE_NAME_TRUNCATED) {
 		ev->stack_truncated = jfr_get_u8(c) != 0;
 		return c->bad ? jfr_cut(w->err, c, "a stack trace") : 0;
 	}
-	if (f->array && strcmp(f->name, "frames") == 0) {
+	if (f->array && name_of(w, f) == JFR_LIVE_NAME_FRAMES) {
 		size_t at = c->pos;
 		uint64_t n = jfr_get_varint(c);
 		int rc;

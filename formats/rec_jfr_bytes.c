@@ -73,7 +73,13 @@ size_t jfr_text_utf8(const struct jfr_text *t, char *out)
 		return t->len;
 	}
 	for (size_t i = 0; i < t->units; i++) {
-		uint32_t u = (uint32_t)jfr_get_varint(&c) & 0xFFFF;
+		uint32_t u;
+
+		if (c.pos < c.end && c.base[c.pos] < 0x80) {   /* a unit of one byte: ASCII, as it is */
+			out[n++] = (char)c.base[c.pos++];
+			continue;
+		}
+		u = (uint32_t)jfr_get_varint(&c) & 0xFFFF;
 
 		if (u >= 0xD800 && u < 0xDC00 && i + 1 < t->units) {
 			struct jfr_cursor peek = c;

@@ -258,6 +258,7 @@ static int finish_classes(struct meta_parse *mp, size_t meta_at, const struct jf
 	for (uint32_t i = 0; i < ch->nfields; i++) {
 		struct jfr_pfield *f = &ch->fields[i];
 
+		f->namelen = (uint32_t)strlen(f->name);   /* within a chunk's 64 MiB */
 		f->type = jfr_class_index(ch, f->type_id);
 		if (f->type == JFR_NO_CLASS)
 			return jfr_fail(mp->err, meta_at, "field %s has type %" PRIu64 ", which the metadata does not define",

@@ -46,6 +46,7 @@ enum jfr_unit {
 
 struct jfr_pfield {
 	const char *name;
+	uint32_t namelen;     /* strlen(name): a path is made of it for every value */
 	uint64_t type_id;
 	uint32_t type;        /* index in the chunk's classes */
 	bool pool, array;
