@@ -21,6 +21,7 @@
 
 #include "events.h"
 #include "evtemplate.h"
+#include "generation.h"
 #include "inthread.h"
 #include "regset.h"
 #include "wire.h"
@@ -124,7 +125,6 @@ size_t conn_take_thread_buffers(void);
  * queue (bufsize) is full. */
 struct tbuf;
 size_t conn_take_own_buffer(struct tbuf *t);
-extern atomic_uint_fast64_t conn_generation;
 
 void conn_table_init(void);
 /* I/O thread: take a free slot for FD; NULL when all are in use. */

@@ -32,7 +32,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/listener.c agent/listener.h \
 	agent/jfr.c agent/jfr.h agent/jfrrepo.c agent/jfrrepo.h \
 	agent/io.c agent/io.h \
-	agent/conn.c agent/conn.h \
+	agent/conn.c agent/conn.h agent/generation.h \
 	agent/regset.c agent/regset.h \
 	agent/lineage.c agent/lineage.h agent/lineage_jvm.c agent/lineage_jvm.h \
 	agent/commands.c agent/commands.h \

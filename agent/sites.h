@@ -21,7 +21,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "conn.h"
+#include "generation.h"
 #include "mcache.h"
 
 #define SITES_MAX (4096u * 1024u)
