@@ -61,14 +61,7 @@
 #include "markers.h"
 #include "options.h"
 #include "wire.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "monoclock.h"
 
 static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...)
 {
@@ -221,7 +214,7 @@ static int record(const char *sock, const char *file, unsigned seconds,
 	struct agent_conn c;
 	struct wire_event *ev = malloc(sizeof *ev);
 	uint8_t *buf = malloc(1 << 16);
-	uint64_t end = now_ns() + (uint64_t)seconds * 1000000000u, total = 0;
+	uint64_t end = monotonic_ns() + (uint64_t)seconds * 1000000000u, total = 0;
 	int out, rc;
 
 	memset(&c, 0, sizeof c);
@@ -242,7 +235,7 @@ static int record(const char *sock, const char *file, unsigned seconds,
 		die("sending Hello: %s", strerror(-rc));
 	for (;;) {
 		struct pollfd p = { .fd = c.fd, .events = POLLIN };
-		uint64_t now = now_ns();
+		uint64_t now = monotonic_ns();
 		ssize_t n;
 
 		if (now >= end)
@@ -405,9 +398,9 @@ int main(int argc, char **argv)
 
 	/* one untimed pass: counts, a warm cache (as in a long-running bridge) */
 	replay(&h, data, len, ev, true, &check);
-	t0 = now_ns();
+	t0 = monotonic_ns();
 	timed_passes(&h, data, len, ev, loops, &t);
-	t1 = now_ns();
+	t1 = monotonic_ns();
 	if (t.events == 0)
 		die("no events in the stream");
 

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "print.h"
+#include "monoclock.h"
 #include "record.h"
 #include "wire.h"
 
@@ -44,11 +45,6 @@ static uint64_t clock_ns(clockid_t clock)
 
 	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
 }
 
 /* One prepared event: its method, enter or return, its thread. */
@@ -138,7 +134,7 @@ static int record_items(const struct record_format *f, void *state, struct recor
 static int measure(const struct record_format *f, const struct stream *st, size_t events, const char *path)
 {
 	struct record_out out = { .fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) };
-	struct record_info info = { now_ns(), 0 };
+	struct record_info info = { monotonic_ns(), 0 };
 	void *state = calloc(1, f->state_size);
 	uint64_t ts = info.start_ns, t0, t1, c0, c1, bytes0;
 	double secs;
@@ -152,11 +148,11 @@ static int measure(const struct record_format *f, const struct stream *st, size_
 	    (rc = record_items(f, state, &out, st, st->nitems, &ts)) < 0)
 		goto failed;
 	bytes0 = out.offset;
-	t0 = now_ns();
+	t0 = monotonic_ns();
 	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	rc = record_items(f, state, &out, st, events, &ts);
 	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	t1 = now_ns();
+	t1 = monotonic_ns();
 	if (rc < 0)
 		goto failed;
 	secs = (double)(t1 - t0) / 1e9;

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "wire.h"
+#include "monoclock.h"
 
 struct peer {
 	int fd;
@@ -79,14 +80,6 @@ static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt,
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Append CMD to P's pending output (sent from the poll loop). */
@@ -235,7 +228,7 @@ static bool read_peer(struct peer *p, bool is_a, uint64_t *b_first)
 			wire_reader_consume(&p->rd, used);
 		}
 		if (is_a && a_n > before) {
-			uint64_t t = now_ns();
+			uint64_t t = monotonic_ns();
 			if (a_gap_on && a_last_read_ns && t - a_last_read_ns > a_max_gap_ns)
 				a_max_gap_ns = t - a_last_read_ns;
 			a_last_read_ns = t;
@@ -247,7 +240,7 @@ static bool read_peer(struct peer *p, bool is_a, uint64_t *b_first)
 static void pump(struct peer *a, struct peer *b, uint64_t *b_first, uint64_t deadline,
 		 bool (*done)(struct peer *b, uint64_t b_first))
 {
-	while (now_ns() < deadline && !(done && done(b, *b_first))) {
+	while (monotonic_ns() < deadline && !(done && done(b, *b_first))) {
 		struct pollfd fds[2] = { { .fd = a->fd, .events = POLLIN } };
 		nfds_t n = 1;
 
@@ -325,13 +318,13 @@ int main(int argc, char **argv)
 		die("--shape: literal or wildcard, not '%s'", shape);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	peer_open(&a);
-	pump(&a, NULL, &none, now_ns() + 10000000000ull, NULL);   /* its Hello */
+	pump(&a, NULL, &none, monotonic_ns() + 10000000000ull, NULL);   /* its Hello */
 	if (!a.hello)
 		die("no Hello from the agent on session A");
 	registration(&a, WIRE_METHOD_ENTER, rate_method);
 	simple(&a, WIRE_CMD_START);
 	/* A's rate settles (the registration's own update) before it is the baseline */
-	pump(&a, NULL, &none, now_ns() + 1000000000ull + (uint64_t)before_ms * 1000000u, NULL);
+	pump(&a, NULL, &none, monotonic_ns() + 1000000000ull + (uint64_t)before_ms * 1000000u, NULL);
 	if (!a_n)
 		die("no event of %s on session A: is the workload running?", rate_method);
 	for (const char *p = counts; *p;) {
@@ -342,7 +335,7 @@ int main(int argc, char **argv)
 		if (*p == ',')
 			p++;
 		peer_open(&b);
-		pump(&a, &b, &b_first, now_ns() + 10000000000ull, hello_came);
+		pump(&a, &b, &b_first, monotonic_ns() + 10000000000ull, hello_came);
 		if (!b.hello)
 			die("no Hello from the agent on session B");
 		for (unsigned long i = 0; i < n; i++) {
@@ -356,10 +349,10 @@ int main(int argc, char **argv)
 		simple(&b, WIRE_CMD_START);
 		a_max_gap_ns = 0;
 		a_gap_on = true;
-		t_write = now_ns();
+		t_write = monotonic_ns();
 		send_some(&b);
 		pump(&a, &b, &b_first, t_write + 600000000000ull, b_done);
-		t_end = b_first ? b_first : now_ns();
+		t_end = b_first ? b_first : monotonic_ns();
 		a_gap_on = false;
 		/* the rest of the window: A's rate after the burst too */
 		uint64_t w_end = t_end > t_write + (uint64_t)window_ms * 1000000u
@@ -380,7 +373,7 @@ int main(int argc, char **argv)
 		printf("RESULT reg_a_lost_%lu %" PRIu64 "\n", n, a_lost);
 		fprintf(stderr, "# N=%lu: A %.0f events/s before, %.0f during\n", n, before, during);
 		/* the next burst starts from a rate that is A's alone again */
-		pump(&a, NULL, &none, now_ns() + (uint64_t)before_ms * 1000000u, NULL);
+		pump(&a, NULL, &none, monotonic_ns() + (uint64_t)before_ms * 1000000u, NULL);
 	}
 	peer_close(&a);
 	return 0;

@@ -66,6 +66,7 @@
 
 #include "evstream.h"
 #include "wire.h"
+#include "monoclock.h"
 
 #define ENV_DIR    "BENCH_SYNC_RTT_DIR"
 #define ENV_BRIDGE "BENCH_SYNC_RTT_BRIDGE"
@@ -109,14 +110,6 @@ static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt,
 	fputc('\n', stderr);
 	cleanup();
 	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -428,7 +421,7 @@ static void socket_floor(unsigned long count, unsigned long warmup)
 	}
 	close(sv[1]);
 	for (unsigned long i = 0; i < warmup + count; i++) {
-		uint64_t t0 = now_ns(), t1;
+		uint64_t t0 = monotonic_ns(), t1;
 		size_t got = 0;
 
 		send_all(sv[0], msg, 50);
@@ -439,7 +432,7 @@ static void socket_floor(unsigned long count, unsigned long warmup)
 				die("the echo child went away");
 			got += (size_t)n;
 		}
-		t1 = now_ns();
+		t1 = monotonic_ns();
 		if (i >= warmup)
 			samples[i - warmup] = t1 - t0;
 	}
@@ -475,11 +468,11 @@ static void flood(struct agent *a, unsigned long nevents)
 	ev->trailer.flags = WIRE_TF_SYNC;
 	if (wire_encode_event(&b, &a->peer, ev) < 0)
 		die("encoding an event");
-	t0 = now_ns();
+	t0 = monotonic_ns();
 	send_all(a->fd, data + hello, len - hello);
 	send_all(a->fd, b.data, b.len);
 	read_until(a, NULL, nevents + 1);
-	t1 = now_ns();
+	t1 = monotonic_ns();
 	printf("RESULT flood_events_per_s %.0f events/s\n", (double)(nevents + 1) * 1e9 / (double)(t1 - t0));
 	printf("RESULT flood_ns_per_event %.1f ns\n", (double)(t1 - t0) / (double)(nevents + 1));
 	fprintf(stderr, "# %lu asynchronous events (%zu bytes) and one synchronous one through the "
@@ -522,13 +515,13 @@ static void round_trips(struct agent *a, uint64_t *samples, unsigned long count,
 		ev.trailer.seq = i + 1;
 		ev.trailer.os_tid = (uint32_t)getpid();
 		ev.trailer.flags = WIRE_TF_SYNC;
-		ev.trailer.timestamp_ns = now_ns();
+		ev.trailer.timestamp_ns = monotonic_ns();
 		if (wire_encode_event(&b, &a->peer, &ev) < 0)
 			die("encoding an event");
-		t0 = now_ns();
+		t0 = monotonic_ns();
 		send_all(a->fd, b.data, b.len);
 		read_until(a, NULL, i + 1);
-		t1 = now_ns();
+		t1 = monotonic_ns();
 		if (i >= warmup)
 			samples[i - warmup] = t1 - t0;
 		/* now and then, untimed: did the worker run where we run? */

@@ -30,17 +30,10 @@
 #include "batchstat.h"
 #include "plainev.h"
 #include "tbuf.h"
+#include "monoclock.h"
 
 static atomic_int drainer_turn;   /* 1: the drainer takes the buffer now; -1: it ends */
 static size_t drained;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void sink(void *ctx, struct tbuf_rec *r)
 {
@@ -113,7 +106,7 @@ int main(int argc, char **argv)
 	uint64_t ts = 0, refused = 0;
 	for (size_t i = 0; i < 2 * nbatches; i++) {
 		int small = (int)(i & 1);
-		uint64_t t0 = now_ns();
+		uint64_t t0 = monotonic_ns();
 		for (unsigned long k = 0; k < batch; k++) {
 			struct tbuf_meta m = { .ts = ++ts, .serial = 1, .slot = 0, .form = PLAINEV_ENTER };
 			bool filling;
@@ -121,7 +114,7 @@ int main(int argc, char **argv)
 				       : tbuf_put(t, &m, copy_plain, &p, &filling);
 			refused += rc != 0;
 		}
-		ns[small][i / 2] = now_ns() - t0;
+		ns[small][i / 2] = monotonic_ns() - t0;
 		atomic_store(&drainer_turn, 1);
 		while (atomic_load(&drainer_turn) == 1)
 			;

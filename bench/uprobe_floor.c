@@ -30,19 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monoclock.h"
+
 /* The marker's semaphore: a tracer raises it while it is attached, from
  * another process (so it is read at each hit, as the agent reads its own). */
 __extension__ unsigned short stapjava_bench_floor_semaphore __attribute__((section(".probes")));
 
 #define GATE_WAIT_MS 120000u
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int parse_count(const char *s, uint64_t *out)
 {
@@ -83,13 +77,13 @@ int main(int argc, char **argv)
 			GATE_WAIT_MS / 1000);
 		return 1;
 	}
-	start = now_ns();
+	start = monotonic_ns();
 	for (uint64_t i = 0; i < n; i++)
 		if (__builtin_expect(__atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED), 0)) {
 			seen = __atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED);
 			STAP_PROBE1(stapjava_bench, floor, i);
 		}
-	elapsed = now_ns() - start;
+	elapsed = monotonic_ns() - start;
 	printf("FLOOR iterations=%" PRIu64 " elapsed_ns=%" PRIu64 " ns_per_hit=%.1f semaphore=%u\n", n, elapsed,
 	       (double)elapsed / (double)n, (unsigned)seen);
 	return 0;
