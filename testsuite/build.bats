@@ -191,3 +191,31 @@ fake_test() { # fake_test DIR NAME BODY
 		[[ $output != *FAILED* ]]
 	done
 }
+
+# Issue 12: "no circle of includes in agent/". Include guards hide a circle
+# from the compiler; testsuite/include-cycles.py finds one from the headers'
+# own #include lines.
+@test "no header of agent/, stpd-bridge/, runtime/ or formats/ includes itself through others; a circle is named" {
+	local n d=$BATS_TEST_TMPDIR/circle
+	n=$(ls "$SRC"/agent/*.h "$SRC"/stpd-bridge/*.h "$SRC"/runtime/*.h "$SRC"/formats/*.h | wc -l)
+	cd "$SRC"
+	run python3 testsuite/include-cycles.py agent stpd-bridge runtime formats
+	[ "$status" -eq 0 ]
+	[ "$output" = "no circle: $n headers in 4 directories" ]
+	# the check itself: a circle of three, one of a header with itself,
+	# and a header that only joins one
+	mkdir -p "$d"
+	printf '#include "b.h"\n' >"$d/a.h"
+	printf '#include <stdio.h>\n#include "c.h"\n' >"$d/b.h"
+	printf '  # include "a.h"\n' >"$d/c.h"
+	printf '#include "d.h"\n' >"$d/d.h"
+	printf '#include "a.h"\n' >"$d/e.h"
+	run python3 testsuite/include-cycles.py "$d"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "$d: a.h -> b.h -> c.h -> a.h" ]
+	[ "${lines[1]}" = "$d: d.h -> d.h" ]
+	run python3 testsuite/include-cycles.py "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 2 ]
+	[ "$output" = "include-cycles.py: $BATS_TEST_TMPDIR/none: No such file or directory" ]
+}
