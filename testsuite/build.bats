@@ -219,3 +219,63 @@ fake_test() { # fake_test DIR NAME BODY
 	[ "$status" -eq 2 ]
 	[ "$output" = "include-cycles.py: $BATS_TEST_TMPDIR/none: No such file or directory" ]
 }
+
+# The fuzz targets are built outside automake's rules, from source lists kept
+# by hand in testsuite/fuzz/local.mk: five of them once stopped linking
+# (runtime/print.c came to need outbuf.c) and nothing noticed. `make
+# fuzz-replay` builds every one with clang's libFuzzer, ASan and UBSan and
+# runs it once on each input of its corpus (bounded work: no fuzzing).
+@test "every fuzz target builds with libFuzzer and runs each input of its corpus once, and every corpus has its target" {
+	local build=${STAPJAVA_BUILDDIR:-$SRC} t n c expected=() corpora=()
+	run make -s -C "$build" fuzz-targets
+	[ "$status" -eq 0 ]
+	local -a targets=($output)
+	for t in "${targets[@]}"; do
+		n=${t%%:*} c=$SRC/testsuite/fuzz/${t#*:}
+		expected+=("fuzz-replay: fuzz_$n: $(ls "$c" | wc -l) inputs, each run once")
+		corpora+=("${t#*:}")
+	done
+	# no corpus without its target
+	for c in "$SRC"/testsuite/fuzz/corpus*/; do
+		c=$(basename "$c")
+		[[ " ${corpora[*]} " == *" $c "* ]] || { echo "no fuzz target runs $c"; false; }
+	done
+	run make -s -j"$(nproc)" -C "$build" --no-print-directory fuzz-replay
+	echo "$output" | tail -n 20
+	[ "$status" -eq 0 ]
+	mapfile -t got < <(printf '%s\n' "${lines[@]}" | grep '^fuzz-replay: ')
+	[ "${#got[@]}" -eq "${#expected[@]}" ]
+	for i in "${!expected[@]}"; do
+		[ "${got[$i]}" = "${expected[$i]}" ]
+	done
+	# each input ran to its end under the sanitizers (libFuzzer's reproducer says so)
+	for t in "${targets[@]}"; do
+		n=${t%%:*} c=$SRC/testsuite/fuzz/${t#*:}
+		[ "$(grep -c '^Executed ' "$build/testsuite/fuzz/replay-$n.log")" -eq "$(ls "$c" | wc -l)" ]
+	done
+}
+
+# The vm tier compares the Tour run's output with its pid and tids masked
+# (testsuite/vm/tour_mask.bash). A fresh guest's tids are small numbers: a
+# run whose worker-1 got tid 300 once failed "every family fires", its mask
+# having turned Tour.check's argument 300 into W1. Only pid=, tid= and the
+# osTid() call's return value are masked.
+@test "the vm tier's mask of the Tour run names a tid where it stands, not an argument of the same value" {
+	load vm/tour_mask
+	local d=$BATS_TEST_TMPDIR
+	printf '%s\n' 'pid 277' 'tid main=300' 'caught: on purpose' 'tid worker-1=301' 'done' >"$d/java.out"
+	printf '%s\n' 'vm.init pid=277 tid=300 ts ok' \
+		'method.enter pid=277 tid=300 ts ok Tour.check(ZBSF)Z args=false,-1,300,1.5' \
+		'method.enter pid=277 tid=301 ts ok Tour.add(II)I args=277,301' \
+		'method.return pid=277 tid=300 ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="300"' \
+		'method.return pid=277 tid=300 ts ok Tour.nothing(Ljava/lang/Object;)Ljava/lang/Object; popped=0 ret=java.lang.Object@1f#12' \
+		'method.return pid=277 tid=301 ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="301"' >"$d/out"
+	run mask_tour "$d/java.out" "$d/out"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '== MAIN' 'vm.init pid=PID tid=MAIN ts ok' \
+		'method.enter pid=PID tid=MAIN ts ok Tour.check(ZBSF)Z args=false,-1,300,1.5' \
+		'method.return pid=PID tid=MAIN ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="MAIN"' \
+		'method.return pid=PID tid=MAIN ts ok Tour.nothing(Ljava/lang/Object;)Ljava/lang/Object; popped=0 ret=java.lang.Object@H#ID' \
+		'== W1' 'method.enter pid=PID tid=W1 ts ok Tour.add(II)I args=277,301' \
+		'method.return pid=PID tid=W1 ts ok Tour.osTid()Ljava/lang/String; popped=0 ret="W1"')" ]
+}

@@ -315,6 +315,8 @@ FUZZ_REC_JFR_LIB = \
 	$(top_srcdir)/formats/rec_jfr_pool.c $(top_srcdir)/formats/rec_jfr_parse.c \
 	$(top_srcdir)/formats/rec_jfr_meta.c $(top_srcdir)/formats/rec_jfr_read.c \
 	$(top_srcdir)/formats/rec_jfr_decode.c $(top_srcdir)/formats/rec_jfr_value.c
+# runtime/print.c and what it calls, for the targets that print events
+FUZZ_PRINT_SRC = $(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/outbuf.c
 FUZZ_REC_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_rec_read.c \
 	$(top_srcdir)/formats/record.c $(top_srcdir)/formats/record_formats.c \
@@ -325,7 +327,7 @@ FUZZ_REC_SRC = \
 	$(top_srcdir)/formats/rec_clog.c $(top_srcdir)/formats/rec_clog_read.c \
 	$(top_srcdir)/formats/clog_text.c \
 	$(FUZZ_REC_JFR_LIB) \
-	$(top_srcdir)/runtime/print.c $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
+	$(FUZZ_PRINT_SRC) $(top_srcdir)/runtime/events.c $(top_srcdir)/runtime/wire_codes.c \
 	$(top_srcdir)/runtime/pattern.c $(top_srcdir)/runtime/signature.c $(top_srcdir)/runtime/errtext.c \
 	$(top_srcdir)/runtime/mutf8.c $(top_srcdir)/runtime/utf8.c $(top_srcdir)/runtime/fdio.c
 FUZZ_REC_DEPS = \
@@ -420,7 +422,7 @@ UNIT_TESTS += testsuite/fuzz/replay_clog
 FUZZ_RECCHAN_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_recchan.c \
 	$(top_srcdir)/stpd-bridge/recchan.c \
-	$(top_srcdir)/runtime/print.c \
+	$(FUZZ_PRINT_SRC) \
 	$(top_srcdir)/runtime/events.c \
 	$(top_srcdir)/runtime/utf8.c \
 	$(top_srcdir)/runtime/wire_codes.c \
@@ -474,7 +476,7 @@ FUZZ_REC_JFR_SRC = \
 	$(top_srcdir)/formats/rec_jfr_value.c \
 	$(top_srcdir)/formats/rec_jfr_bytes.c \
 	$(top_srcdir)/formats/rec_tables.c \
-	$(top_srcdir)/runtime/print.c \
+	$(FUZZ_PRINT_SRC) \
 	$(top_srcdir)/runtime/events.c \
 	$(top_srcdir)/runtime/pattern.c \
 	$(top_srcdir)/runtime/signature.c \
@@ -660,3 +662,33 @@ testsuite_fuzz_replay_jfrspec_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_fuzz_replay_jfrspec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_jfrspec_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_jfrspec
+
+# Every target and its corpus (NAME:CORPUS). `make fuzz-replay` builds each
+# and runs it once on every input of its corpus (given as files: a
+# reproducer's run, no mutation, nothing written), under the same ASan and
+# UBSan: the bounded check (testsuite/build.bats) that no target has
+# stopped building or running -- the source lists above are kept by hand,
+# apart from automake's, and five of them once went a session unbuilt.
+FUZZ_TARGETS = wire_decode:corpus classfile:corpus-classfile pattern:corpus-pattern \
+	mutf8:corpus-mutf8 cfmethods:corpus-cfmethods trc:corpus-trc trcbin:corpus-trcbin \
+	clog:corpus-clog recchan:corpus-recchan rec_jfr:corpus-rec-jfr unix_line:corpus-unixline \
+	jfr_live:corpus-jfr-live jfrspec:corpus-jfrspec
+fuzz-replay:
+	@$(FUZZ_CHECK)
+	@# built again each time: a program left from before would hide a list that no longer links
+	rm -f $(foreach t,$(FUZZ_TARGETS),testsuite/fuzz/fuzz_$(firstword $(subst :, ,$(t))))
+	$(MAKE) $(AM_MAKEFLAGS) $(foreach t,$(FUZZ_TARGETS),testsuite/fuzz/fuzz_$(firstword $(subst :, ,$(t))))
+	@for t in $(FUZZ_TARGETS); do \
+	  n=$${t%%:*}; c=$(top_srcdir)/testsuite/fuzz/$${t#*:}; \
+	  if ! testsuite/fuzz/fuzz_$$n $$c/* >testsuite/fuzz/replay-$$n.log 2>&1; then \
+	    echo "fuzz-replay: fuzz_$$n failed on an input of $$c (testsuite/fuzz/replay-$$n.log):" >&2; \
+	    tail -n 5 testsuite/fuzz/replay-$$n.log >&2; exit 1; \
+	  fi; \
+	  echo "fuzz-replay: fuzz_$$n: $$(ls $$c | wc -l) inputs, each run once"; \
+	done
+.PHONY: fuzz-replay
+CLEANFILES += $(FUZZ_TARGETS:%=testsuite/fuzz/replay-%.log)
+# the list, for testsuite/build.bats
+fuzz-targets:
+	@echo $(FUZZ_TARGETS)
+.PHONY: fuzz-targets

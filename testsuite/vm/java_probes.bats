@@ -16,6 +16,7 @@
 bats_require_minimum_version 1.5.0
 
 load java_vm
+load tour_mask
 
 setup_file() {
 	java_vm_setup stapjava-e2e examples/java/classes/Tour.class examples/java/classes/test.class || return 1
@@ -76,25 +77,9 @@ one_session_log() {
 	)" ] || { cat "$1" >&2; false; }
 }
 
-
-# mask_tour NAME: the Tour run's output with its pid and tids (from the
-# program's own "pid N" and "tid NAME=N" lines) named, object ids masked,
-# and the lines grouped by thread (a line without tid= stays with the one
-# before it), each group in its own order.
-mask_tour() {
-	local name=$1 sed_args=() line
-	while read -r line; do
-		case $line in
-		"pid "*) sed_args+=(-e "s/pid=${line#pid }\b/pid=PID/g") ;;
-		"tid main="*) sed_args+=(-e "s/\b${line#tid main=}\b/MAIN/g") ;;
-		"tid worker-1="*) sed_args+=(-e "s/\b${line#tid worker-1=}\b/W1/g") ;;
-		"tid worker-2="*) sed_args+=(-e "s/\b${line#tid worker-2=}\b/W2/g") ;;
-		"tid blocker="*) sed_args+=(-e "s/\b${line#tid blocker=}\b/BLOCKER/g") ;;
-		esac
-	done <"$D/$name.java.out"
-	sed "${sed_args[@]}" -e 's/#[0-9][0-9]*/#ID/g' -e 's/@[0-9a-f]*#ID/@H#ID/g' "$D/$name.out" |
-		awk '$3 ~ /^tid=/ { g = substr($3, 5) } $3 == "tid>0" { g = "GC" } { n[g]++; line[g, n[g]] = $0; if (!(g in seen)) { seen[g] = 1; order[++k] = g } }
-		     END { for (i = 1; i <= k; i++) { g = order[i]; print "== " g; for (j = 1; j <= n[g]; j++) print line[g, j] } }'
+# tour_masked NAME: the Tour run's output of run_e2e NAME, masked (tour_mask.bash).
+tour_masked() {
+	mask_tour "$D/$1.java.out" "$D/$1.out"
 }
 
 @test "stap-java --dump: a Java-only script runs asynchronously; with kernel probes, in the Java thread" {
@@ -124,7 +109,7 @@ mask_tour() {
 	run_e2e tour "$S/examples/tour.stp" "$(java_cmd tour -Xms256m -cp "$CLASSES" Tour)"
 	[ "$status" -eq 0 ] || { show tour; false; }
 	[ -z "$(clean_err "$D/tour.err")" ] || { show tour; false; }
-	run mask_tour tour
+	run tour_masked tour
 	expected=$(cat <<-'EOF'
 		== MAIN
 		vm.init pid=PID tid=MAIN ts ok

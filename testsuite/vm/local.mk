@@ -9,4 +9,5 @@ EXTRA_DIST += \
 	testsuite/vm/kernel_runtime.bats \
 	testsuite/vm/kernel_runtime.stp \
 	testsuite/vm/java_vm.bash \
+	testsuite/vm/tour_mask.bash \
 	testsuite/vm/systemtap_java.bats
