@@ -10,13 +10,10 @@
 static void gc_event(unsigned code)
 {
 	struct emission em;
+	struct scratch *s = emission_begin(&em, false);
 
-	if (atomic_load(&agent.dying))
-		return;
-	struct scratch *s = scratch_enter();
 	if (!s)
 		return;
-	emission_init(&em, s, false);
 	emit_want_family(&em.want, EVENT_FAMILY_GC);
 	if (em.want.conns) {
 		s->ev.code = code;

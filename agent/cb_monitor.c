@@ -69,13 +69,10 @@ static void monitor_event(JNIEnv *jni, jthread thread, jobject object, unsigned 
 			  uint32_t timeout, uint8_t tflags)
 {
 	struct emission em;
+	struct scratch *s = emission_begin(&em, true);
 
-	if (atomic_load(&agent.dying))
-		return;
-	struct scratch *s = scratch_enter();
 	if (!s)
 		return;
-	emission_init(&em, s, true);
 	emit_want_family(&em.want, EVENT_FAMILY_MONITORS);
 	if (em.want.conns) {
 		s->ev.code = code;

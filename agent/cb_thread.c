@@ -40,13 +40,10 @@ static void thread_event(JNIEnv *jni, jthread thread, unsigned code)
 	jvmtiEnv *jv = agent.jvmti;
 	jvmtiThreadInfo info;
 	struct emission em;
+	struct scratch *s = emission_begin(&em, true);
 
-	if (atomic_load(&agent.dying))
-		return;
-	struct scratch *s = scratch_enter();
 	if (!s)
 		return;
-	emission_init(&em, s, true);
 	if ((int)em.tid == atomic_load(&agent.io_tid))
 		goto out;   /* our own I/O thread is not the application's */
 	emit_want_family(&em.want, EVENT_FAMILY_THREADS);

@@ -27,6 +27,16 @@ void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
 }
 
+struct scratch *emission_begin(struct emission *em, bool java_thread)
+{
+	struct scratch *s;
+
+	if (atomic_load(&agent.dying) || !(s = scratch_enter()))
+		return NULL;
+	emission_init(em, s, java_thread);
+	return s;
+}
+
 bool emit_any_conn(void)
 {
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)

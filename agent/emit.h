@@ -74,6 +74,11 @@ struct emission {
 /* Start an emission of the calling thread, whose scratch is S (a Java
  * thread may wait for an Ack; the I/O thread and GC threads never do). */
 void emission_init(struct emission *em, struct scratch *s, bool java_thread);
+/* A callback's event begins: the calling thread's scratch, entered, and EM
+ * made for it (emission_init); NULL, with nothing entered, while the VM is
+ * dying or when the thread is already inside one of our callbacks. The
+ * caller leaves the scratch (scratch_leave()). GC-safe: no JNI or JVMTI. */
+struct scratch *emission_begin(struct emission *em, bool java_thread);
 
 void emit(struct emission *em);
 
