@@ -12,13 +12,18 @@
  * where S is the semaphore's value during the loop (0: no tracer was on the
  * marker, so nothing trapped). With GATE (a file path) it waits for that
  * file to exist first, at most 120 s (bench/run starts bpftrace on the
- * marker, then makes the gate), as bench/java/Workload does.
+ * marker, then makes the gate), as bench/java/Workload does, and then for a
+ * tracer to have raised the marker's semaphore, at most 120 s more: a
+ * tracer says it is ready (bpftrace's BEGIN) before its probe is in, and the
+ * semaphore goes up with the probe, so no hit is missed and no caller
+ * guesses how long attaching takes. (STAPJAVA_FLOOR_WAIT_MS: a shorter
+ * bound for each wait, in ms, for a test of the refusal.)
  *
  * Why: the trap is the kernel's and the hypervisor's, not ours, and it
  * differs between the machines the bench runs on by more than our whole
  * event costs (0.8 µs a hit on one, 5-6 µs on another): a row 12b or 9b
  * figure is read against this one. Exit 2 on a bad argument, 1 when the gate
- * does not come.
+ * or the tracer does not come.
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
@@ -52,10 +57,24 @@ static int parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* how long each wait may last: GATE_WAIT_MS, or STAPJAVA_FLOOR_WAIT_MS (a
+ * test's shorter bound) */
+static unsigned wait_ms = GATE_WAIT_MS;
+
 static int wait_for_gate(const char *gate)
 {
-	for (unsigned ms = 0; ms < GATE_WAIT_MS; ms += 10) {
+	for (unsigned ms = 0; ms < wait_ms; ms += 10) {
 		if (access(gate, F_OK) == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int wait_for_tracer(void)
+{
+	for (unsigned ms = 0; ms < wait_ms; ms += 10) {
+		if (__atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED))
 			return 0;
 		usleep(10000);
 	}
@@ -72,9 +91,19 @@ int main(int argc, char **argv)
 			argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
 		return 2;
 	}
+	const char *env = getenv("STAPJAVA_FLOOR_WAIT_MS");
+	uint64_t env_ms;
+
+	if (env && parse_count(env, &env_ms) == 0 && env_ms < GATE_WAIT_MS)
+		wait_ms = (unsigned)env_ms;
 	if (argc == 3 && wait_for_gate(argv[2]) < 0) {
-		fprintf(stderr, "bench-uprobe-floor: the gate %s did not appear within %u s\n", argv[2],
-			GATE_WAIT_MS / 1000);
+		fprintf(stderr, "bench-uprobe-floor: the gate %s did not appear within %g s\n", argv[2],
+			wait_ms / 1000.0);
+		return 1;
+	}
+	if (argc == 3 && wait_for_tracer() < 0) {
+		fprintf(stderr, "bench-uprobe-floor: no tracer raised the marker's semaphore within %g s of the gate\n",
+			wait_ms / 1000.0);
 		return 1;
 	}
 	start = monotonic_ns();

@@ -2420,14 +2420,20 @@ flood_to_client() {
 	local btpid=$!
 	BPIDS+=("$btpid")
 	wait_until 120 grep -q attached "$T/bt.out"
-	# BEGIN runs before the probe is in (as bench/run waits too)
-	sleep 0.5
+	# BEGIN runs before the probe is in: past the gate, the program waits
+	# for the semaphore the probe raises
 	touch "$T/gate"
 	wait "$fpid"
 	kill -INT "$btpid"
 	wait "$btpid" || true
 	grep -Eqx 'FLOOR iterations=2000 elapsed_ns=[0-9]+ ns_per_hit=[0-9]+\.[0-9] semaphore=1' "$T/floor.out"
 	grep -qx '@calls: 2000' "$T/bt.out"
+	# a gate and no tracer: said, once the semaphore has not come (the
+	# bound shortened for the test)
+	touch "$T/gate2"
+	STAPJAVA_FLOOR_WAIT_MS=200 run "$fl" 10 "$T/gate2"
+	[ "$status" -eq 1 ]
+	[ "$output" = "bench-uprobe-floor: no tracer raised the marker's semaphore within 0.2 s of the gate" ]
 	run "$fl" 2k
 	[ "$status" -eq 2 ]
 	[ "$output" = "usage: bench-uprobe-floor ITERATIONS [GATE] (ITERATIONS: a positive number, not 2k)" ]

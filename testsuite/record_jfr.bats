@@ -182,17 +182,20 @@ check_cut() {
 
 # Our reader on the JDK's own recording of a program with a thread, a
 # contended monitor, a timed-out wait, an exception and a GC.
+# (Rec: the holder takes the lock, then holds it until worker-1 is blocked
+# on it, whatever the machine's speed; the lines of the lambda and of main's
+# wait are in the expected stacks below: 4 and 11.)
 check_jdk_recording() {
 	local bin=$1
 	mkdir -p "$D/java"
 	cat >"$D/java/Rec.java" <<-'EOF'
 		public class Rec {
-			static final Object lock = new Object();
+			static final Object lock = new Object(); static final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
 			public static void main(String[] a) throws Exception {
 				Thread t = new Thread(() -> { synchronized (lock) { try { lock.wait(300); } catch (InterruptedException e) { } } }, "worker-1");
-				Thread holder = new Thread(() -> { synchronized (lock) { try { Thread.sleep(300); } catch (InterruptedException e) { } } }, "holder");
+				Thread holder = new Thread(() -> { synchronized (lock) { held.countDown(); try { while (t.getState() != Thread.State.BLOCKED) Thread.sleep(1); } catch (InterruptedException e) { } } }, "holder");
 				holder.start();
-				Thread.sleep(100);
+				held.await();
 				t.start();
 				t.join();
 				holder.join();
