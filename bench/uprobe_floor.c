@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -61,20 +62,22 @@ static int parse_count(const char *s, uint64_t *out)
  * test's shorter bound) */
 static unsigned wait_ms = GATE_WAIT_MS;
 
-static int wait_for_gate(const char *gate)
+static bool gate_exists(const char *gate)
 {
-	for (unsigned ms = 0; ms < wait_ms; ms += 10) {
-		if (access(gate, F_OK) == 0)
-			return 0;
-		usleep(10000);
-	}
-	return -ETIMEDOUT;
+	return access(gate, F_OK) == 0;
 }
 
-static int wait_for_tracer(void)
+static bool tracer_attached(const char *unused)
+{
+	(void)unused;
+	return __atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED) != 0;
+}
+
+/* Poll READY(ARG) every 10 ms for at most wait_ms. */
+static int wait_for(bool (*ready)(const char *), const char *arg)
 {
 	for (unsigned ms = 0; ms < wait_ms; ms += 10) {
-		if (__atomic_load_n(&stapjava_bench_floor_semaphore, __ATOMIC_RELAXED))
+		if (ready(arg))
 			return 0;
 		usleep(10000);
 	}
@@ -96,12 +99,12 @@ int main(int argc, char **argv)
 
 	if (env && parse_count(env, &env_ms) == 0 && env_ms < GATE_WAIT_MS)
 		wait_ms = (unsigned)env_ms;
-	if (argc == 3 && wait_for_gate(argv[2]) < 0) {
+	if (argc == 3 && wait_for(gate_exists, argv[2]) < 0) {
 		fprintf(stderr, "bench-uprobe-floor: the gate %s did not appear within %g s\n", argv[2],
 			wait_ms / 1000.0);
 		return 1;
 	}
-	if (argc == 3 && wait_for_tracer() < 0) {
+	if (argc == 3 && wait_for(tracer_attached, NULL) < 0) {
 		fprintf(stderr, "bench-uprobe-floor: no tracer raised the marker's semaphore within %g s of the gate\n",
 			wait_ms / 1000.0);
 		return 1;

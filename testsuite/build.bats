@@ -227,12 +227,14 @@ fake_test() { # fake_test DIR NAME BODY
 # runs it once on each input of its corpus (bounded work: no fuzzing).
 @test "every fuzz target builds with libFuzzer and runs each input of its corpus once, and every corpus has its target" {
 	local build=${STAPJAVA_BUILDDIR:-$SRC} t n c expected=() corpora=()
+	local -A inputs=()
 	run make -s -C "$build" fuzz-targets
 	[ "$status" -eq 0 ]
 	local -a targets=($output)
 	for t in "${targets[@]}"; do
-		n=${t%%:*} c=$SRC/testsuite/fuzz/${t#*:}
-		expected+=("fuzz-replay: fuzz_$n: $(ls "$c" | wc -l) inputs, each run once")
+		n=${t%%:*}
+		inputs[$n]=$(ls "$SRC/testsuite/fuzz/${t#*:}" | wc -l)
+		expected+=("fuzz-replay: fuzz_$n: ${inputs[$n]} inputs, each run once")
 		corpora+=("${t#*:}")
 	done
 	# no corpus without its target
@@ -249,9 +251,8 @@ fake_test() { # fake_test DIR NAME BODY
 		[ "${got[$i]}" = "${expected[$i]}" ]
 	done
 	# each input ran to its end under the sanitizers (libFuzzer's reproducer says so)
-	for t in "${targets[@]}"; do
-		n=${t%%:*} c=$SRC/testsuite/fuzz/${t#*:}
-		[ "$(grep -c '^Executed ' "$build/testsuite/fuzz/replay-$n.log")" -eq "$(ls "$c" | wc -l)" ]
+	for n in "${!inputs[@]}"; do
+		[ "$(grep -c '^Executed ' "$build/testsuite/fuzz/replay-$n.log")" -eq "${inputs[$n]}" ]
 	done
 }
 

@@ -80,7 +80,7 @@ def circle_through(graph, group):
                 path = [node]
                 while path[-1] != start:
                     path.append(came[path[-1]])
-                return [start] + path[::-1][1:] + [start] if node != start else [start, start]
+                return [start] + path[::-1][1:] + [start]
             if nxt in members and nxt not in came:
                 came[nxt] = node
                 todo.append(nxt)
