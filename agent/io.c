@@ -688,20 +688,33 @@ int io_start(JNIEnv *jni)
 
 void io_wait_for_bridge(unsigned ms)
 {
-	unsigned long long deadline = now_ms() + ms;
+	unsigned long long t0 = now_ms(), deadline = t0 + ms;
 
 	/* bounded: until wait_ms has passed, a bridge sent Start, or an
-	 * Appendix-only bridge sent nothing for IO_QUIET_MS */
+	 * Appendix-only bridge sent nothing for IO_QUIET_MS. How it ended is
+	 * logged: the one thing a user (or a test) can check without a clock */
 	while (now_ms() < deadline) {
 		/* a session's JFR recording, which its own thread starts, too */
-		if (atomic_load(&any_started) && jfr_settled())
+		if (atomic_load(&any_started) && jfr_settled()) {
+			sj_info("wait_ms: a bridge sent Start after %llu ms; main goes on",
+				now_ms() - t0);
 			return;
+		}
 		if (atomic_load(&appendix_seen) &&
-		    agent_now_ns() - atomic_load(&appendix_last_ns) >= IO_QUIET_MS * 1000000ull)
+		    agent_now_ns() - atomic_load(&appendix_last_ns) >= IO_QUIET_MS * 1000000ull) {
+			sj_info("wait_ms: an Appendix-only bridge sent nothing for %d ms, after %llu ms; main goes on",
+				IO_QUIET_MS, now_ms() - t0);
 			return;
+		}
 		struct timespec ts = { 0, 5 * 1000000L };
 		nanosleep(&ts, NULL);
 	}
+	/* a warning: whoever set wait_ms expected a bridge, and what main does
+	 * before one registers is not seen */
+	sj_warn("wait_ms: %u ms passed without %s; main goes on, unseen until a bridge registers", ms,
+		atomic_load(&appendix_seen) ? "a quiet spell from the Appendix-only bridge"
+		: atomic_load(&any_started) ? "the session's JFR recording settling"
+		: "a bridge's Start");
 }
 
 void io_shutdown(void)

@@ -118,6 +118,9 @@ void sj_log_repeat(struct sj_log_repeat *r, enum sj_log_level level, int err, co
 
 	if (r->err == err) {
 		r->failures++;
+		/* at debug level each one, so a test (or a user) can see it go on */
+		sj_debug("%s: %s (again: %lu so far)", r->what, strerror(err), r->failures);
+		errno = saved_errno;
 		return;
 	}
 	sj_log_repeat_end(r);

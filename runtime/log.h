@@ -26,7 +26,8 @@ void sj_log(enum sj_log_level level, const char *fmt, ...) __attribute__((format
  * counted: one struct per peer and cause, zeroed to start, used by one
  * thread. sj_log_repeat(): a failure with errno ERR of what FMT names; the
  * first of a run is logged at LEVEL ("WHAT: strerror (said once while it
- * lasts)"), the same ERR again is only counted, another ERR ends the run
+ * lasts)"), the same ERR again is only counted (and said at debug level:
+ * "WHAT: strerror (again: N so far)"), another ERR ends the run
  * and begins its own. sj_log_repeat_end(): it works again. A run ends with
  * one line at its level ("WHAT: strerror: N times in M ms, now over"). */
 struct sj_log_repeat {

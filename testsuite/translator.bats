@@ -814,7 +814,7 @@ stap_p2() {
 		#!/bin/sh
 		trap 'echo "got TERM at $T/x:1:1" >&2; exit 5' TERM
 		echo "first at $T/x:1:1" >&2
-		for _ in \$(seq 400); do [ -e "$T/go" ] && break; sleep 0.05; done	# 20 s at most
+		for _ in \$(seq 12000); do [ -e "$T/go" ] && break; sleep 0.05; done	# bounded: 600 s
 		printf 'last, without a newline' >&2
 		exit 7
 	EOF2
@@ -822,7 +822,8 @@ stap_p2() {
 	export STAPJAVA_STAP=$T/stap
 	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err" &
 	pid=$!
-	for _ in $(seq 100); do [ -s "$T/err" ] && break; sleep 0.05; done
+	# the first line is there before stap-java ends (bounded: 120 s)
+	for _ in $(seq 2400); do [ -s "$T/err" ] && break; sleep 0.05; done
 	[ "$(cat "$T/err")" = "first at $T/x:1:1" ]
 	touch "$T/go"
 	status=0
@@ -833,7 +834,7 @@ last, without a newline" ]
 	rm "$T/go"
 	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err2" &
 	pid=$!
-	for _ in $(seq 100); do [ -s "$T/err2" ] && break; sleep 0.05; done
+	for _ in $(seq 2400); do [ -s "$T/err2" ] && break; sleep 0.05; done
 	kill -TERM "$pid"
 	status=0
 	wait "$pid" || status=$?

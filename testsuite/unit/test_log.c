@@ -98,6 +98,22 @@ static void test_out_of_range_levels(void **state)
 	assert_string_equal(out, want);
 }
 
+/* A run's length in ms varies: " in 12 ms" reads " in N ms". */
+static void mask_run_ms(char *out)
+{
+	char *ms;
+
+	for (char *p = out; (ms = strstr(p, " in ")) != NULL; p = ms + 4) {
+		char *d = ms + 4, *e = d;
+		while (*e >= '0' && *e <= '9')
+			e++;
+		if (e > d && strncmp(e, " ms", 3) == 0) {
+			*d = 'N';
+			memmove(d + 1, e, strlen(e) + 1);
+		}
+	}
+}
+
 /* A failure repeated 140 times is one line, and one more when the run ends
  * (another cause, or it works again), with the count. */
 static void emit_repeats(void)
@@ -114,24 +130,44 @@ static void emit_repeats(void)
 static void test_repeats_said_once_then_counted(void **state)
 {
 	(void)state;
-	char out[2048], want[1024], *ms;
+	char out[2048], want[1024];
 	capture(out, sizeof out, emit_repeats);
-	/* the runs' lengths in ms vary: read as N */
-	for (char *p = out; (ms = strstr(p, " in ")) != NULL; p = ms + 4) {
-		char *d = ms + 4, *e = d;
-		while (*e >= '0' && *e <= '9')
-			e++;
-		if (e > d && strncmp(e, " ms", 3) == 0) {
-			*d = 'N';
-			memmove(d + 1, e, strlen(e) + 1);
-		}
-	}
+	mask_run_ms(out);
 	long pid = (long)getpid();
 	snprintf(want, sizeof want,
 		 "t[%ld]: error: pid 42: pipe: Too many open files (said once while it lasts)\n"
 		 "t[%ld]: error: pid 42: pipe: Too many open files: 140 times in N ms, now over\n"
 		 "t[%ld]: error: pid 42: pipe: Too many open files in system (said once while it lasts)\n"
 		 "t[%ld]: error: pid 42: pipe: Too many open files in system: 1 time in N ms, now over\n",
+		 pid, pid, pid, pid);
+	assert_string_equal(out, want);
+}
+
+/* At debug level each repeat is said too, with the count so far: what a
+ * test waits for instead of guessing how many came in a second. */
+static void emit_repeats_debug(void)
+{
+	struct sj_log_repeat r = { 0 };
+
+	sj_log_set_level(SJ_LOG_DEBUG);
+	for (int i = 0; i < 3; i++)
+		sj_log_repeat(&r, SJ_LOG_WARN, EAGAIN, "fork");
+	sj_log_set_level(SJ_LOG_INFO);
+	sj_log_repeat_end(&r);
+}
+
+static void test_repeats_said_at_debug_level(void **state)
+{
+	(void)state;
+	char out[2048], want[1024];
+	capture(out, sizeof out, emit_repeats_debug);
+	mask_run_ms(out);
+	long pid = (long)getpid();
+	snprintf(want, sizeof want,
+		 "t[%ld]: warn: fork: Resource temporarily unavailable (said once while it lasts)\n"
+		 "t[%ld]: debug: fork: Resource temporarily unavailable (again: 2 so far)\n"
+		 "t[%ld]: debug: fork: Resource temporarily unavailable (again: 3 so far)\n"
+		 "t[%ld]: warn: fork: Resource temporarily unavailable: 3 times in N ms, now over\n",
 		 pid, pid, pid, pid);
 	assert_string_equal(out, want);
 }
@@ -157,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_range_levels),
 		cmocka_unit_test(test_parse_level),
 		cmocka_unit_test(test_repeats_said_once_then_counted),
+		cmocka_unit_test(test_repeats_said_at_debug_level),
 	};
 	return cmocka_run_group_tests_name("log", tests, NULL, NULL);
 }

@@ -65,7 +65,7 @@ setup_file() {
 		--slot 4:exception.thrown:java.lang.IllegalStateException \
 		--slot 5:exception.catch:java.lang.IllegalStateException \
 		--slot '6:method.enter:Dispatch.*' >"$D/bridge.args"
-	echo "$java -agentpath:$agent=sockdir=/run/sjd,wait_ms=60000,timeout_us=5000000,loglevel=info,logfile=$D/agent.log -Xshare:auto -cp $D Dispatch" >"$D/java.cmd"
+	echo "$java -agentpath:$agent=sockdir=/run/sjd,wait_ms=600000,timeout_us=5000000,loglevel=info,logfile=$D/agent.log -Xshare:auto -cp $D Dispatch" >"$D/java.cmd"
 	# The handlers print every argument. Values that change from run to run
 	# are printed as what they must be: the JVM's pid (target()) as "java",
 	# the main thread's tid (learnt from Dispatch.main's entry) as MAIN, a

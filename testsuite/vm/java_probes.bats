@@ -17,6 +17,7 @@ bats_require_minimum_version 1.5.0
 
 load java_vm
 load tour_mask
+load guest_pid
 
 setup_file() {
 	java_vm_setup stapjava-e2e examples/java/classes/Tour.class examples/java/classes/test.class || return 1
@@ -37,7 +38,7 @@ teardown_file() {
 run_e2e() {
 	local name=$1 script=$2 cmd=$3 tcmd
 	status=0
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
 	tcmd=$("$B/translator-patches/stap-java" --target-command "cd $D && $cmd" "$script") || { status=$?; return 0; }
 	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
@@ -211,7 +212,7 @@ ctx_java() {
 			public static void main(String[] args) throws Exception {
 				out = new java.io.FileOutputStream(args[0]);
 				java.io.File go = new java.io.File(args[1]);
-				for (int i = 0; i < 2400 && !go.exists(); i++)
+				for (int i = 0; i < 24000 && !go.exists(); i++)	// bounded: 20 min, the run's own bound
 					Thread.sleep(50);
 				note("a,\"b\"", ',', "x".repeat(400), -7);
 				for (int i = 0; i < 3; i++)
@@ -276,7 +277,7 @@ ctx_script() {
 	ctx_script
 	local tcmd
 	rm -f "$D/ctx.go" "$D/ctx.bin"
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxc.agent.log,strmax=480
 	# a simple command is exec'ed by the target shell: target() is the JVM's pid
 	tcmd=$("$B/translator-patches/stap-java" --target-command "$JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go" "$D/ctx.stp")
@@ -301,8 +302,7 @@ ctx_script() {
 	ctx_script exit
 	rm -f "$D/ctx.go" "$D/ctx.bin"
 	local before after
-	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log,strmax=480 $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err & echo \$! >$D/ctxx.pid"
+	before=$(start_with_pid 5000 "JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxx.agent.log,strmax=480 $JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go >$D/ctxx.java.out 2>$D/ctxx.java.err" "$D/ctxx.pid")
 	# the JVM goes on once the bridge has registered; staprun ends when it does (exit at its end)
 	before+="; (i=0; until grep -q 'Start: registrations complete' $D/ctxx.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &"
 	status=0
@@ -410,7 +410,7 @@ ctx_script() {
 			public static void main(String[] args) throws Exception {
 				step("before");
 				java.io.File f = new java.io.File("killed");
-				for (int i = 0; i < 1200 && !f.exists(); i++)
+				for (int i = 0; i < 24000 && !f.exists(); i++)	// bounded: 20 min
 					Thread.sleep(50);
 				step(f.exists() ? "after" : "never killed");
 				System.exit(3);
@@ -443,7 +443,7 @@ ctx_script() {
 }
 
 @test "stap-java -x PID of a JVM started without the agent: the bridge loads it (HotSpot's attach mechanism); enter and return by injected calls" {
-	# The JVM gets pid 5000 (ns_last_pid), the -x given at build time; it
+	# The JVM gets pid 5000 (start_with_pid), the -x given at build time; it
 	# runs Tick with no agent. The bridge's worker loads the agent through
 	# the attach listener (/tmp/.java_pid5000: the guest's /tmp is a tmpfs);
 	# the script ends itself after three calls; the agent then takes its
@@ -453,7 +453,7 @@ ctx_script() {
 			static int tick(int i) { return 2 * i; }
 			public static void main(String[] args) throws Exception {
 				java.io.File stop = new java.io.File(args[0]);
-				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+				for (int i = 0; i < 24000 && !stop.exists(); i++) {	// bounded: 20 min
 					tick(i);
 					if (i == 0)
 						System.out.println("running");
@@ -473,11 +473,10 @@ ctx_script() {
 		}
 	EOF
 	local before after
-	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; $JAVA -cp $D Tick $D/xa.stop >$D/xa.java.out 2>$D/xa.java.err & echo \$! >$D/xa.pid"
-	before+="; i=0; until grep -q running $D/xa.java.out; do i=\$((i+1)); [ \$i -lt 600 ] || exit 1; sleep 0.2; done"
-	after="i=0; until grep -q 'method injection off' $D/xa.agent.log; do i=\$((i+1)); [ \$i -lt 600 ] || break; sleep 0.2; done"
-	after+="; touch $D/xa.stop; p=\$(cat $D/xa.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 600 ]; do i=\$((i+1)); sleep 0.2; done"
+	before=$(start_with_pid 5000 "$JAVA -cp $D Tick $D/xa.stop >$D/xa.java.out 2>$D/xa.java.err" "$D/xa.pid")
+	before+="; i=0; until grep -q running $D/xa.java.out; do i=\$((i+1)); [ \$i -lt 3000 ] || exit 1; sleep 0.2; done"
+	after="i=0; until grep -q 'method injection off' $D/xa.agent.log; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done"
+	after+="; touch $D/xa.stop; p=\$(cat $D/xa.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 3000 ]; do i=\$((i+1)); sleep 0.2; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS="--sockdir /run/sjd --agent-options loglevel=info,logfile=$D/xa.agent.log" \
 		timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
@@ -498,7 +497,7 @@ ctx_script() {
 
 @test "stap-java -x PID: only that JVM's events; when stap exits, that JVM goes on in no-event mode" {
 	# Two JVMs start before staprun (stap-vm --before); A gets pid 5000
-	# (ns_last_pid), the pid given to -x at build time. The script ends
+	# (start_with_pid), the pid given to -x at build time. The script ends
 	# itself after three events. Once staprun has ended (--after), the agent
 	# of A must switch method.enter off (the bridge follows stapio out) while
 	# A keeps running; then both JVMs are told to stop and must end normally.
@@ -508,7 +507,7 @@ ctx_script() {
 			static void tick(String who) { }
 			public static void main(String[] args) throws Exception {
 				java.io.File stop = new java.io.File(args[1]);
-				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+				for (int i = 0; i < 24000 && !stop.exists(); i++) {	// bounded: 20 min
 					tick(args[0]);
 					if (i == 0)
 						System.out.println(args[0] + " running");
@@ -528,14 +527,13 @@ ctx_script() {
 	EOF
 	local opts=sockdir=/run/sjd,loglevel=info,logfile=$D/x
 	local before after
-	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err & echo \$! >$D/x.A.pid"
+	before=$(start_with_pid 5000 "JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err" "$D/x.A.pid")
 	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.B.agent.log $JAVA -cp $D Tick B $D/x.stop >$D/x.B.java.out 2>$D/x.B.java.err & echo \$! >$D/x.B.pid"
-	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 60 s)
-	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
-	# bounded waits (60 s each): A's agent switches events off; both JVMs end
-	after="i=0; until grep -q 'injected calls removed: 1 class back to its original code' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 300 ] || break; sleep 0.2; done"
-	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done; done"
+	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 600 s)
+	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 3000 ] || exit 1; sleep 0.2; done"
+	# bounded waits (600 s each): A's agent switches events off; both JVMs end
+	after="i=0; until grep -q 'injected calls removed: 1 class back to its original code' $D/x.A.agent.log; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done"
+	after+="; touch $D/x.stop; for p in \$(cat $D/x.A.pid $D/x.B.pid); do i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 3000 ]; do i=\$((i+1)); sleep 0.2; done; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
 		--stap-opt -x --stap-opt 5000 --before "$before" --after "$after" \
@@ -611,7 +609,7 @@ ctx_script() {
 			public static void main(String[] args) throws Exception {
 				java.io.File stop = new java.io.File(args[0]);
 				try (java.io.FileOutputStream out = new java.io.FileOutputStream(args[1])) {
-					for (int i = 0; i < 600 && !stop.exists(); i++) {
+					for (int i = 0; i < 6000 && !stop.exists(); i++) {	// bounded: 20 min
 						out.write('x');
 						out.getFD().sync();
 						System.gc();
@@ -639,10 +637,9 @@ ctx_script() {
 	EOF
 	rm -f "$D/jx.stop"
 	local before after
-	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/jx.agent.log $JAVA -XX:+UseG1GC -cp $D GcLoop $D/jx.stop $D/jx.data >$D/jx.java.out 2>$D/jx.java.err & echo \$! >$D/jx.pid"
-	before+="; i=0; until grep -q running $D/jx.java.out; do i=\$((i+1)); [ \$i -lt 300 ] || exit 1; sleep 0.2; done"
-	after="touch $D/jx.stop; p=\$(cat $D/jx.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 300 ]; do i=\$((i+1)); sleep 0.2; done"
+	before=$(start_with_pid 5000 "JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=sockdir=/run/sjd,loglevel=info,logfile=$D/jx.agent.log $JAVA -XX:+UseG1GC -cp $D GcLoop $D/jx.stop $D/jx.data >$D/jx.java.out 2>$D/jx.java.err" "$D/jx.pid")
+	before+="; i=0; until grep -q running $D/jx.java.out; do i=\$((i+1)); [ \$i -lt 3000 ] || exit 1; sleep 0.2; done"
+	after="touch $D/jx.stop; p=\$(cat $D/jx.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 3000 ]; do i=\$((i+1)); sleep 0.2; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
 		--stap-opt -x --stap-opt 5000 --staprun-opt -x --staprun-opt 5000 --before "$before" --after "$after" \
@@ -667,7 +664,7 @@ ctx_script() {
 	local tcmd script=$S/examples/slow-request.stp
 	mkdir -p "$D/sr.dir"
 	rm -f "$D/sr.stop"
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/sr.agent.log
 	tcmd=$("$B/translator-patches/stap-java" --target-command \
 		"$JAVA -XX:+UseG1GC -Xms512m -Xmx512m -cp $CLASSES SlowRequests $D/sr.dir /dev/null $D/sr.stop" "$script")
@@ -675,7 +672,10 @@ ctx_script() {
 	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
 		-c "$tcmd" "$script" "$D/sr.stop" >"$D/sr.out" 2>"$D/sr.err" </dev/null || status=$?
 	[ "$status" -eq 0 ] || { show sr; false; }
-	diff -u - <(sed -E 's/[0-9]+ us/N us/g' "$D/sr.out") <<-EOF || { show sr; false; }
+	# a lock wait of the JVM's own (class loading, JFR's threads) can pass
+	# 1 ms on a slow guest: the example rightly prints it, the test keeps
+	# the program's monitor only
+	diff -u - <(sed -E 's/[0-9]+ us/N us/g' "$D/sr.out" | awk '!/^LOCK / || / for a SlowRequests\$Ledger held by /') <<-EOF || { show sr; false; }
 		request gc done
 		request lock done
 		request io done

@@ -10,4 +10,6 @@ EXTRA_DIST += \
 	testsuite/vm/kernel_runtime.stp \
 	testsuite/vm/java_vm.bash \
 	testsuite/vm/tour_mask.bash \
+	testsuite/vm/guest_pid.bash \
+	testsuite/vm/dispatch.bats \
 	testsuite/vm/systemtap_java.bats

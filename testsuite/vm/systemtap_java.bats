@@ -15,6 +15,7 @@
 bats_require_minimum_version 1.5.0
 
 load java_vm
+load guest_pid
 
 setup_file() {
 	java_vm_setup stapjava-sysjava || return 1
@@ -49,7 +50,7 @@ setup_file() {
 					for (int i = 0; i < 500; i++) burst(i); return; // one line: the backtraces' numbers stay
 				}
 				java.io.File stop = new java.io.File(args[1]);
-				for (int i = 0; i < 2400 && !stop.exists(); i++) {
+				for (int i = 0; i < 24000 && !stop.exists(); i++) {	// bounded: 20 min
 					ten(new Conform(), "hello", (short) 14, 'a', true, (byte) 10, 2.71828f, 3.14159265359, 254775806L, 42);
 					takeInt(7);
 					if (i == 0)
@@ -74,7 +75,7 @@ setup_file() {
 # NAME.agent.log.
 run_with_command() {
 	local name=$1 tcmd
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log
 	tcmd=$("$B/translator-patches/stap-java" --target-command "$2" "$D/$name.stp")
 	status=0
@@ -111,7 +112,7 @@ teardown_file() {
 	ln -sf "$B/translator-patches/stap-java" "$D/bin/stap"
 	export PATH=$D/bin:$PATH
 	local tcmd
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=60000
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
 	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/pname.agent.log
 	# Other runs first, without the agent: the bridge leaves it alone (not Conform).
 	# Conform ends right after its last calls (500 of burst()), and the
@@ -161,7 +162,7 @@ teardown_file() {
 }
 
 @test "java(PID) of a JVM started without the agent (it is loaded, as with -x), --compatible=3.0's \$argN, and SystemTap's own multiparams script form" {
-	# The JVM gets pid 5000 (ns_last_pid) and runs before the script, without
+	# The JVM gets pid 5000 (start_with_pid) and runs before the script, without
 	# the agent; the bridge loads it. The script ends itself once it has seen
 	# one ten() and one return of takeInt(7); the JVM then stops on its file.
 	cat >"$D/pid.stp" <<-'EOF'
@@ -177,10 +178,9 @@ teardown_file() {
 		}
 	EOF
 	local before after
-	before="echo 4999 >/proc/sys/kernel/ns_last_pid"
-	before+="; cd $D && $JAVA -cp $D Conform loop $D/pid.stop >$D/pid.java.out 2>$D/pid.java.err & echo \$! >$D/pid.pid"
-	before+="; i=0; until grep -q running $D/pid.java.out; do i=\$((i+1)); [ \$i -lt 600 ] || exit 1; sleep 0.2; done"
-	after="touch $D/pid.stop; p=\$(cat $D/pid.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 600 ]; do i=\$((i+1)); sleep 0.2; done"
+	before="cd $D || exit 1; $(start_with_pid 5000 "$JAVA -cp $D Conform loop $D/pid.stop >$D/pid.java.out 2>$D/pid.java.err" "$D/pid.pid")"
+	before+="; i=0; until grep -q running $D/pid.java.out; do i=\$((i+1)); [ \$i -lt 3000 ] || exit 1; sleep 0.2; done"
+	after="touch $D/pid.stop; p=\$(cat $D/pid.pid); i=0; while kill -0 \$p 2>/dev/null && [ \$i -lt 3000 ]; do i=\$((i+1)); sleep 0.2; done"
 	status=0
 	STAPJAVA_BRIDGE_OPTS="--sockdir /run/sjd --agent-options loglevel=info,logfile=$D/pid.agent.log" \
 		timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
