@@ -1647,9 +1647,11 @@ time.sleep(60)' "$q" "${sock##*/}" "$inode" 3>&- &
 	rm -f "$path"
 	wait_until 10 test -S "$path"
 	log_has "socket $path was removed or replaced; re-created it"
-	# a dead socket of the same name (bound by a process that is gone)
-	rm -f "$path"
-	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$path"
+	# a dead socket of the same name (bound by a process that is gone), put
+	# in place by rename: bound at the path itself after an rm, it lost the
+	# race with the agent's re-creation on a loaded machine (EADDRINUSE)
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$path.stale"
+	mv -f "$path.stale" "$path"
 	wait_until 10 recreated_twice
 	[ "$(stat -c %a "$path")" = 600 ]
 	# and a bridge gets through it
