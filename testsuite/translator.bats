@@ -56,6 +56,15 @@ golden() {
 	diff -u "$name.expected" <(printf '%s\n' "${output//"$KREL"/KREL}")
 }
 
+# wait_nonempty FILE: until FILE has something in it (what a program in the
+# background writes), bounded: 120 s, then says so.
+wait_nonempty() {
+	local _
+	for _ in $(seq 2400); do [ -s "$1" ] && return 0; sleep 0.05; done
+	echo "$1 still empty after 120 s" >&2
+	return 1
+}
+
 # the section of --dump output after the line "# stap-java --dump: $1"
 section() {
 	printf '%s\n' "$output" | awk -v h="# stap-java --dump: $1" '$0 == h { on = 1; next } /^# stap-java --dump: / { on = 0 } on'
@@ -512,7 +521,7 @@ split() {
 		echo "$BASHPID" >"$T/stapio"
 		wait
 	)
-	for _ in $(seq 50); do [ -s "$T/bridge.args" ] && break; sleep 0.1; done
+	wait_nonempty "$T/bridge.args"
 	# the bridge: stapio as --parent, the target as its parent, the pattern intact
 	[ "$(head -n 6 "$T/bridge.args")" = "--parent
 $(cat "$T/stapio")
@@ -822,8 +831,8 @@ stap_p2() {
 	export STAPJAVA_STAP=$T/stap
 	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err" &
 	pid=$!
-	# the first line is there before stap-java ends (bounded: 120 s)
-	for _ in $(seq 2400); do [ -s "$T/err" ] && break; sleep 0.05; done
+	# the first line is there before stap-java ends
+	wait_nonempty "$T/err"
 	[ "$(cat "$T/err")" = "first at $T/x:1:1" ]
 	touch "$T/go"
 	status=0
@@ -834,7 +843,7 @@ last, without a newline" ]
 	rm "$T/go"
 	"$SJ" -p2 -e 'probe begin {}' 2>"$T/err2" &
 	pid=$!
-	for _ in $(seq 2400); do [ -s "$T/err2" ] && break; sleep 0.05; done
+	wait_nonempty "$T/err2"
 	kill -TERM "$pid"
 	status=0
 	wait "$pid" || status=$?
