@@ -24,11 +24,6 @@ static const uint8_t all_events[4] = {
 	[WIRE_KIND_EXCEPTION] = WIRE_EXCEPTION_THROWN | WIRE_EXCEPTION_CATCH,
 };
 
-static const char *kind_name(uint8_t kind)
-{
-	return kind == WIRE_KIND_METHOD ? "method" : kind == WIRE_KIND_CLASS ? "class" : "exception";
-}
-
 /* Under c->lock: queue our Hello (no trailer, before any event). */
 static int send_hello_locked(struct conn *c)
 {
@@ -209,12 +204,12 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 		sj_info("conn#%u: %s \"%.*s\"", c->serial, name, (int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
 	case WIRE_CMD_REGISTER:
-		sj_info("conn#%u: %s %s 0x%x \"%.*s\"", c->serial, name, kind_name(cmd->kind),
+		sj_info("conn#%u: %s %s 0x%x \"%.*s\"", c->serial, name, wire_kind_name(cmd->kind),
 			cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
 	case WIRE_CMD_REGISTER_SLOT:
 		sj_info("conn#%u: %s %u %s 0x%x \"%.*s\"", c->serial, name, cmd->slot,
-			kind_name(cmd->kind), cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
+			wire_kind_name(cmd->kind), cmd->events, (int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
 	case WIRE_CMD_FIRE_IN_THREAD:
 		sj_info("conn#%u: %s: its markers fire in the Java threads, session %u", c->serial, name,
@@ -222,7 +217,7 @@ static void log_applied(const struct conn *c, const struct wire_command *cmd)
 		return;
 	case WIRE_CMD_UNREGISTER:
 	case WIRE_CMD_LIST_MATCHES:
-		sj_info("conn#%u: %s %s \"%.*s\"", c->serial, name, kind_name(cmd->kind),
+		sj_info("conn#%u: %s %s \"%.*s\"", c->serial, name, wire_kind_name(cmd->kind),
 			(int)cmd->pattern.len, cmd->pattern.ptr);
 		return;
 	case WIRE_CMD_OPTIONAL_DATA:

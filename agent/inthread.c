@@ -2,6 +2,8 @@
 #include "inthread.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,22 +16,35 @@
 
 /* One fire id: which connection's slot it fires. gen is 0 while the id is
  * free; a Java thread reads gen first (acquire), the I/O thread writes it
- * last (release). */
+ * last (release). unseen_gen is gen once an event it selected found no
+ * tracer on the slot's marker (a generation, not a flag: a thread late
+ * for an id given back and taken again cannot mark the new owner's);
+ * told_gen and what are under tell_lock. */
 struct fire_id {
 	uint8_t conn;
 	uint16_t slot;
 	uint64_t gen;
+	uint64_t unseen_gen;
+	uint64_t told_gen;
+	char what[INTHREAD_WHAT_MAX];
 };
 
 static struct fire_id ids[INTHREAD_MAX_IDS];
+/* the I/O thread's rounds and the VM's death callback both tell */
+static pthread_mutex_t tell_lock = PTHREAD_MUTEX_INITIALIZER;
+/* an id was marked since the last look: most rounds look at this alone */
+static bool unseen_pending;
 
-int inthread_id_take(unsigned conn, unsigned slot)
+int inthread_id_take(unsigned conn, unsigned slot, const char *what)
 {
 	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++) {
 		if (__atomic_load_n(&ids[i].gen, __ATOMIC_RELAXED))
 			continue;
 		ids[i].conn = (uint8_t)conn;
 		ids[i].slot = (uint16_t)slot;
+		pthread_mutex_lock(&tell_lock);
+		snprintf(ids[i].what, sizeof ids[i].what, "%s", what);
+		pthread_mutex_unlock(&tell_lock);
 		/* newer than every match made so far: none of them fires it */
 		__atomic_store_n(&ids[i].gen, atomic_fetch_add(&conn_generation, 1) + 1, __ATOMIC_RELEASE);
 		return (int)i;
@@ -41,6 +56,27 @@ void inthread_id_give(int id)
 {
 	if (id >= 0 && (unsigned)id < INTHREAD_MAX_IDS)
 		__atomic_store_n(&ids[id].gen, 0, __ATOMIC_RELEASE);
+}
+
+void inthread_tell_unseen(bool wait)
+{
+	/* what a thread marked before setting the flag is seen once it is taken */
+	if (!__atomic_exchange_n(&unseen_pending, false, __ATOMIC_ACQ_REL) && !wait)
+		return;
+	pthread_mutex_lock(&tell_lock);
+	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++) {
+		struct fire_id *f = &ids[i];
+		uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
+
+		if (!g || __atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
+			continue;
+		f->told_gen = g;
+		emit_notice(1u << f->conn, "in-thread: slot %u (%s) selected an event while no tracer was on "
+			    "the agent's slot%u marker in this JVM (its SDT semaphore was 0): that event was not "
+			    "seen, nor are the slot's next ones until a tracer probes the marker",
+			    f->slot, f->what, f->slot);
+	}
+	pthread_mutex_unlock(&tell_lock);
 }
 
 /* The event as the markers show it to every in-thread connection: the
@@ -77,12 +113,21 @@ static void fill(const struct emission *em, struct marker_args *a)
 	ev->retval.type = ret_type;
 }
 
-/* The fire ids of SET that fire for connection CI in generation GEN. */
-static bool fires(const struct fire_id *f, unsigned ci, uint64_t gen)
+/* The fire ids of SET that fire for connection CI in generation GEN. One
+ * that would but for a tracer is marked, once (inthread_tell_unseen). */
+static bool fires(struct fire_id *f, unsigned ci, uint64_t gen)
 {
 	uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 
-	return g && g <= gen && f->conn == ci && markers_slot_probed(f->slot);
+	if (!g || g > gen || f->conn != ci)
+		return false;
+	if (markers_slot_probed(f->slot))
+		return true;
+	if (__atomic_load_n(&f->unseen_gen, __ATOMIC_RELAXED) != g) {
+		__atomic_store_n(&f->unseen_gen, g, __ATOMIC_RELEASE);
+		__atomic_store_n(&unseen_pending, true, __ATOMIC_RELEASE);
+	}
+	return false;
 }
 
 bool inthread_would_fire(const struct fire_set *set, unsigned conn, uint64_t gen)
@@ -127,7 +172,7 @@ __attribute__((noinline)) void inthread_fire(const struct emission *em, uint32_t
 		}
 		for (unsigned w = 0; w < INTHREAD_MAX_IDS / 64; w++) {
 			for (uint64_t bits = em->want.fire.w[w]; bits; bits &= bits - 1) {
-				const struct fire_id *f = &ids[w * 64 + (unsigned)__builtin_ctzll(bits)];
+				struct fire_id *f = &ids[w * 64 + (unsigned)__builtin_ctzll(bits)];
 
 				if (!fires(f, ci, em->want.gen))
 					continue;

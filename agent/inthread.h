@@ -39,11 +39,23 @@ static inline bool fire_set_empty(const struct fire_set *s)
 	return true;
 }
 
-/* I/O thread: a fire id for slot SLOT of the
- * connection at index CONN, or -ENOSPC when every id is taken. */
-int inthread_id_take(unsigned conn, unsigned slot);
+/* The registration of a fire id, as messages name it (longer is cut). */
+#define INTHREAD_WHAT_MAX 120u
+
+/* I/O thread: a fire id for slot SLOT of the connection at index CONN,
+ * whose registration WHAT says ("method 0x1 \"C.m\""), or -ENOSPC when
+ * every id is taken. */
+int inthread_id_take(unsigned conn, unsigned slot, const char *what);
 /* I/O thread: ID (>= 0) is free again. */
 void inthread_id_give(int id);
+/* An id whose slot selected an event while no tracer was on the slot's
+ * marker (its SDT semaphore 0: stap had not put its uprobes in this JVM's
+ * copy of the library) lost that event: its connection is told, by a
+ * Notice, once per registration. The I/O thread calls this every round
+ * (a flag's load when nothing was marked); the VM's death callback with
+ * WAIT, before VmDeath ends the streams: it waits for a round's telling
+ * under way and looks at every id itself. */
+void inthread_tell_unseen(bool wait);
 
 struct emission;
 /* Fire EM's markers for the in-thread connections in CONNS (bit i:

@@ -20,11 +20,13 @@
 #include "commands.h"
 #include "conn.h"
 #include "emit.h"
+#include "inthread.h"
 #include "jfr.h"
 #include "jvmti_events.h"
 #include "listener.h"
 #include "log.h"
 #include "tbuf.h"
+#include "wire.h"
 
 #define IO_POLL_MS 200          /* bound on noticing VM death or a removed socket */
 #define IO_CHECK_SOCKET_MS 1000
@@ -611,6 +613,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		}
 		/* the threads' own buffers first: what they hold goes out in this round */
 		conn_take_thread_buffers();
+		inthread_tell_unseen(false);
 		/* write everything queued, not only where poll said so: events arrive all the time */
 		/* lingering pays only while bytes go out: a peer that reads nothing
 		 * is waited for by POLLOUT, not by waking every IO_BATCH_NS */
@@ -669,7 +672,7 @@ int io_start(JNIEnv *jni)
 {
 	jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
 	jmethodID ctor = tc ? (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V") : NULL;
-	jstring name = (*jni)->NewStringUTF(jni, "stapjava-agent");
+	jstring name = (*jni)->NewStringUTF(jni, WIRE_AGENT_IO_THREAD);
 	jobject thread = ctor && name ? (*jni)->NewObject(jni, tc, ctor, name) : NULL;
 
 	if (!thread) {

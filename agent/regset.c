@@ -92,7 +92,11 @@ int regset_add(struct regset *s, unsigned conn, uint8_t kind, uint8_t events, in
 		goto fail;
 	r->fire_id = -1;
 	if (slot >= 0) {
-		rc = inthread_id_take(conn, (unsigned)slot);
+		char what[INTHREAD_WHAT_MAX];
+
+		snprintf(what, sizeof what, "%s 0x%x \"%.*s\"", wire_kind_name(kind), events,
+			 (int)(len > 80 ? 80 : len), text);
+		rc = inthread_id_take(conn, (unsigned)slot, what);
 		if (rc < 0) {
 			snprintf(err, errlen, "more than %u slot registrations of in-thread sessions in this JVM",
 				 INTHREAD_MAX_IDS);

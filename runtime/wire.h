@@ -192,7 +192,19 @@ enum wire_optional_bits {              /* OPTIONAL_DATA mask; other bits are ign
 	WIRE_OPT_MONITOR      = 1u << 3, /* needs WIRE_CAP_MONITOR_DETAIL */
 };
 
+/* The agent's I/O thread's name (its /proc/PID/task/TID/comm) from VMInit
+ * on, when it makes its socket: a bridge tells by it that an agent runs
+ * and has started. */
+#define WIRE_AGENT_IO_THREAD "stapjava-agent"
+
 enum wire_kind { WIRE_KIND_METHOD = 1, WIRE_KIND_CLASS = 2, WIRE_KIND_EXCEPTION = 3 };
+/* "method", "class", "exception": a kind as logs and messages say it
+ * ("?" for a byte that is none). */
+static inline const char *wire_kind_name(unsigned kind)
+{
+	return kind == WIRE_KIND_METHOD ? "method" : kind == WIRE_KIND_CLASS ? "class" :
+	       kind == WIRE_KIND_EXCEPTION ? "exception" : "?";
+}
 
 enum wire_event_bits {                 /* REGISTER events mask, per kind */
 	WIRE_METHOD_ENTER = 1u << 0, WIRE_METHOD_RETURN = 1u << 1, WIRE_METHOD_COMPILE = 1u << 2,

@@ -272,9 +272,7 @@ static int jfr_data(struct handler *h, const struct wire_event *ev)
  * agent left out. */
 static int list_match(struct handler *h, const struct wire_event *ev)
 {
-	static const char *const kinds[] = { [WIRE_KIND_METHOD] = "method", [WIRE_KIND_CLASS] = "class",
-					     [WIRE_KIND_EXCEPTION] = "exception" };
-	const char *kind = kinds[ev->kind];   /* the decoder took only these */
+	const char *kind = wire_kind_name(ev->kind);   /* the decoder took only the three */
 	char *line = h->line + h->batched;
 	size_t k = strlen(kind);
 	ssize_t n;

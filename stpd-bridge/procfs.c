@@ -142,7 +142,7 @@ int64_t procfs_age_from(double uptime_s, uint64_t starttime, long hz)
 	return age < 0 ? 0 : age;
 }
 
-int64_t procfs_age_ms(const struct jvm_id *id)
+static int64_t age_of(uint64_t starttime)
 {
 	char buf[128];
 	double up;
@@ -150,7 +150,12 @@ int64_t procfs_age_ms(const struct jvm_id *id)
 
 	if (read_file("/proc/uptime", buf, sizeof buf) < 0 || sscanf(buf, "%lf", &up) != 1 || hz <= 0)
 		return -1;
-	return procfs_age_from(up, id->starttime, hz);
+	return procfs_age_from(up, starttime, hz);
+}
+
+int64_t procfs_age_ms(const struct jvm_id *id)
+{
+	return age_of(id->starttime);
 }
 
 bool procfs_same_process(const struct jvm_id *id)
@@ -252,17 +257,18 @@ bool procfs_jvm_mentions(pid_t pid, const char *needle)
 	return false;
 }
 
-bool procfs_has_thread(pid_t pid, const char *comm)
+/* The start time of PID's first thread named COMM: 0, -ENOENT (none). */
+static int thread_starttime(pid_t pid, const char *comm, uint64_t *starttime)
 {
 	char path[64], name[64];
-	bool found = false;
+	int rc = -ENOENT;
 	struct dirent *d;
 
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *dir = opendir(path);
 	if (!dir)
-		return false;
-	while (!found && (d = readdir(dir))) {
+		return -ENOENT;
+	while (rc && (d = readdir(dir))) {
 		if (d->d_name[0] == '.')
 			continue;
 		char cpath[320];
@@ -270,10 +276,25 @@ bool procfs_has_thread(pid_t pid, const char *comm)
 		ssize_t n = read_file(cpath, name, sizeof name);
 		if (n > 0 && name[n - 1] == '\n')
 			name[--n] = '\0';
-		found = n > 0 && strcmp(name, comm) == 0;
+		if (n > 0 && strcmp(name, comm) == 0)
+			rc = procfs_starttime((pid_t)atoi(d->d_name), starttime) == 0 ? 0 : -ENOENT;
 	}
 	closedir(dir);
-	return found;
+	return rc;
+}
+
+bool procfs_has_thread(pid_t pid, const char *comm)
+{
+	uint64_t st;
+
+	return thread_starttime(pid, comm, &st) == 0;
+}
+
+int64_t procfs_thread_age_ms(pid_t pid, const char *comm)
+{
+	uint64_t st;
+
+	return thread_starttime(pid, comm, &st) == 0 ? age_of(st) : -1;
 }
 
 bool procfs_catches_signal(pid_t pid, int sig)

@@ -49,6 +49,9 @@ int procfs_jvm_flag(pid_t pid, const char *name);
 bool procfs_jvm_mentions(pid_t pid, const char *needle);
 /* Has PID a thread named COMM (its /proc/PID/task/TID/comm)? */
 bool procfs_has_thread(pid_t pid, const char *comm);
+/* How long ago PID's thread named COMM started, in ms; -1: no such thread
+ * (or unknown). */
+int64_t procfs_thread_age_ms(pid_t pid, const char *comm);
 /* Has PID a handler for signal SIG (SigCgt)? */
 bool procfs_catches_signal(pid_t pid, int sig);
 

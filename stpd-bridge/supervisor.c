@@ -28,6 +28,7 @@
 #include "print.h"
 #include "procfs.h"
 #include "recorder.h"
+#include "wire.h"
 #include "worker.h"
 
 #define STOP_GRACE_MS   3000  /* how long workers get to unregister */
@@ -71,7 +72,7 @@ struct supervisor {
 	struct jvm_list served;  /* JVMs that had a worker: never a second one */
 	struct discovery *disc;
 	struct jvm_list failed;  /* -x JVMs that cannot be served: not again */
-	struct jvm_list told;    /* -x JVMs waited for (--no-attach), said once */
+	struct jvm_list told;    /* -x JVMs waited for (--no-attach; an agent not started yet), said once */
 	struct jvm_list bad_socket; /* something unusable where the socket should be: said once */
 	struct jvm_list unselected; /* JVMs --jvm does not select: their command line is read once */
 	struct recorder rec;     /* --record */
@@ -267,15 +268,32 @@ static void worker_died(struct supervisor *s, const struct child *k, pid_t pid, 
 		(int)pid, sig, strsignal(sig), delay, r->count, RESTART_MAX);
 }
 
-/* --no-attach: a named JVM without a socket is waited for, and told once
- * (a bridge that only waits would look like one that hangs). */
-static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id, const char *why)
+/* Is this the first time ID is told it is waited for? (A bridge that only
+ * waits would look like one that hangs: it says so, once.) */
+static bool first_told(struct supervisor *s, const struct jvm_id *id)
 {
 	if (jvm_list_has(&s->told, id))
-		return;
+		return false;
 	jvm_list_add(&s->told, id);
-	sj_warn("pid %d: no agent socket yet: %s; waiting for it (--no-attach: the agent is not "
-		"loaded into a running JVM)", (int)id->pid, why);
+	return true;
+}
+
+/* A named JVM whose agent has not started (no I/O thread: the VM is still
+ * starting). */
+static void tell_agent_not_started(struct supervisor *s, const struct jvm_id *id, int64_t age)
+{
+	if (first_told(s, id))
+		sj_warn("pid %d: runs with the stapjava agent, whose I/O thread has not started %lld ms "
+			"after the JVM did (the VM has not finished starting, or the agent failed: its log "
+			"says); waiting for its socket", (int)id->pid, (long long)age);
+}
+
+/* --no-attach: a named JVM without a socket. */
+static void tell_no_socket_yet(struct supervisor *s, const struct jvm_id *id, const char *why)
+{
+	if (first_told(s, id))
+		sj_warn("pid %d: no agent socket yet: %s; waiting for it (--no-attach: the agent is not "
+			"loaded into a running JVM)", (int)id->pid, why);
 }
 
 /* DIR: with a socket's DIRFD, that directory as the JVM sees it. */
@@ -370,7 +388,7 @@ static bool has_agent(const struct supervisor *s, pid_t pid)
 {
 	const char *base = s->o->agent ? strrchr(s->o->agent, '/') : NULL;
 
-	return procfs_has_thread(pid, "stapjava-agent") || procfs_maps_file(pid, "libstapjava.so") ||
+	return procfs_has_thread(pid, WIRE_AGENT_IO_THREAD) || procfs_maps_file(pid, "libstapjava.so") ||
 	       (base && base[1] && procfs_maps_file(pid, base + 1)) ||
 	       procfs_jvm_mentions(pid, "libstapjava");
 }
@@ -437,7 +455,17 @@ static void consider(struct supervisor *s, pid_t pid, bool named)
 		return;
 	}
 	if (has_agent(s, pid)) {
-		if (!settled)
+		/* the agent makes its socket as its I/O thread starts, once the VM
+		 * has started (VMInit): a JVM that starts slowly is waited for, as
+		 * long as it takes, and said to once; an I/O thread that ran
+		 * SETTLE_MS without a socket is a failure */
+		int64_t io_age = procfs_thread_age_ms(pid, WIRE_AGENT_IO_THREAD);
+		if (io_age < 0) {
+			if (settled)
+				tell_agent_not_started(s, &id, age);
+			return;
+		}
+		if (io_age < SETTLE_MS)
 			return;
 		sj_error("pid %d: runs with the stapjava agent, but its socket cannot be found: %s: the "
 			 "agent did not start (the JVM's stderr or the agent's log says why), or was given "

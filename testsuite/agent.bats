@@ -88,6 +88,33 @@ sock_name() {
 	echo "jvm-$(stat -L -c %i "/proc/$1/ns/pid")-$(awk '/^NSpid:/ {print $NF}' "/proc/$1/status")-$(awk '{print $22}' "/proc/$1/stat").sock"
 }
 
+# A JVM started just before `stpd-bridge -x PID` (as stap-java -x does it in
+# a slow machine's guest) may take longer than the bridge's settling time to
+# reach VMInit, where the agent starts its I/O thread and socket: the
+# bridge said the socket could not be found and gave the JVM up. Here the VM
+# is held before it even loads its agents (PauseAtStartup, until its file
+# goes): its command line names the agent, which has no I/O thread yet.
+@test "-x PID of a JVM whose agent has not started yet (the VM still starting): waited for however long, said once, then served" {
+	start_jvm "$JDK17" "" -- -XX:+UnlockDiagnosticVMOptions -XX:+PauseAtStartup \
+		"-XX:PauseAtStartupFile=$T/paused" Families methods "$T/go"
+	wait_until 30 test -e "$T/paused"
+	local jvm=$JPID
+	start_bridge b -m Demo.add
+	# said once the JVM is past the settling time (10 s), and the bridge waits on
+	wait_until 60 grep -qs ': warn: ' "$T/b.log"
+	kill -0 "$BPID"
+	rm "$T/paused"
+	wait_until 60 log_has 'conn#1: Start'
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "$BPID"
+	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/ [0-9]+ ms / N ms /')" = "warn: pid $jvm: runs with the stapjava agent, whose I/O thread has not started N ms after the JVM did (the VM has not finished starting, or the agent failed: its log says); waiting for its socket" ] ||
+		{ cat "$T/b.log" >&2; false; }
+	[ "$(mask "$T/b.out")" = "$(printf '%s\n' 'method.enter pid=P tid=T ts=X method=Demo.add(II)I args=' \
+		'method.return pid=P tid=T ts=X method=Demo.add(II)I popped=0 ret=?')" ] || { cat "$T/b.out" >&2; false; }
+}
+
 # start_client ARGS...: sjclient in the background, events to $T/events.
 start_client() {
 	"$CLIENT" "$@" >"$T/events" 2>"$T/client.err" 3>&- &
@@ -3171,6 +3198,32 @@ check_latelink() {
 	! grep -E ': (warn|error): ' "$T/a.log" "$T/b.log" || return 1
 	log_has 'conn#1: FireInThread: its markers fire in the Java threads, session 11'
 	log_has 'conn#2: RegisterSlot 0 method 0x1 "Demo.retZ"'
+}
+
+# A slot whose marker no tracer probes (stap had not put its uprobes in
+# this JVM's copy of the library: a stap -x started while the JVM was
+# loading the agent, a container's copy of it) loses what it selects: the
+# session is told, once per registration, and the others are not. Here no
+# tracer is on anything: slot 0 selects one call (Demo.add), slot 1 two
+# (Demo.refs), slot 2 none (no such method).
+@test "in-thread: an event a slot selects while no tracer is on its marker is said lost, once per registration" {
+	start_jvm "$JDK17" "" -- Families methods "$T/go"
+	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 11 \
+		--slot 0:method.enter:Demo.add --slot 1:method.return:Demo.refs --slot 2:method.enter:Demo.nothing \
+		--log-file "$T/a.log" 3>&- &
+	BPIDS+=($!)
+	wait_until 30 log_has 'conn#1: Start'
+	touch "$T/go"
+	wait_exit "$JPID"
+	JPID=
+	wait_exit "${BPIDS[-1]}"
+	local lost='selected an event while no tracer was on the agent'"'"'s slot%s marker in this JVM (its SDT semaphore was 0): that event was not seen, nor are the slot'"'"'s next ones until a tracer probes the marker'
+	[ "$(grep -E ': (warn|error): ' "$T/a.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/: pid [0-9]+: /: /' | sort)" = "$(printf '%s\n' \
+		"warn: in-thread: slot 0 (method 0x1 \"Demo.add\") $(printf "$lost" 0)" \
+		"warn: in-thread: slot 1 (method 0x2 \"Demo.refs\") $(printf "$lost" 1)")" ] ||
+		{ cat "$T/a.log" >&2; false; }
+	# the JVM's log says it too (the agent's warnings go there as well)
+	[ "$(log_count 'in-thread: slot [01] (method 0x[12] "Demo.[a-zA-Z]*") selected an event while no tracer')" = 2 ]
 }
 
 # The agent keeps 256 slot registrations over all its connections: the

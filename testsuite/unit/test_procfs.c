@@ -1,10 +1,12 @@
 /* test_procfs.c: what stpd-bridge/procfs.h computes from /proc's numbers. */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -34,6 +36,38 @@ static void test_age_of_self(void **state)
 	int64_t age = procfs_age_ms(&id);
 	assert_true(age >= 0);
 	assert_true(age < 600000);
+}
+
+static void *wait_for_go(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	return (void *)(intptr_t)read(fds[0], &c, 1);
+}
+
+/* A thread found by its name (the agent's I/O thread, by the bridge): its
+ * age, or -1 while there is none of that name. */
+static void test_thread_age(void **state)
+{
+	(void)state;
+	pthread_t t;
+	int fds[2];
+
+	assert_int_equal(procfs_thread_age_ms(getpid(), "sj-age-test"), -1);
+	assert_false(procfs_has_thread(getpid(), "sj-age-test"));
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(pthread_create(&t, NULL, wait_for_go, fds), 0);
+	assert_int_equal(pthread_setname_np(t, "sj-age-test"), 0);
+	int64_t age = procfs_thread_age_ms(getpid(), "sj-age-test");
+	assert_true(age >= 0);
+	assert_true(age < 600000);
+	assert_true(procfs_has_thread(getpid(), "sj-age-test"));
+	assert_int_equal(write(fds[1], "g", 1), 1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(procfs_thread_age_ms(getpid(), "sj-age-test"), -1);
+	close(fds[0]);
+	close(fds[1]);
 }
 
 /* parse LINE: its inode and path when accepted */
@@ -110,6 +144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_age_never_negative),
 		cmocka_unit_test(test_age_of_self),
+		cmocka_unit_test(test_thread_age),
 		cmocka_unit_test(test_unix_lines),
 		cmocka_unit_test(test_holds_sockets),
 	};

@@ -18,14 +18,16 @@
 
 /* inthread.c's fire ids, without a JVM: 256 of them, handed out in order. */
 static bool taken[INTHREAD_MAX_IDS];
+static char taken_what[INTHREAD_MAX_IDS][INTHREAD_WHAT_MAX];
 
-int inthread_id_take(unsigned conn, unsigned slot)
+int inthread_id_take(unsigned conn, unsigned slot, const char *what)
 {
 	(void)conn;
 	(void)slot;
 	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++)
 		if (!taken[i]) {
 			taken[i] = true;
+			snprintf(taken_what[i], sizeof taken_what[i], "%s", what);
 			return (int)i;
 		}
 	return -ENOSPC;
@@ -258,6 +260,9 @@ static void test_fire_ids(void **state)
 	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_ENTER, 3, "A.m"), 0);
 	assert_int_equal(add(&s, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, 4, "A.*"), 0);
 	assert_int_equal(regset_publish(&s, bits), 0);
+	/* what the Notice of an event no tracer saw names (inthread.h) */
+	assert_string_equal(taken_what[0], "method 0x1 \"A.m\"");
+	assert_string_equal(taken_what[1], "method 0x2 \"A.*\"");
 	memset(fire, 0, sizeof fire);
 	assert_int_equal(regset_match_method(&s, "A.m()V", 6, fire), WIRE_METHOD_ENTER | WIRE_METHOD_RETURN);
 	assert_int_equal(fire[0].w[0], 1u << 0);
