@@ -16,14 +16,17 @@
 
 /* One fire id: which connection's slot it fires. gen is 0 while the id is
  * free; a Java thread reads gen first (acquire), the I/O thread writes it
- * last (release). unseen_gen is gen once an event it selected found no
- * tracer on the slot's marker (a generation, not a flag: a thread late
- * for an id given back and taken again cannot mark the new owner's);
- * told_gen and what are under tell_lock. */
+ * last (release). probed_gen is gen once an event it selected found a
+ * tracer on the slot's marker, unseen_gen once one found none before that
+ * (generations, not flags: a thread late for an id given back and taken
+ * again cannot mark the new owner's). A tracer that leaves (its script
+ * ending before the session does) loses nothing the script wanted; one
+ * that never came, every event. told_gen and what are under tell_lock. */
 struct fire_id {
 	uint8_t conn;
 	uint16_t slot;
 	uint64_t gen;
+	uint64_t probed_gen;
 	uint64_t unseen_gen;
 	uint64_t told_gen;
 	char what[INTHREAD_WHAT_MAX];
@@ -71,7 +74,7 @@ void inthread_tell_unseen(bool wait)
 		if (!g || __atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
 			continue;
 		f->told_gen = g;
-		emit_notice(1u << f->conn, "in-thread: slot %u (%s) selected an event while no tracer was on "
+		emit_notice(1u << f->conn, "in-thread: slot %u (%s) selected an event before any tracer was on "
 			    "the agent's slot%u marker in this JVM (its SDT semaphore was 0): that event was not "
 			    "seen, nor are the slot's next ones until a tracer probes the marker",
 			    f->slot, f->what, f->slot);
@@ -114,16 +117,21 @@ static void fill(const struct emission *em, struct marker_args *a)
 }
 
 /* The fire ids of SET that fire for connection CI in generation GEN. One
- * that would but for a tracer is marked, once (inthread_tell_unseen). */
+ * that would but for a tracer that never came is marked, once
+ * (inthread_tell_unseen). */
 static bool fires(struct fire_id *f, unsigned ci, uint64_t gen)
 {
 	uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 
 	if (!g || g > gen || f->conn != ci)
 		return false;
-	if (markers_slot_probed(f->slot))
+	if (markers_slot_probed(f->slot)) {
+		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g)
+			__atomic_store_n(&f->probed_gen, g, __ATOMIC_RELAXED);
 		return true;
-	if (__atomic_load_n(&f->unseen_gen, __ATOMIC_RELAXED) != g) {
+	}
+	if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g &&
+	    __atomic_load_n(&f->unseen_gen, __ATOMIC_RELAXED) != g) {
 		__atomic_store_n(&f->unseen_gen, g, __ATOMIC_RELEASE);
 		__atomic_store_n(&unseen_pending, true, __ATOMIC_RELEASE);
 	}

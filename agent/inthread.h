@@ -48,10 +48,11 @@ static inline bool fire_set_empty(const struct fire_set *s)
 int inthread_id_take(unsigned conn, unsigned slot, const char *what);
 /* I/O thread: ID (>= 0) is free again. */
 void inthread_id_give(int id);
-/* An id whose slot selected an event while no tracer was on the slot's
+/* An id whose slot selected an event before any tracer was on the slot's
  * marker (its SDT semaphore 0: stap had not put its uprobes in this JVM's
  * copy of the library) lost that event: its connection is told, by a
- * Notice, once per registration. The I/O thread calls this every round
+ * Notice, once per registration. (Events after a tracer has left are not:
+ * its script has ended.) The I/O thread calls this every round
  * (a flag's load when nothing was marked); the VM's death callback with
  * WAIT, before VmDeath ends the streams: it waits for a round's telling
  * under way and looks at every id itself. */

@@ -341,7 +341,7 @@ run_ctx_x_pid() {
 	[ "$status" -eq 0 ] || { show copy; false; }
 	[ ! -s "$D/copy.out" ] || { show copy; false; }
 	[ "$(clean_err "$D/copy.err" | sed -E 's/^stpd-bridge\[[0-9]+\]: /stpd-bridge[N]: /')" = "$(printf '%s\n' \
-		"stpd-bridge[N]: warn: pid 5000: in-thread: slot 0 (method 0x1 \"Ctx.step\") selected an event while no tracer was on the agent's slot0 marker in this JVM (its SDT semaphore was 0): that event was not seen, nor are the slot's next ones until a tracer probes the marker" \
+		"stpd-bridge[N]: warn: pid 5000: in-thread: slot 0 (method 0x1 \"Ctx.step\") selected an event before any tracer was on the agent's slot0 marker in this JVM (its SDT semaphore was 0): that event was not seen, nor are the slot's next ones until a tracer probes the marker" \
 		'WARNING: java.method("Ctx.step").enter never fired: no event of any JVM matched it')" ] || { show copy; false; }
 	[ "$(cat "$D/ctx.bin")" = ABC ]
 }
