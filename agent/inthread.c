@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "emit.h"
+#include "log.h"
 #include "markers.h"
 #include "scratch.h"
 
@@ -29,6 +30,7 @@ struct fire_id {
 	uint64_t probed_gen;
 	uint64_t unseen_gen;
 	uint64_t told_gen;
+	uint64_t said_gen;       /* a tracer's coming logged */
 	char what[INTHREAD_WHAT_MAX];
 };
 
@@ -37,6 +39,8 @@ static struct fire_id ids[INTHREAD_MAX_IDS];
 static pthread_mutex_t tell_lock = PTHREAD_MUTEX_INITIALIZER;
 /* an id was marked since the last look: most rounds look at this alone */
 static bool unseen_pending;
+/* ids taken: a round with none looks at nothing (the I/O thread writes it) */
+static unsigned ids_taken;
 
 int inthread_id_take(unsigned conn, unsigned slot, const char *what)
 {
@@ -50,6 +54,7 @@ int inthread_id_take(unsigned conn, unsigned slot, const char *what)
 		pthread_mutex_unlock(&tell_lock);
 		/* newer than every match made so far: none of them fires it */
 		__atomic_store_n(&ids[i].gen, atomic_fetch_add(&conn_generation, 1) + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&ids_taken, ids_taken + 1, __ATOMIC_RELAXED);
 		return (int)i;
 	}
 	return -ENOSPC;
@@ -57,21 +62,35 @@ int inthread_id_take(unsigned conn, unsigned slot, const char *what)
 
 void inthread_id_give(int id)
 {
-	if (id >= 0 && (unsigned)id < INTHREAD_MAX_IDS)
+	if (id >= 0 && (unsigned)id < INTHREAD_MAX_IDS && __atomic_load_n(&ids[id].gen, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&ids[id].gen, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&ids_taken, ids_taken - 1, __ATOMIC_RELAXED);
+	}
 }
 
 void inthread_tell_unseen(bool wait)
 {
-	/* what a thread marked before setting the flag is seen once it is taken */
-	if (!__atomic_exchange_n(&unseen_pending, false, __ATOMIC_ACQ_REL) && !wait)
+	if (!wait && !__atomic_load_n(&ids_taken, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&tell_lock);
+	/* what a thread marked before setting the flag is seen once it is taken */
+	const bool marked = __atomic_load_n(&unseen_pending, __ATOMIC_RELAXED) &&
+			    __atomic_exchange_n(&unseen_pending, false, __ATOMIC_ACQ_REL);
 	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++) {
 		struct fire_id *f = &ids[i];
 		uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 
-		if (!g || __atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
+		if (!g)
+			continue;
+		/* a tracer that came and left between two events (a slot whose
+		 * method was not called while its script ran) was there all the same */
+		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g && markers_slot_probed(f->slot))
+			__atomic_store_n(&f->probed_gen, g, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) == g && f->said_gen != g) {
+			f->said_gen = g;
+			sj_info("in-thread: slot %u (%s): a tracer is on its marker", f->slot, f->what);
+		}
+		if (!(marked || wait) || __atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
 			continue;
 		f->told_gen = g;
 		emit_notice(1u << f->conn, "in-thread: slot %u (%s) selected an event before any tracer was on "

@@ -3226,35 +3226,64 @@ check_latelink() {
 	[ "$(log_count 'in-thread: slot [01] (method 0x[12] "Demo.[a-zA-Z]*") selected an event before any tracer')" = 2 ]
 }
 
-# The other side: a tracer that was on the marker and left (its script
-# ended before the bridge did, as every stap session ends) loses nothing
-# anybody wanted: nothing is said. Round 1 runs under bpftrace, round 2
-# after it has gone, with the registration standing.
-@test "in-thread: events after the slot's tracer has left are not said lost" {
+# rounds_under_bpftrace: bpftrace counting slot0 (BTPID), a JVM running
+# Families' rounds in $T/r once $T/go exists, and an in-thread bridge with
+# slot 0 on Rounds.tick (its log $T/a.log).
+rounds_under_bpftrace() {
 	local lib
 	lib=$(readlink -f "$AGENT")
 	start_bpftrace "usdt:$lib:stapjava:slot0 { @calls = count(); }"
-	local btpid=$BTPID
 	mkdir "$T/r"
 	start_jvm "$JDK17" "" -- Families rounds "$T/go" "$T/r"
 	"$BRIDGE" -x "$JPID" --sockdir "$T/s" --rescan-ms 20 --fire --in-thread --session 11 \
 		--slot 0:method.enter:Rounds.tick --log-file "$T/a.log" 3>&- &
 	BPIDS+=($!)
-	wait_until 30 log_has 'conn#1: Start'
-	touch "$T/go" "$T/r/go.1"
-	wait_until 30 test -e "$T/r/done.1"
-	kill -INT "$btpid"
-	wait_exit "$btpid" 60 || true
-	[ "$(grep '^@calls' "$T/bt.out")" = '@calls: 10' ] || { cat "$T/bt.out" "$T/bt.err" >&2; false; }
-	touch "$T/r/go.2"
-	wait_until 30 test -e "$T/r/done.2"
+}
+
+# rounds_end N: the rounds stopped after round N; the JVM and the bridge
+# ended; nothing said lost, by the bridge or in the JVM's log.
+rounds_end() {
 	touch "$T/r/stop"
 	wait_exit "$JPID"
 	JPID=
 	wait_exit "${BPIDS[-1]}"
-	[ "$(cat "$T/java.out")" = 'rounds 2' ]
+	[ "$(cat "$T/java.out")" = "rounds $1" ]
 	! grep -E ': (warn|error): ' "$T/a.log" || return 1
 	! log_has 'selected an event before any tracer' || return 1
+}
+
+# The other side: a tracer that was on the marker and left (its script
+# ended before the bridge did, as every stap session ends) loses nothing
+# anybody wanted: nothing is said. Round 1 runs under bpftrace, round 2
+# after it has gone, with the registration standing.
+@test "in-thread: events after the slot's tracer has left are not said lost" {
+	rounds_under_bpftrace
+	wait_until 30 log_has 'conn#1: Start'
+	touch "$T/go" "$T/r/go.1"
+	wait_until 30 test -e "$T/r/done.1"
+	kill -INT "$BTPID"
+	wait_exit "$BTPID" 60 || true
+	[ "$(grep '^@calls' "$T/bt.out")" = '@calls: 10' ] || { cat "$T/bt.out" "$T/bt.err" >&2; false; }
+	touch "$T/r/go.2"
+	wait_until 30 test -e "$T/r/done.2"
+	rounds_end 2
+}
+
+# And a tracer that came and left while the slot selected nothing (a script
+# whose method was not called while it ran) was there all the same: the
+# agent's I/O thread saw its semaphore (and logs it), so the calls after it
+# are not said lost either.
+@test "in-thread: a tracer that left before the slot's first event was there: not said lost" {
+	rounds_under_bpftrace
+	wait_until 30 log_has 'in-thread: slot 0 (method 0x1 "Rounds.tick"): a tracer is on its marker'
+	kill -INT "$BTPID"
+	wait_exit "$BTPID" 60 || true
+	# no call while it was there
+	[ -z "$(grep '^@calls' "$T/bt.out" | grep -vx '@calls: 0')" ] || { cat "$T/bt.out" >&2; false; }
+	touch "$T/go" "$T/r/go.1"
+	wait_until 30 test -e "$T/r/done.1"
+	rounds_end 1
+	[ "$(log_count 'a tracer is on its marker')" = 1 ]
 }
 
 # The agent keeps 256 slot registrations over all its connections: the
