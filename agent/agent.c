@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "emit.h"
+#include "inthread.h"
 #include "io.h"
 #include "jfr.h"
 #include "jvmti_events.h"
@@ -150,8 +151,10 @@ void JNICALL agent_vm_init(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 
 void JNICALL agent_vm_death(jvmtiEnv *jv, JNIEnv *jni)
 {
-	/* the JFR data the JVM wrote last goes before the end of the stream */
+	/* the JFR data the JVM wrote last goes before the end of the stream,
+	 * and what no tracer saw is said */
 	jfr_vm_death();
+	inthread_tell_unseen();
 	vm_event(WIRE_EV_VM_DEATH);
 	atomic_store(&agent.dying, true);
 	events_disable_all();

@@ -279,9 +279,6 @@ void emit(struct emission *em)
 
 	if (atomic_load(&agent.dying) && ev->code != WIRE_EV_VM_DEATH)
 		return;
-	/* after VmDeath a connection is sent nothing: what no tracer saw is said before */
-	if (ev->code == WIRE_EV_VM_DEATH)
-		inthread_tell_unseen(true);
 	uint32_t in_thread = 0, queued_to = em->want.conns & ((1u << AGENT_MAX_CONNS) - 1);
 	for (uint32_t m = queued_to; m; m &= m - 1) {
 		const struct conn *c = &conns[__builtin_ctz(m)];

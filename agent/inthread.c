@@ -37,8 +37,6 @@ struct fire_id {
 static struct fire_id ids[INTHREAD_MAX_IDS];
 /* the I/O thread's rounds and the VM's death callback both tell */
 static pthread_mutex_t tell_lock = PTHREAD_MUTEX_INITIALIZER;
-/* an id was marked since the last look: most rounds look at this alone */
-static bool unseen_pending;
 /* ids taken: a round with none looks at nothing (the I/O thread writes it) */
 static unsigned ids_taken;
 
@@ -68,14 +66,21 @@ void inthread_id_give(int id)
 	}
 }
 
-void inthread_tell_unseen(bool wait)
+/* Is a tracer on F's marker now? Then F (of generation G) has seen one. */
+static bool probed_now(struct fire_id *f, uint64_t g)
 {
-	if (!wait && !__atomic_load_n(&ids_taken, __ATOMIC_RELAXED))
+	if (!markers_slot_probed(f->slot))
+		return false;
+	if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g)
+		__atomic_store_n(&f->probed_gen, g, __ATOMIC_RELAXED);
+	return true;
+}
+
+void inthread_tell_unseen(void)
+{
+	if (!__atomic_load_n(&ids_taken, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&tell_lock);
-	/* what a thread marked before setting the flag is seen once it is taken */
-	const bool marked = __atomic_load_n(&unseen_pending, __ATOMIC_RELAXED) &&
-			    __atomic_exchange_n(&unseen_pending, false, __ATOMIC_ACQ_REL);
 	for (unsigned i = 0; i < INTHREAD_MAX_IDS; i++) {
 		struct fire_id *f = &ids[i];
 		uint64_t g = __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
@@ -84,13 +89,12 @@ void inthread_tell_unseen(bool wait)
 			continue;
 		/* a tracer that came and left between two events (a slot whose
 		 * method was not called while its script ran) was there all the same */
-		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g && markers_slot_probed(f->slot))
-			__atomic_store_n(&f->probed_gen, g, __ATOMIC_RELAXED);
+		probed_now(f, g);
 		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) == g && f->said_gen != g) {
 			f->said_gen = g;
 			sj_info("in-thread: slot %u (%s): a tracer is on its marker", f->slot, f->what);
 		}
-		if (!(marked || wait) || __atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
+		if (__atomic_load_n(&f->unseen_gen, __ATOMIC_ACQUIRE) != g || f->told_gen == g)
 			continue;
 		f->told_gen = g;
 		emit_notice(1u << f->conn, "in-thread: slot %u (%s) selected an event before any tracer was on "
@@ -144,16 +148,11 @@ static bool fires(struct fire_id *f, unsigned ci, uint64_t gen)
 
 	if (!g || g > gen || f->conn != ci)
 		return false;
-	if (markers_slot_probed(f->slot)) {
-		if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g)
-			__atomic_store_n(&f->probed_gen, g, __ATOMIC_RELAXED);
+	if (probed_now(f, g))
 		return true;
-	}
 	if (__atomic_load_n(&f->probed_gen, __ATOMIC_RELAXED) != g &&
-	    __atomic_load_n(&f->unseen_gen, __ATOMIC_RELAXED) != g) {
+	    __atomic_load_n(&f->unseen_gen, __ATOMIC_RELAXED) != g)
 		__atomic_store_n(&f->unseen_gen, g, __ATOMIC_RELEASE);
-		__atomic_store_n(&unseen_pending, true, __ATOMIC_RELEASE);
-	}
 	return false;
 }
 

@@ -52,13 +52,11 @@ void inthread_id_give(int id);
  * marker (its SDT semaphore 0: stap had not put its uprobes in this JVM's
  * copy of the library) lost that event: its connection is told, by a
  * Notice, once per registration. (Events after a tracer has left are not:
- * its script has ended; the I/O thread's rounds see a tracer's semaphore
- * too, between events, and log its coming once per registration.) The I/O
- * thread calls this every round (nothing while no id is taken; else a look
- * at each id's semaphore); the VM's death callback with
- * WAIT, before VmDeath ends the streams: it waits for a round's telling
- * under way and looks at every id itself. */
-void inthread_tell_unseen(bool wait);
+ * its script has ended; this sees a tracer's semaphore too, between events,
+ * and logs its coming once per registration.) The I/O thread calls it every
+ * round (nothing while no id is taken; else a look at each id), the VM's
+ * death callback before VmDeath ends the streams. */
+void inthread_tell_unseen(void);
 
 struct emission;
 /* Fire EM's markers for the in-thread connections in CONNS (bit i:

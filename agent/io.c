@@ -613,7 +613,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		}
 		/* the threads' own buffers first: what they hold goes out in this round */
 		conn_take_thread_buffers();
-		inthread_tell_unseen(false);
+		inthread_tell_unseen();
 		/* write everything queued, not only where poll said so: events arrive all the time */
 		/* lingering pays only while bytes go out: a peer that reads nothing
 		 * is waited for by POLLOUT, not by waking every IO_BATCH_NS */
