@@ -165,9 +165,9 @@ static int apply_command(struct conn *c, JNIEnv *jni, const struct wire_command 
 	pthread_mutex_lock(&c->lock);
 	const bool threads_were_on = conn_wants_family(c, EVENT_FAMILY_THREADS);
 	if (family && cmd->enable)
-		c->families |= (uint8_t)EVENT_FAMILY_BIT(family->family);
+		c->families |= (event_family_set)EVENT_FAMILY_BIT(family->family);
 	else if (family)
-		c->families &= (uint8_t)~EVENT_FAMILY_BIT(family->family);
+		c->families &= (event_family_set)~EVENT_FAMILY_BIT(family->family);
 	switch (cmd->code) {
 	case WIRE_CMD_OPTIONAL_DATA:
 		__atomic_store_n(&c->opt, cmd->mask & (WIRE_OPT_ARGUMENTS | WIRE_OPT_RETURN_VALUE |

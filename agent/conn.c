@@ -390,6 +390,11 @@ int conn_queue_locked(struct conn *c, struct wire_event *ev)
 	return rc;
 }
 
+unsigned conn_serial_newest(void)
+{
+	return __atomic_load_n(&conn_serial_next, __ATOMIC_RELAXED);
+}
+
 struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 {
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
@@ -412,7 +417,8 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		if (c->named)
 			memset(c->named, 0, c->named_words * sizeof(*c->named));
 		c->fd = fd;
-		__atomic_store_n(&c->serial, ++conn_serial_next, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->serial, __atomic_add_fetch(&conn_serial_next, 1, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
 		c->peer_pid = pid;
 		c->peer_uid = uid;
 		wire_peer_init(&c->peer);

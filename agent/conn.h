@@ -56,7 +56,7 @@ struct conn {
 	/* registrations and switches */
 	struct regset regs;
 	uint8_t ev_bits[4];      /* per wire_kind: union of the published registrations' events */
-	uint8_t families;        /* EVENT_FAMILY_BIT()s switched on (events.h) */
+	event_family_set families; /* EVENT_FAMILY_BIT()s switched on (events.h) */
 	uint32_t timeout_us;
 	uint32_t session;        /* FireInThread's */
 	/* A wait timed out: a stalled bridge must not make every event wait the
@@ -131,6 +131,9 @@ void conn_table_init(void);
 struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize);
 /* I/O thread: close C, drop its registrations, wake its waiters. */
 void conn_close(struct conn *c, const char *why);
+/* The serial of the newest connection opened (any thread): a slot whose
+ * serial is larger was opened after this was read. */
+unsigned conn_serial_newest(void);
 
 /* I/O thread, after a batch of registration changes (c->regs): publish
  * them, and bump conn_generation. 0, or -ENOMEM (the registrations before

@@ -62,15 +62,45 @@ static const char *no_breakpoints_why(bool hidden)
 	return "no breakpoints in this VM";
 }
 
-/* Under lock: say once per method and event what cannot be reported, to
- * the connections that want it (a Notice) and in the log. */
+/* Under lock: those of WANT not yet told that E's EVENT cannot be
+ * reported, now marked told. Each connection is told once: a session that
+ * comes later to the same JVM (stap-java -x PID again) is told too, since
+ * a connection newer than E's last telling (by its serial) was not. */
+static uint32_t tell_whom_locked(struct mentry *e, uint32_t want, uint8_t event)
+{
+	/* read first: a connection opened after this has a larger serial */
+	unsigned newest = conn_serial_newest();
+
+	for (size_t i = 0; i < AGENT_MAX_CONNS; i++)
+		if (__atomic_load_n(&conns[i].serial, __ATOMIC_RELAXED) > e->told_serial) {
+			e->told[0] &= ~(1u << i);
+			e->told[1] &= ~(1u << i);
+		}
+	e->told_serial = newest;
+	const unsigned ev = event == WIRE_METHOD_ENTER ? 0 : 1;
+	const uint32_t whom = want & ~e->told[ev];
+	e->told[ev] |= whom;
+	return whom;
+}
+
+/* Under lock: say once per method, event and connection what cannot be
+ * reported, to the connections that want it (a Notice) and in the log. */
 static void report_once(struct mentry *e, uint32_t want, uint8_t event, const char *why)
 {
-	if (e->reported & event)
+	static const char no_call[] = "no injected call";
+	const uint32_t whom = tell_whom_locked(e, want, event);
+	const size_t nc = sizeof no_call - 1;
+
+	if (!whom)
 		return;
-	e->reported |= event;
-	emit_notice(want, "method.%s of %s cannot be reported (%s)",
-		    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
+	const char *refused = mcache_refused_why(e);
+	/* "no injected call" says why too when the rewriter or the VM refused it */
+	if (refused && strncmp(why, no_call, nc) == 0)
+		emit_notice(whom, "method.%s of %s cannot be reported (%s: %s%s)",
+			    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, no_call, refused, why + nc);
+	else
+		emit_notice(whom, "method.%s of %s cannot be reported (%s)",
+			    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
 }
 
 /* Under lock. Can E have an entry breakpoint? Checked once per method. */
@@ -185,10 +215,10 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 		}
 		if (ret && !all && cr == INJECT_HIDDEN) {
 			/* said once for the class below, not for each of its methods */
-			if (!(e->reported & WIRE_METHOD_RETURN)) {
-				e->reported |= WIRE_METHOD_RETURN;
+			const uint32_t whom = tell_whom_locked(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN);
+			if (whom) {
 				hidden_ret++;
-				hidden_conns |= m.conns[MC_RETURN];
+				hidden_conns |= whom;
 			}
 		} else if (ret && !all) {
 			report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, why_ret);

@@ -15,11 +15,12 @@
  * each loaded method wanted for method.enter that injection does not cover,
  * clears those no longer wanted or now covered, and with methods=jvmti marks
  * each method wanted for method.return (mentry.by_exit_event). It says once
- * per method and event, to the connections that want it (a Notice) and in
- * the log, what it cannot report: a native method (no bytecode; wrapping is
- * not done), a method whose first instruction is a branch target (its
- * breakpoint would fire on every loop turn), a return without an injected
- * call, an empty finalize(). It never changes how another method is
+ * per method, event and connection, to the connections that want it (a
+ * Notice; a session that comes later is told too) and in the log, what it
+ * cannot report: a native method (no bytecode; wrapping is not done), a
+ * method whose first instruction is a branch target (its breakpoint would
+ * fire on every loop turn), a return without an injected call (with the
+ * reason the rewriter or the VM refused it), an empty finalize(). It never changes how another method is
  * reported. The answer says whether the Breakpoint and MethodExit events
  * must be on. fallback_class_prepared() does the same for one class
  * prepared later and returns true when the enabled events must change.

@@ -225,6 +225,16 @@ static int32_t hook_select_notify(void *arg, bool all)
 	return site;
 }
 
+/* Why the method named WIRE[0..N) has no injected calls, for what
+ * fallback.h tells (WHY: a string literal). */
+static void remember_refusal(const char *wire, size_t n, const char *why)
+{
+	struct mentry *e = (struct mentry *)mcache_named(wire, n);
+
+	if (e)
+		__atomic_store_n(&e->refused_why, why, __ATOMIC_RELEASE);
+}
+
 /* Mark NAME refused in the record being built. */
 static void mark_refused(struct record_names *rn, const char *name)
 {
@@ -246,15 +256,17 @@ static void hook_refused(void *arg, const char *name, size_t nl, const char *des
 	if (!wire)
 		return;
 	sj_warn("method %s cannot have injected calls (%s)", wire, why);
+	remember_refusal(wire, n, why);
 	mark_refused(&h->rn, wire);
 	free(wire);
 }
 
 /* Every method of the record refused (the class could not be changed at all). */
-static void refuse_all(struct record_names *rn)
+static void refuse_all(struct record_names *rn, const char *why)
 {
 	for (size_t off = 0; off < rn->size;) {
 		size_t n = strlen(rn->buf + off);
+		remember_refusal(rn->buf + off, n, why);
 		rn->buf[off + n + 1] = REC_REFUSED;
 		off += n + 2;
 	}
@@ -303,9 +315,9 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 		*new_class_data = copy;
 		*new_class_data_len = (jint)out_len;
 	} else if (rc != 0 || h.rn.nomem) {
-		sj_warn("class %.*s cannot have injected calls (%s)", (int)len, sig + 1,
-			rc < 0 && why ? why : "out of memory");
-		refuse_all(&h.rn);
+		why = rc < 0 && why ? why : "out of memory";
+		sj_warn("class %.*s cannot have injected calls (%s)", (int)len, sig + 1, why);
+		refuse_all(&h.rn, why);
 	}
 	records_set(sig, lh, &h.rn);
 	free(sig);
@@ -559,7 +571,7 @@ static void class_list_free(JNIEnv *jni, struct class_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void refuse_class(JNIEnv *jni, jclass klass, const char *why);
+static void refuse_class(JNIEnv *jni, jclass klass, const char *why, const char *told);
 
 /* Is an event of a method of Object wanted that calls in its callers do
  * not report (all but the enter of notify and notifyAll)? */
@@ -603,7 +615,7 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 		/* never changed (see the hook): recorded refused, so fallback.h reports them */
 		if (records_flags(sig, lh, "") < 0 && conns_want_method_class(sig, METHOD_EVENTS) &&
 		    object_wants_calls(klass))
-			refuse_class(jni, klass, "the VM's root class is left alone");
+			refuse_class(jni, klass, "the VM's root class is left alone", "the VM's root class is left alone");
 		keep = false;
 	} else {
 		if (lineage_wanted()) {
@@ -619,8 +631,9 @@ static int collect_class(void *arg, JNIEnv *jni, jclass klass, const char *sig)
 }
 
 /* A class the VM would not retransform: its wanted methods are recorded
- * refused, so fallback.h reports them and no update tries again. */
-static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
+ * refused, so fallback.h reports them (TOLD, a string literal, says why)
+ * and no update tries again. WHY is the log's. */
+static void refuse_class(JNIEnv *jni, jclass klass, const char *why, const char *told)
 {
 	jvmtiEnv *jv = agent.jvmti;
 	char *sig = NULL;
@@ -633,8 +646,10 @@ static void refuse_class(JNIEnv *jni, jclass klass, const char *why)
 	if ((*jv)->GetClassMethods(jv, klass, &n, &methods) == JVMTI_ERROR_NONE) {
 		for (jint i = 0; i < n; i++) {
 			const struct mentry *e = mcache_entry(methods[i]);
-			if (e)
-				record_names_add(&rn, e->name, e->name_len, REC_REFUSED);
+			if (!e)
+				continue;
+			record_names_add(&rn, e->name, e->name_len, REC_REFUSED);
+			__atomic_store_n(&((struct mentry *)e)->refused_why, told, __ATOMIC_RELEASE);
 		}
 		(*jv)->Deallocate(jv, (unsigned char *)methods);
 	}
@@ -664,7 +679,7 @@ static size_t retransform_chunk(JNIEnv *jni, jclass *v, size_t n, bool want)
 		else if (want) {
 			char why[64];
 			snprintf(why, sizeof(why), "the VM refused to retransform it: JVMTI error %d", (int)err);
-			refuse_class(jni, v[i], why);
+			refuse_class(jni, v[i], why, "the VM refused to retransform its class");
 		}
 		else
 			sj_warn("a class with injected calls could not be restored (JVMTI error %d): its "

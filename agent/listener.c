@@ -13,10 +13,11 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "jvmsock.h"
 #include "log.h"
 
 static char sock_dir[PATH_MAX];
-static char sock_name[96];       /* file name inside sock_dir */
+static char sock_name[JVMSOCK_NAME_MAX]; /* file name inside sock_dir (jvmsock.h) */
 /* No sockdir= option: sock_dir is ours alone, made by mkdtemp under a name
  * nobody can guess, so no other user can take its place first; bridges find
  * the socket through our own /proc/PID/net/unix. */
@@ -30,49 +31,6 @@ static bool have_socket;         /* the first creation worked: keep it alive */
 const char *listener_path(void)
 {
 	return sock_path;
-}
-
-/* pidns inode, nspid, starttime: see doc/agent-bridge.md. */
-static int make_name(void)
-{
-	struct stat st;
-	char buf[1024];
-	unsigned long long start = 0;
-	long nspid = getpid();
-
-	if (stat("/proc/self/ns/pid", &st) < 0)
-		return -errno;
-	FILE *f = fopen("/proc/self/status", "re");
-	if (f) {
-		while (fgets(buf, sizeof(buf), f))
-			if (strncmp(buf, "NSpid:", 6) == 0) {
-				char *last = strrchr(buf, '\t');
-				if (!last)
-					last = strrchr(buf, ' ');
-				if (last)
-					nspid = strtol(last + 1, NULL, 10);
-			}
-		fclose(f);
-	}
-	f = fopen("/proc/self/stat", "re");
-	if (!f)
-		return -errno;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* comm (field 2) may hold spaces and ')': fields are counted after the last ')' */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	int field = 2;
-	for (p++; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	if (field != 22 || sscanf(p, "%llu", &start) != 1)
-		return -EINVAL;
-	snprintf(sock_name, sizeof(sock_name), "jvm-%llu-%ld-%llu.sock",
-		 (unsigned long long)st.st_ino, nspid, start);
-	return 0;
 }
 
 /* Open sock_dir (creating it, unless it is our private one: its name is no
@@ -223,7 +181,7 @@ int listener_open(void)
 {
 	int rc;
 
-	rc = make_name();
+	rc = jvmsock_self_name(sock_name, sizeof sock_name);
 	if (rc < 0) {
 		sj_error("cannot compute the socket name from /proc/self: %s; no socket", strerror(-rc));
 		return rc;

@@ -33,7 +33,15 @@ struct mentry {
 	int8_t bp_ok;            /* -1 not checked yet, 0 cannot have one, 1 can */
 	bool bp_set;
 	uint32_t bp_index;       /* in fallback's list while bp_set */
-	uint8_t reported;        /* WIRE_METHOD_* said once to be unreportable */
+	/* per event (0 enter, 1 return): bit i = conns[i] was told it cannot
+	 * be reported, valid for a connection no newer than told_serial
+	 * (conn_serial_newest() when last told; fallback.c) */
+	uint32_t told[2];
+	unsigned told_serial;
+	/* why the rewriter or the VM refused its injected calls (a string
+	 * literal: every refusal's reason is one), NULL: not refused; written
+	 * by inject.c, read by fallback.c, both with __atomic builtins */
+	const char *refused_why;
 	/* set once fallback.h reports its method.return by MethodExit; read by
 	 * cb_method_exit() without any lock */
 	atomic_bool by_exit_event;
@@ -63,6 +71,10 @@ const struct mentry *mcache_entry(jmethodID method);
 struct pattern;
 bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig,
 			bool (*fn)(void *ctx, const struct mentry *e), void *ctx);
+/* Why E's injected calls were refused (mentry.refused_why), E's own or
+ * that of the entry by its name (inject.c knows a method being loaded by
+ * name only); NULL: not refused. */
+const char *mcache_refused_why(const struct mentry *e);
 /* The entry if METHOD has one already; never builds one, makes no JVMTI call. */
 const struct mentry *mcache_find(jmethodID method);
 /* The entry of the method with wire name WIRE (LEN bytes, with its

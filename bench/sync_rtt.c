@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #include "evstream.h"
+#include "jvmsock.h"
 #include "wire.h"
 #include "monoclock.h"
 
@@ -181,27 +182,15 @@ static void become_java(char **argv, const char *bridge_opt)
 static int listen_as_agent(char *sockdir, size_t cap)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	unsigned long long start = 0;
-	char buf[1024], *p;
-	struct stat st;
-	FILE *f = fopen("/proc/self/stat", "re");
-	int fd;
+	char name[JVMSOCK_NAME_MAX];
+	int fd, rc = jvmsock_self_name(name, sizeof name);
 
-	if (!f || !fgets(buf, sizeof buf, f))
-		die("/proc/self/stat");
-	fclose(f);
-	p = strrchr(buf, ')');
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu", &start) != 1)
-		die("no start time in /proc/self/stat");
-	if (stat("/proc/self/ns/pid", &st) < 0)
-		die("/proc/self/ns/pid: %s", strerror(errno));
+	if (rc < 0)
+		die("socket name from /proc/self: %s", strerror(-rc));
 	snprintf(sockdir, cap, "%s/sock", private_dir);
 	if (mkdir(sockdir, 0700) < 0 && errno != EEXIST)
 		die("mkdir %s: %s", sockdir, strerror(errno));
-	if ((size_t)snprintf(addr.sun_path, sizeof addr.sun_path, "%s/jvm-%llu-%d-%llu.sock", sockdir,
-			     (unsigned long long)st.st_ino, (int)getpid(), start) >= sizeof addr.sun_path)
+	if ((size_t)snprintf(addr.sun_path, sizeof addr.sun_path, "%s/%s", sockdir, name) >= sizeof addr.sun_path)
 		die("socket path too long");
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0)

@@ -32,6 +32,7 @@ enum event_family {
 	/* JfrData: --jfr (JfrSettings). Its bytes are no event: the bridge
 	 * fires the marker once per JFR event they hold (doc/markers.md) */
 	EVENT_FAMILY_JFR,
+	EVENT_FAMILY_END       /* not a family: how many there are */
 };
 
 /* X(CODE, NAME, LABEL, FAMILY, KIND, BIT, HAS_MARKER, MARKER): HAS_MARKER is
@@ -109,6 +110,9 @@ struct family_desc {
 
 /* A set of families: bit F is family F. */
 #define EVENT_FAMILY_BIT(f) (1u << (f))
+typedef uint8_t event_family_set;
+_Static_assert(EVENT_FAMILY_END <= 8 * sizeof(event_family_set),
+	       "a family added to enum event_family needs a wider event_family_set");
 
 /* The switched families, in the list's order; N_SWITCHED_FAMILIES of them. */
 #define N_SWITCHED_FAMILIES 4u

@@ -3,6 +3,7 @@
 #include "fdio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -59,4 +60,31 @@ void fd_close_all_but(const int *keep, size_t n)
 		lo = (unsigned)sorted[i] + 1;
 	}
 	close_range(lo, ~0u, 0);
+}
+
+ssize_t fd_read_small_file(const char *path, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < cap) {
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = -errno;
+
+			close(fd);
+			return e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
 }

@@ -11,11 +11,16 @@
 #define STAPJAVA_FDIO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 int fd_write_all(int fd, const void *buf, size_t n);
 /* The same for a socket, with send(MSG_NOSIGNAL): a closed peer is -EPIPE,
  * never a SIGPIPE, whatever the process's signal dispositions. */
 int fd_send_all(int fd, const void *buf, size_t n);
+
+/* Read the file at PATH (a small one: a /proc file) into BUF, at most CAP - 1
+ * bytes, NUL-terminated; its length, or -errno. */
+ssize_t fd_read_small_file(const char *path, char *buf, size_t cap);
 
 #define FD_KEEP_MAX 8
 /* Close every descriptor from 3 up but the N (at most FD_KEEP_MAX) in KEEP. */

@@ -7,6 +7,7 @@ runtime_libsjruntime_la_SOURCES = \
 	runtime/utf8.c runtime/utf8.h \
 	runtime/mutf8.c runtime/mutf8.h \
 	runtime/fdio.c runtime/fdio.h \
+	runtime/jvmsock.c runtime/jvmsock.h \
 	runtime/monoclock.h \
 	runtime/wire.h runtime/wire_bytes.h runtime/wire_codes.c \
 	runtime/events.c runtime/events.h \

@@ -16,6 +16,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "jvmsock.h"
+
 static int expand_sockdir(const char *tmpl, uid_t uid, char *out, size_t cap)
 {
 	size_t pos = 0;
@@ -40,10 +42,7 @@ static int expand_sockdir(const char *tmpl, uid_t uid, char *out, size_t cap)
 
 int discovery_socket_name(const struct jvm_id *id, char *name, size_t cap)
 {
-	int n = snprintf(name, cap, "jvm-%" PRIu64 "-%d-%" PRIu64 ".sock", id->pidns, (int)id->nspid,
-			 id->starttime);
-
-	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+	return jvmsock_name(name, cap, id->pidns, id->nspid, id->starttime);
 }
 
 int discovery_sockdir(const struct jvm_id *id, const char *sockdir_template, char *out, size_t cap)

@@ -1,4 +1,5 @@
 /* handler.c: see handler.h. */
+#define _GNU_SOURCE /* memmem */
 #include "handler.h"
 
 #include <errno.h>
@@ -31,7 +32,8 @@ int handler_init(struct handler *h, const struct bridge_options *opts, const str
 	if (opts->print) {
 		h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX);
 		h->hits = calloc(opts->reg.n ? opts->reg.n : 1, sizeof *h->hits);
-		if (!h->line || !h->hits)
+		h->unreportable = calloc(opts->reg.n ? opts->reg.n : 1, sizeof *h->unreportable);
+		if (!h->line || !h->hits || !h->unreportable)
 			return -ENOMEM;
 	}
 	if ((opts->matches || opts->jfr_types) && !(h->line = malloc(HANDLER_BATCH + PRINT_LINE_MAX)))
@@ -78,6 +80,45 @@ void handler_free(struct handler *h)
 	h->line = NULL;
 	free(h->hits);
 	h->hits = NULL;
+	free(h->unreportable);
+	h->unreportable = NULL;
+}
+
+/* A Notice that a matched method cannot be reported ("method.enter of NAME
+ * cannot be reported (why)", PROTOCOL.md) marks the method patterns that
+ * match NAME; one that exception events cannot be had ("exception.thrown
+ * probes cannot fire in this JVM (why)"), every exception pattern: their
+ * end-of-session line does not then blame the JVM alone. */
+static void mark_unreportable(struct handler *h, const char *text, size_t len)
+{
+	static const char enter[] = "method.enter of ", ret[] = "method.return of ",
+			  tail[] = " cannot be reported (", exc[] = "exception.",
+			  exc_tail[] = " probes cannot fire in this JVM (";
+	const struct registry *r = &h->opts->reg;
+	size_t skip;
+
+	if (!h->unreportable)
+		return;
+	if (len > sizeof exc - 1 && memcmp(text, exc, sizeof exc - 1) == 0 &&
+	    memmem(text, len, exc_tail, sizeof exc_tail - 1)) {
+		for (size_t i = 0; i < r->n; i++)
+			if (r->entries[i].kind == WIRE_KIND_EXCEPTION)
+				h->unreportable[i] = true;
+		return;
+	}
+	if (len > sizeof enter - 1 && memcmp(text, enter, sizeof enter - 1) == 0)
+		skip = sizeof enter - 1;
+	else if (len > sizeof ret - 1 && memcmp(text, ret, sizeof ret - 1) == 0)
+		skip = sizeof ret - 1;
+	else
+		return;
+	const char *name = text + skip, *end = memmem(name, len - skip, tail, sizeof tail - 1);
+	if (!end || end == name)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->entries[i].kind == WIRE_KIND_METHOD &&
+		    pattern_match_method(&r->entries[i].pat, name, (size_t)(end - name)))
+			h->unreportable[i] = true;
 }
 
 void handler_report_silent(const struct handler *h)
@@ -106,8 +147,9 @@ void handler_report_silent(const struct handler *h)
 							events_word(d[k]));
 		/* the kind is what the labels of its events start with ("method" of "method.enter") */
 		sj_warn("pid %d: no event of the %.*s pattern '%.*s' (%s) in this session: nothing that "
-			"ran matched it", (int)h->pid, (int)strcspn(d[0]->label, "."), d[0]->label, (int)plen,
-			text, words);
+			"ran matched it%s", (int)h->pid, (int)strcspn(d[0]->label, "."), d[0]->label, (int)plen,
+			text, words, h->unreportable[i] ? " but what the agent cannot report (its warnings above "
+			"say what and why)" : "");
 	}
 }
 
@@ -337,6 +379,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	}
 	/* what the agent cannot do for us: the user reads it in the log (stderr) */
 	if (ev->code == WIRE_EV_NOTICE) {
+		mark_unreportable(h, ev->name.ptr, ev->name.len);
 		/* bytes from the agent: the log escapes every control byte but
 		 * the NUL, which would end the text here; it is written as the
 		 * log writes the others */

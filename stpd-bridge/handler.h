@@ -51,6 +51,8 @@ struct handler {
 	size_t batched;          /* bytes of whole lines in it */
 	uint64_t *hits;          /* --print: events per registry entry (handler_report_silent) */
 	uint64_t lost;           /* the agent's last Lost total */
+	bool *unreportable;      /* --print: per registry entry, the agent said a method it
+				  * matches cannot be reported (handler_report_silent) */
 	uint32_t listed;         /* --matches: the Matches of the list under way */
 	struct jfrfeed *jfr;     /* --jfr: the JVM's JFR stream, NULL: not asked for */
 	char *jfr_buf;           /* --jfr --fire: the jfr marker's strings */

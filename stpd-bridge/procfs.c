@@ -11,69 +11,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Read a whole small /proc file into buf (NUL-terminated). */
-static ssize_t read_file(const char *path, char *buf, size_t cap)
-{
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < cap) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = -errno;
-
-			close(fd);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (ssize_t)len;
-}
+#include "fdio.h"
+#include "jvmsock.h"
 
 int procfs_starttime(pid_t pid, uint64_t *starttime)
 {
 	char path[64], buf[1024];
-	const char *p;
 	ssize_t n;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	n = read_file(path, buf, sizeof buf);
+	n = fd_read_small_file(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
-	/* comm (field 2) may hold spaces and ')': fields restart after the last ')' */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	p++;
-	/* after ')' come field 3 (state) ... field 22 (starttime): skip 19 fields */
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	if (sscanf(p, " %" SCNu64, starttime) != 1)
-		return -EINVAL;
-	return 0;
+	return jvmsock_stat_starttime(buf, (size_t)n, starttime);
 }
 
 /* Uid:, Gid: (real ids, the first numbers) and the last NSpid: number. */
 static int read_status(pid_t pid, struct jvm_id *id)
 {
 	char path[64], buf[4096];
-	bool have_uid = false, have_gid = false, have_nspid = false;
+	bool have_uid = false, have_gid = false, have_nspid = false, have_tgid = false;
 	ssize_t n;
 
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	n = read_file(path, buf, sizeof buf);
+	n = fd_read_small_file(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	for (char *line = buf, *next; line && *line; line = next) {
@@ -88,6 +49,9 @@ static int read_status(pid_t pid, struct jvm_id *id)
 		} else if (sscanf(line, "Gid: %lu", &v) == 1) {
 			id->gid = (gid_t)v;
 			have_gid = true;
+		} else if (sscanf(line, "Tgid: %lu", &v) == 1) {
+			id->tgid = (pid_t)v;
+			have_tgid = true;
 		} else if (strncmp(line, "NSpid:", 6) == 0) {
 			char *last = strrchr(line, '\t');
 
@@ -100,6 +64,8 @@ static int read_status(pid_t pid, struct jvm_id *id)
 		}
 	}
 	if (!have_uid || !have_gid)
+		return -EINVAL;
+	if (!have_tgid)
 		return -EINVAL;
 	if (!have_nspid) /* kernels before 4.1: no NSpid, same namespace */
 		id->nspid = pid;
@@ -148,7 +114,7 @@ static int64_t age_of(uint64_t starttime)
 	double up;
 	long hz = sysconf(_SC_CLK_TCK);
 
-	if (read_file("/proc/uptime", buf, sizeof buf) < 0 || sscanf(buf, "%lf", &up) != 1 || hz <= 0)
+	if (fd_read_small_file("/proc/uptime", buf, sizeof buf) < 0 || sscanf(buf, "%lf", &up) != 1 || hz <= 0)
 		return -1;
 	return procfs_age_from(up, starttime, hz);
 }
@@ -170,7 +136,7 @@ ssize_t procfs_cmdline(pid_t pid, char *buf, size_t cap)
 	char path[64];
 
 	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	return read_file(path, buf, cap);
+	return fd_read_small_file(path, buf, cap);
 }
 
 bool procfs_maps_file(pid_t pid, const char *base)
@@ -225,7 +191,7 @@ int procfs_jvm_flag(pid_t pid, const char *name)
 	snprintf(minus, sizeof minus, "-XX:-%s", name);
 	/* the launcher reads the environment's options before the command line's */
 	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-	n = read_file(path, buf, sizeof buf);
+	n = fd_read_small_file(path, buf, sizeof buf);
 	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
 		for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
 			if (strncmp(buf + i, vars[v], strlen(vars[v])) == 0) {
@@ -245,7 +211,7 @@ bool procfs_jvm_mentions(pid_t pid, const char *needle)
 	ssize_t n;
 
 	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-	n = read_file(path, buf, sizeof buf);
+	n = fd_read_small_file(path, buf, sizeof buf);
 	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
 		for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
 			if (strncmp(buf + i, vars[v], strlen(vars[v])) == 0 && strstr(buf + i, needle))
@@ -273,7 +239,7 @@ static int thread_starttime(pid_t pid, const char *comm, uint64_t *starttime)
 			continue;
 		char cpath[320];
 		snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/comm", (int)pid, d->d_name);
-		ssize_t n = read_file(cpath, name, sizeof name);
+		ssize_t n = fd_read_small_file(cpath, name, sizeof name);
 		if (n > 0 && name[n - 1] == '\n')
 			name[--n] = '\0';
 		if (n > 0 && strcmp(name, comm) == 0)
@@ -303,7 +269,7 @@ bool procfs_catches_signal(pid_t pid, int sig)
 	unsigned long long mask;
 
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if (read_file(path, buf, sizeof buf) < 0)
+	if (fd_read_small_file(path, buf, sizeof buf) < 0)
 		return false;
 	const char *p = strstr(buf, "\nSigCgt:");
 	return p && sscanf(p + 8, " %llx", &mask) == 1 && (mask >> (sig - 1) & 1);

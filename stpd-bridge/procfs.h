@@ -19,6 +19,7 @@ struct jvm_id {
 	uid_t uid;               /* real uid */
 	gid_t gid;               /* real gid */
 	pid_t nspid;             /* pid in its own (innermost) pid namespace */
+	pid_t tgid;              /* its process: pid itself, unless pid names a thread */
 	uint64_t pidns;          /* inode of /proc/PID/ns/pid */
 };
 

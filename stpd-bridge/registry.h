@@ -31,7 +31,7 @@ struct registry_entry {
 struct registry {
 	struct registry_entry *entries;
 	size_t n;
-	uint8_t families;     /* EVENT_FAMILY_BIT()s switched on (events.h) */
+	event_family_set families; /* EVENT_FAMILY_BIT()s switched on (events.h) */
 	uint32_t opt_mask;    /* WIRE_OPT_* */
 	bool sync;            /* synchronous dispatch requested */
 	uint32_t sync_timeout_us;

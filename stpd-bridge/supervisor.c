@@ -575,6 +575,12 @@ static int named_pid_readable(pid_t pid, struct jvm_id *id)
 	} else if (rc < 0) {
 		sj_error("-x %d: %s", (int)pid, rc == -ENOENT || rc == -ESRCH ? "no such process"
 									       : strerror(-rc));
+	} else if (id->tgid != pid) {
+		/* /proc/TID exists too, though no listing shows it: serving it
+		 * would signal the process for a thread's sake */
+		sj_error("-x %d: a thread of process %d, not a process (-x %d names the process)", (int)pid,
+			 (int)id->tgid, (int)id->tgid);
+		rc = -ESRCH;
 	}
 	return rc;
 }

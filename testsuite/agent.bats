@@ -160,6 +160,9 @@ bridge_quiet() {
 # silent KIND PATTERN WORDS: the bridge's line at the end of a --print
 # session for a pattern that no event matched (EXPECT_WARNS's form).
 silent() { printf "warn: no event of the %s pattern '%s' (%s) in this session: nothing that ran matched it" "$@"; }
+# silent_told KIND PATTERN EVENTS: the same, for a pattern that matches a
+# method the agent said (a Notice) it cannot report
+silent_told() { printf '%s but what the agent cannot report (its warnings above say what and why)' "$(silent "$@")"; }
 
 # mask: hide what changes from run to run (pid, tid, ts, ids, hashes).
 mask() {
@@ -558,11 +561,11 @@ check_attach() {
 	diff -u "$T/want" "$T/got"
 	grep -q "info: pid $JVMPID: the JVM runs without the agent: loading $AGENT through HotSpot's attach mechanism$" "$T/b.log"
 	[ "$(grep -c ': warn: ' "$T/b.log")" -eq 6 ]
-	grep -q "warn: pid $JVMPID: $(silent exception java.lang.IllegalStateException 'thrown, catch' | sed 's/^warn: //')\$" "$T/b.log"
+	grep -q "warn: pid $JVMPID: $(silent_told exception java.lang.IllegalStateException 'thrown, catch' | sed 's/^warn: //')\$" "$T/b.log"
 	# Object is never changed, and a late agent has no breakpoints: said
-	grep -q "warn: pid $JVMPID: method.enter of java.lang.Object.finalize()V cannot be reported (no injected call, and HotSpot gives breakpoints only to an agent loaded at start)\$" "$T/b.log"
-	grep -q "warn: pid $JVMPID: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))\$" "$T/b.log"
-	grep -q "warn: pid $JVMPID: $(silent method java.lang.Object.finalize 'enter, return' | sed 's/^warn: //')\$" "$T/b.log"
+	grep -q "warn: pid $JVMPID: method.enter of java.lang.Object.finalize()V cannot be reported (no injected call: the VM's root class is left alone, and HotSpot gives breakpoints only to an agent loaded at start)\$" "$T/b.log"
+	grep -q "warn: pid $JVMPID: method.return of java.lang.Object.finalize()V cannot be reported (no injected call: the VM's root class is left alone, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))\$" "$T/b.log"
+	grep -q "warn: pid $JVMPID: $(silent_told method java.lang.Object.finalize 'enter, return' | sed 's/^warn: //')\$" "$T/b.log"
 	grep -q "warn: pid $JVMPID: exception.thrown probes cannot fire in this JVM (JVMTI Exception: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
 	grep -q "warn: pid $JVMPID: exception.catch probes cannot fire in this JVM (JVMTI ExceptionCatch: error 99, the agent was attached to a running JVM, and HotSpot grants this only to an agent loaded at start with -agentpath)$" "$T/b.log"
 	log_has 'info: method calls injected in 1 class$'
@@ -763,7 +766,7 @@ check_matches() {
 	JPID=
 }
 
-@test "attach: no such process, not a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
+@test "attach: no such process, not a JVM, a thread of a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
 	local gone
 	true &
 	gone=$!
@@ -787,6 +790,14 @@ check_matches() {
 	rm "$T/go" "$T/stop"
 	# a JVM of another user, with a bridge that is not root
 	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
+	# first, a thread of it named for the JVM: its process is not signalled
+	local tid
+	wait_until 20 grep -q SigCgt "/proc/$JPID/status"
+	tid=$(ls "/proc/$JPID/task" | grep -vx "$JPID" | head -1)
+	[ -n "$tid" ]
+	run --separate-stderr "$BRIDGE" -x "$tid" -m 'X.*'
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $tid:\ a\ thread\ of\ process\ $JPID,\ not\ a\ process\ \(-x\ $JPID\ names\ the\ process\)$ ]]
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRIDGE" -x "$JPID" -m 'X.*'
 	[ "$status" -eq 1 ]
 	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $JPID:\ owned\ by\ uid\ 0\;\ only\ root\ may\ serve\ other\ users\'\ JVMs$ ]]
@@ -995,7 +1006,7 @@ check_entry() {
 	# MethodEntry for every method of the JVM)
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: method.enter of Entry.spin(I)V cannot be reported (its first instruction is a branch target: a breakpoint there would fire on every loop turn)" \
-		"$(silent method Entry.spin enter)")" \
+		"$(silent_told method Entry.spin enter)")" \
 		AGENT_EXTRA=,methods=jvmti entry_run "$1" -m 'Entry.spin:enter' -m 'Entry.plain:enter'
 	[ "$(cut -d' ' -f4 "$T/got" | sort | uniq -c | sed 's/^ *//')" = "3 method=Entry.plain(I)I" ]
 	[ "$(grep -c 'cannot be reported' "$T/agent.log")" -eq 1 ]
@@ -1004,12 +1015,61 @@ check_entry() {
 	EXPECT_WARNS="$(printf '%s\n' \
 		'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
 		'warn: method.return of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
-		"$(silent method java.lang.Runtime.availableProcessors 'enter, return')")" \
+		"$(silent_told method java.lang.Runtime.availableProcessors 'enter, return')")" \
 		AGENT_EXTRA=,methods=jvmti entry_run "$1" -m 'java.lang.Runtime.availableProcessors:enter,return'
 	[ ! -s "$T/got" ]
 	log_has 'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)$'
 	log_has 'warn: method.return of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)$'
 	! log_has 'event MethodEntry' || return 1
+}
+
+# told_lines NAME: the bridge's warnings in its log NAME, sorted, without
+# "stpd-bridge[N]: " and "pid N: ".
+told_lines() { sed -n 's/^stpd-bridge\[[0-9]*\]: warn: pid [0-9]*: /warn: /p' "$T/$1.log" | sort; }
+
+# A matched method the agent cannot report is said to every session that
+# matches it, a later one on the same JVM too (stap-java -x PID run again),
+# with the reason the rewriter refused it; the session's end line says that
+# what ran was such a method, not that nothing ran.
+@test "cannot be reported: said to each session on a JVM, a later one too, with the rewriter's reason (a method near 64 KiB)" {
+	local jdk i b n
+	jdk=$(dirname "$JDK17")
+	mkdir -p "$T/big"
+	# 65 523 bytes of code: with the injected calls it would pass 64 KiB
+	{
+		echo 'public class Big { static int big(int x) {'
+		for ((i = 0; i < 7295; i++)); do echo "x = x * 31 + $i;"; done
+		echo 'return x; }'
+		echo 'public static void main(String[] a) throws Exception { long n = 0;'
+		echo 'while (!new java.io.File(a[0]).exists()) { n += big(1) + Runtime.getRuntime().availableProcessors(); Thread.sleep(5); }'
+		echo 'System.out.println(n != 0 ? "ran" : "did not run"); } }'
+	} >"$T/big/Big.java"
+	"$jdk/javac" -d "$T/big" "$T/big/Big.java"
+	start_jvm "$JDK17" "" -- -cp "$T/big" Big "$T/stop"
+	local m="method.enter of Big.big(I)I" want
+	want=$(printf '%s\n' \
+		"warn: method.enter of Big.big(I)I cannot be reported (no injected call: the method's code would reach 64 KiB; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)" \
+		"warn: method.return of Big.big(I)I cannot be reported (no injected call: the method's code would reach 64 KiB, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
+		'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
+		'warn: method.return of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)' \
+		"$(silent_told method Big.big 'enter, return')" \
+		"$(silent_told method java.lang.Runtime.availableProcessors 'enter, return')" | sort)
+	for b in b1 b2; do
+		start_bridge "$b" -m Big.big -m java.lang.Runtime.availableProcessors
+		wait_until 60 eval '[ "$(grep -c "cannot be reported" "$T/$b.log")" -eq 4 ]'
+		kill -INT "$BPID"
+		wait_exit "$BPID"
+		[ "$(told_lines "$b")" = "$want" ] || { diff -u <(echo "$want") <(told_lines "$b"); false; }
+		[ ! -s "$T/$b.out" ]
+	done
+	# the agent's log says it at each refusal: each session's registration
+	# retransforms the class anew (the first's went with its end)
+	n=$(grep -c "warn: method Big.big(I)I cannot have injected calls (the method's code would reach 64 KiB)$" "$T/agent.log")
+	[ "$n" -eq 2 ] || { grep 'Big' "$T/agent.log" >&2; false; }
+	touch "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	[ "$(cat "$T/java.out")" = ran ]
 }
 
 @test "methods=jvmti: breakpoints on the matched methods only; loops at bci 0 and natives said once by name (JDK 17)" { check_entry "$JDK17"; }
@@ -1068,7 +1128,7 @@ check_inject() {
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: method.enter of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class's objects finalizable)" \
 		"warn: method.return of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class's objects finalizable)" \
-		"$(silent method EntryFinal.finalize 'enter, return')")" \
+		"$(silent_told method EntryFinal.finalize 'enter, return')")" \
 		entry_run "$1" -m 'EntryFinal.finalize'
 	[ ! -s "$T/got" ]
 	log_has 'warn: method.enter of EntryFinal.finalize()V cannot be reported (an empty finalize(), which the VM never calls: a call in it would make the class.s objects finalizable)$'
@@ -1083,10 +1143,10 @@ check_inject() {
 	# java.lang.Object is never changed: by default its methods are said not
 	# to be reported (no breakpoint capability: it would cost every compiled
 	# method), and so are their returns (MethodExit would interpret the JVM)
-	local object_return="warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))"
+	local object_return="warn: method.return of java.lang.Object.finalize()V cannot be reported (no injected call: the VM's root class is left alone, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))"
 	EXPECT_WARNS="$(printf '%s\n' \
-		"warn: method.enter of java.lang.Object.finalize()V cannot be reported (no injected call; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)" \
-		"$object_return" "$(silent method java.lang.Object.finalize 'enter, return')")" \
+		"warn: method.enter of java.lang.Object.finalize()V cannot be reported (no injected call: the VM's root class is left alone; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)" \
+		"$object_return" "$(silent_told method java.lang.Object.finalize 'enter, return')")" \
 		entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has "warn: class Ljava/lang/Object; cannot have injected calls (the VM's root class is left alone)$"
 	! log_has 'by breakpoints on [1-9]' || return 1
@@ -1095,7 +1155,7 @@ check_inject() {
 	# with methods=fallback they get breakpoints
 	EXPECT_WARNS="$(printf '%s\n' "$object_return" \
 		"warn: method.enter of java.lang.Object by breakpoints (no injected calls): its matched methods run interpreted" \
-		"$(silent method java.lang.Object.finalize 'enter, return')")" \
+		"$(silent_told method java.lang.Object.finalize 'enter, return')")" \
 		AGENT_EXTRA=,methods=fallback entry_run "$1" -m 'java.lang.Object.finalize'
 	log_has 'info: method.enter by breakpoints on 1 method$'
 	log_has "${object_return//(/.}$"
@@ -1104,7 +1164,7 @@ check_inject() {
 	# A native method has no code: said once by name, nothing else changes
 	EXPECT_WARNS="$(printf '%s\n' \
 		"warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)" \
-		"$(silent method java.lang.Runtime.availableProcessors enter)")" \
+		"$(silent_told method java.lang.Runtime.availableProcessors enter)")" \
 		entry_run "$1" -m 'java.lang.Runtime.availableProcessors:enter' -m 'Entry.plain:enter'
 	[ "$(cut -d' ' -f4 "$T/got" | sort | uniq -c | sed 's/^ *//')" = "3 method=Entry.plain(I)I" ]
 	log_has 'warn: method.enter of java.lang.Runtime.availableProcessors()I cannot be reported (a native method)$'

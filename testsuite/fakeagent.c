@@ -69,6 +69,7 @@
 #include <unistd.h>
 
 #include "fakeattach.h"
+#include "jvmsock.h"
 #include "wire.h"
 
 static const char *commands_file, *scenario = "all", *then = "stay", *wait_file, *jfr_file;
@@ -646,30 +647,18 @@ static void serve(int fd)
 
 static void own_path(const char *sockdir, char *path, size_t cap)
 {
-	char dir[4096];
-	unsigned long long start = 0;
-	struct stat st;
-	char buf[1024], *p;
-	FILE *f = fopen("/proc/self/stat", "r");
+	char dir[4096], name[JVMSOCK_NAME_MAX];
+	int rc = jvmsock_self_name(name, sizeof name);
 
-	if (!f || !fgets(buf, sizeof buf, f))
-		die("/proc/self/stat");
-	fclose(f);
-	p = strrchr(buf, ')');
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu", &start) != 1)
-		die("start time");
-	if (stat("/proc/self/ns/pid", &st) < 0)
-		die("ns/pid");
+	if (rc < 0)
+		die("socket name from /proc/self: %s", strerror(-rc));
 	if (sockdir)
 		snprintf(dir, sizeof dir, "%s", sockdir);
 	else
 		snprintf(dir, sizeof dir, "/tmp/stapjava-%u", (unsigned)getuid());
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die("mkdir %s: %s", dir, strerror(errno));
-	snprintf(path, cap, "%s/jvm-%llu-%d-%llu.sock", dir, (unsigned long long)st.st_ino,
-		 (int)getpid(), start);
+	snprintf(path, cap, "%s/%s", dir, name);
 }
 
 /* --ready FILE (none: NULL) says TEXT, a line. */

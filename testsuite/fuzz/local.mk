@@ -536,7 +536,8 @@ UNIT_TESTS += testsuite/fuzz/replay_rec_jfr
 #   make fuzz-unix-line [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_unix_line with
 #                                          $(FUZZ_CC) and run it on a copy of
 #                                          testsuite/fuzz/corpus-unixline/ for N seconds
-FUZZ_UNIX_LINE_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_unix_line.c $(top_srcdir)/stpd-bridge/procfs.c
+FUZZ_UNIX_LINE_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_unix_line.c $(top_srcdir)/stpd-bridge/procfs.c \
+	$(top_srcdir)/runtime/jvmsock.c $(top_srcdir)/runtime/fdio.c
 
 EXTRA_DIST += testsuite/fuzz/fuzz_unix_line.c testsuite/fuzz/corpus-unixline
 CLEANFILES += testsuite/fuzz/fuzz_unix_line
@@ -544,7 +545,7 @@ CLEANFILES += testsuite/fuzz/fuzz_unix_line
 testsuite/fuzz/fuzz_unix_line: $(FUZZ_UNIX_LINE_SRC) $(top_srcdir)/stpd-bridge/procfs.h
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_UNIX_LINE_SRC) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/runtime $(FUZZ_UNIX_LINE_SRC) -o $@
 
 fuzz-unix-line:
 	@$(FUZZ_CHECK)
@@ -561,8 +562,42 @@ testsuite_fuzz_replay_unix_line_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-b
 	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-unixline"' \
 	-DCORPUS_MIN_FILES=15 -DREPLAY_GROUP='"fuzz_unix_line_corpus"'
 testsuite_fuzz_replay_unix_line_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-testsuite_fuzz_replay_unix_line_LDADD = $(CMOCKA_LIBS)
+testsuite_fuzz_replay_unix_line_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_unix_line
+
+# ---- /proc/PID/stat texts (runtime/jvmsock.c): the bridge reads a JVM's
+# start time there, after a command name the process itself chose.
+#
+#   make fuzz-proc-stat [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_proc_stat with
+#                                          $(FUZZ_CC) and run it on a copy of
+#                                          testsuite/fuzz/corpus-procstat/ for N seconds
+FUZZ_PROC_STAT_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_proc_stat.c $(top_srcdir)/runtime/jvmsock.c \
+	$(top_srcdir)/runtime/fdio.c
+
+EXTRA_DIST += testsuite/fuzz/fuzz_proc_stat.c testsuite/fuzz/corpus-procstat
+CLEANFILES += testsuite/fuzz/fuzz_proc_stat
+
+testsuite/fuzz/fuzz_proc_stat: $(FUZZ_PROC_STAT_SRC) $(top_srcdir)/runtime/jvmsock.h
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/runtime $(FUZZ_PROC_STAT_SRC) -o $@
+
+fuzz-proc-stat:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_proc_stat
+	$(call FUZZ_RUN,proc_stat,corpus-procstat)
+
+.PHONY: fuzz-proc-stat
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_proc_stat
+testsuite_fuzz_replay_proc_stat_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_proc_stat.c
+testsuite_fuzz_replay_proc_stat_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-procstat"' \
+	-DCORPUS_MIN_FILES=15 -DREPLAY_GROUP='"fuzz_proc_stat_corpus"'
+testsuite_fuzz_replay_proc_stat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_proc_stat_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_proc_stat
 
 # ---- the live JFR chunk parser (formats/jfr_live*.c): the bridge parses
 # whatever chunk bytes a JVM's agent streams to it (issue 15).
@@ -671,7 +706,7 @@ UNIT_TESTS += testsuite/fuzz/replay_jfrspec
 # apart from automake's, and five of them once went a session unbuilt.
 FUZZ_TARGETS = wire_decode:corpus classfile:corpus-classfile pattern:corpus-pattern \
 	mutf8:corpus-mutf8 cfmethods:corpus-cfmethods trc:corpus-trc trcbin:corpus-trcbin \
-	clog:corpus-clog recchan:corpus-recchan rec_jfr:corpus-rec-jfr unix_line:corpus-unixline \
+	clog:corpus-clog recchan:corpus-recchan rec_jfr:corpus-rec-jfr unix_line:corpus-unixline proc_stat:corpus-procstat \
 	jfr_live:corpus-jfr-live jfrspec:corpus-jfrspec
 fuzz-replay:
 	@$(FUZZ_CHECK)

@@ -123,6 +123,12 @@ testsuite_unit_test_similar_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_similar_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_similar
 
+check_PROGRAMS += testsuite/unit/test_jvmsock
+testsuite_unit_test_jvmsock_SOURCES = testsuite/unit/test_jvmsock.c
+testsuite_unit_test_jvmsock_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_jvmsock_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_jvmsock
+
 check_PROGRAMS += testsuite/unit/test_mutf8
 testsuite_unit_test_mutf8_SOURCES = testsuite/unit/test_mutf8.c
 testsuite_unit_test_mutf8_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
