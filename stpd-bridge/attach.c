@@ -296,6 +296,15 @@ static int load(int fd, const char *path, const char *options, char *why, size_t
 	if (end != rest && rc == ATTACH_TOO_OLD)
 		return fail(why, cap, -ENOTSUP, "the JVM is too old: the agent needs JVMTI 11 (JDK 11 "
 			    "or later)");
+	/* a JVM that will not start it says why itself (JDK 21+ with
+	 * -XX:-EnableDynamicAgentLoading): that is the reason, nothing is on its
+	 * stderr; a return code alone is the agent's, which says why there */
+	size_t said = strlen(rest);
+	while (said && rest[said - 1] == ' ')
+		said--;
+	if (end == rest && said)
+		return fail(why, cap, -EPERM, "the JVM did not start the agent: %.*s",
+			    (int)(said < 300 ? said : 300), rest);
 	return fail(why, cap, -EPERM, "the agent failed to start in the JVM (%.300s): the JVM's "
 		    "stderr says why", rest);
 }

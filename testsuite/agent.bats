@@ -766,7 +766,7 @@ check_matches() {
 	JPID=
 }
 
-@test "attach: no such process, not a JVM, a thread of a JVM, another user's JVM, attach disabled, an agent the JVM refuses: one line each, exit 1" {
+@test "attach: no such process, not a JVM, a thread of a JVM, another user's JVM, attach disabled, dynamic agents disabled, an agent the JVM refuses: one line each, exit 1" {
 	local gone
 	true &
 	gone=$!
@@ -801,6 +801,18 @@ check_matches() {
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRIDGE" -x "$JPID" -m 'X.*'
 	[ "$status" -eq 1 ]
 	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ -x\ $JPID:\ owned\ by\ uid\ 0\;\ only\ root\ may\ serve\ other\ users\'\ JVMs$ ]]
+	# a JVM that will not start an agent loaded late (JDK 21+): its own words
+	local edl
+	"$JDK25" -XX:-EnableDynamicAgentLoading "-XX:ErrorFile=$T/hs_err_%p.log" -cp "$CLASSES" Families idle \
+		"$T/edl.go" "$T/edl.stop" >"$T/edl.out" 2>"$T/edl.err" 3>&- &
+	edl=$!
+	wait_until 20 grep -q SigCgt "/proc/$edl/status"
+	run --separate-stderr "$BRIDGE" -x "$edl" -m 'X.*' --agent "$AGENT"
+	touch "$T/edl.go" "$T/edl.stop"
+	wait_exit "$edl"
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $edl:\ cannot\ load\ the\ agent:\ the\ JVM\ did\ not\ start\ the\ agent:\ Dynamic\ agent\ loading\ is\ not\ enabled\.\ Use\ -XX:\+EnableDynamicAgentLoading\ to\ launch\ target\ VM\.$ ]]
+	[ ! -s "$T/edl.out" ] && [ ! -s "$T/edl.err" ]
 	# an agent the JVM cannot load: its own words; the JVM runs on
 	wait_until 20 grep -q SigCgt "/proc/$JPID/status"
 	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*' --agent /bin/true
