@@ -267,6 +267,6 @@ teardown_file() {
 	EOF
 	# java.lang.Object is never rewritten: its own toString() is not probed on return
 	diff -u - <(clean_err "$D/roots.err" | sed -E 's/^stpd-bridge\[[0-9]+\]: warn: pid [0-9]+:/stpd-bridge[N]: warn: pid P:/') <<-'EOF' || { show roots; false; }
-		stpd-bridge[N]: warn: pid P: method.return of java.lang.Object.toString()Ljava/lang/String; cannot be reported (no injected call, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))
+		stpd-bridge[N]: warn: pid P: method.return of java.lang.Object.toString()Ljava/lang/String; cannot be reported (no injected call: the VM's root class is left alone, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))
 	EOF
 }
