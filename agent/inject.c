@@ -649,7 +649,7 @@ static void refuse_class(JNIEnv *jni, jclass klass, const char *why, const char 
 			if (!e)
 				continue;
 			record_names_add(&rn, e->name, e->name_len, REC_REFUSED);
-			__atomic_store_n(&((struct mentry *)e)->refused_why, told, __ATOMIC_RELEASE);
+			remember_refusal(e->name, e->name_len, told);
 		}
 		(*jv)->Deallocate(jv, (unsigned char *)methods);
 	}

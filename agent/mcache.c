@@ -310,10 +310,8 @@ static struct mentry *named_find_locked(const char *name, size_t len)
 
 const char *mcache_refused_why(const struct mentry *e)
 {
-	const char *why = __atomic_load_n(&e->refused_why, __ATOMIC_ACQUIRE);
+	const char *why;
 
-	if (why)
-		return why;
 	pthread_rwlock_rdlock(&cache_lock);
 	const struct mentry *n = named_find_locked(e->name, e->name_len);
 	why = n ? __atomic_load_n(&n->refused_why, __ATOMIC_ACQUIRE) : NULL;

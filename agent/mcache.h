@@ -38,9 +38,10 @@ struct mentry {
 	 * (conn_serial_newest() when last told; fallback.c) */
 	uint32_t told[2];
 	unsigned told_serial;
-	/* why the rewriter or the VM refused its injected calls (a string
-	 * literal: every refusal's reason is one), NULL: not refused; written
-	 * by inject.c, read by fallback.c, both with __atomic builtins */
+	/* entries by name only (mcache_named): why the rewriter or the VM
+	 * refused its injected calls (a string literal: every refusal's reason
+	 * is one), NULL: not refused; written by inject.c, read through
+	 * mcache_refused_why(), both with __atomic builtins */
 	const char *refused_why;
 	/* set once fallback.h reports its method.return by MethodExit; read by
 	 * cb_method_exit() without any lock */
@@ -71,9 +72,9 @@ const struct mentry *mcache_entry(jmethodID method);
 struct pattern;
 bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig,
 			bool (*fn)(void *ctx, const struct mentry *e), void *ctx);
-/* Why E's injected calls were refused (mentry.refused_why), E's own or
- * that of the entry by its name (inject.c knows a method being loaded by
- * name only); NULL: not refused. */
+/* Why E's injected calls were refused: the refused_why of the entry by
+ * E's name (inject.c knows a method being loaded by name only, and keeps
+ * every refusal there); NULL: not refused. */
 const char *mcache_refused_why(const struct mentry *e);
 /* The entry if METHOD has one already; never builds one, makes no JVMTI call. */
 const struct mentry *mcache_find(jmethodID method);

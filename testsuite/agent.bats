@@ -1058,7 +1058,7 @@ told_lines() { sed -n 's/^stpd-bridge\[[0-9]*\]: warn: pid [0-9]*: /warn: /p' "$
 	} >"$T/big/Big.java"
 	"$jdk/javac" -d "$T/big" "$T/big/Big.java"
 	start_jvm "$JDK17" "" -- -cp "$T/big" Big "$T/stop"
-	local m="method.enter of Big.big(I)I" want
+	local want
 	want=$(printf '%s\n' \
 		"warn: method.enter of Big.big(I)I cannot be reported (no injected call: the method's code would reach 64 KiB; agent option methods=fallback has it by a breakpoint, which costs every compiled method of the JVM)" \
 		"warn: method.return of Big.big(I)I cannot be reported (no injected call: the method's code would reach 64 KiB, and MethodExit would make every method of the JVM interpreted (agent option methods=jvmti has it at that cost))" \
