@@ -414,7 +414,10 @@ struct built {
 	size_t prologue_len;
 	uint8_t exits[6][8];
 	size_t exit_len[6];
-	uint8_t handler[8];
+	uint8_t handler[16];     /* the catch-all; in constructors, a second copy for before super() */
+	uint32_t handler_len;    /* of one copy */
+	bool post_handler;       /* the first copy, for code where `this` is initialized */
+	bool pre_handler;        /* the copy after it, for code before this()/super() returns */
 	uint8_t (*line)[6];      /* per line: ldc_w site; invokestatic enter */
 	uint8_t notify[2][7];    /* per kind: dup; ldc_w site; invokestatic notify */
 	bool has_notify;
@@ -425,6 +428,66 @@ struct built {
 	size_t handler_k;
 	uint8_t *pre;            /* constructors: per old pc, 1 before `this` is initialized */
 };
+
+/* May the constructor's code before this()/super() be covered by a handler
+ * whose frame says local 0 is uninitializedThis? The verifier checks each
+ * covered instruction's locals against that frame, so local 0 must hold
+ * `this` there: no store to it (javac never makes one) and no original
+ * frame in that code that says otherwise (a tool may forget it). If not, the
+ * code before super() stays uncovered, as in JDKs' own rewriters. */
+static bool preinit_keeps_this(const struct method *m, const uint8_t *pre)
+{
+	for (uint32_t pc = 0; pc < m->code_len;) {
+		struct bc_insn in;
+		if (bytecode_decode(m->code, m->code_len, pc, &in) < 0)
+			return false;
+		const uint8_t *p = m->code + pc;
+		bool stores = (in.op >= 0x36 && in.op <= 0x3a) || in.op == 0x84;
+		bool store0 = in.op == 0x3b || in.op == 0x3f || in.op == 0x43 || in.op == 0x47 ||
+			      in.op == 0x4b;
+		uint32_t idx = in.wide ? (uint32_t)p[2] << 8 | p[3] : p[1];
+		if (pre[pc] && (store0 || (stores && idx == 0)))
+			return false;
+		pc += in.len;
+	}
+	const struct attr *smt = NULL;
+	for (uint32_t i = 0; i < m->nattr; i++)
+		if (m->attr[i].kind == A_SMT)
+			smt = &m->attr[i];
+	if (!smt)
+		return true;
+	struct stackmap sm = { 0 };
+	const char *why = NULL;
+	if (stackmap_decode(smt->body, smt->len, &sm, &why) < 0) {
+		stackmap_free(&sm);
+		return false;
+	}
+	/* replay the frames' locals: how many, and whether the first is `this` */
+	size_t pos = 1;
+	uint32_t count = 1;
+	char kind;
+	while (pos < m->c->desc_len && m->c->desc[pos] != ')' &&
+	       descriptor_next(m->c->desc, m->c->desc_len, &pos, &kind) >= 0)
+		count++;
+	bool first_this = true, ok = true;
+	for (size_t i = 0; i < sm.n && ok; i++) {
+		const struct sm_frame *f = &sm.f[i];
+		if (f->form == SM_CHOP) {
+			count = f->chop >= count ? 0 : count - f->chop;
+			first_this &= count > 0;
+		} else if (f->form == SM_APPEND) {
+			if (count == 0)
+				first_this = sm.pool[f->locals].tag == SM_T_UNINIT_THIS;
+			count += f->nlocals;
+		} else if (f->form == SM_FULL) {
+			count = f->nlocals;
+			first_this = count > 0 && sm.pool[f->locals].tag == SM_T_UNINIT_THIS;
+		}
+		ok = f->pc >= m->code_len || !pre[f->pc] || first_this;
+	}
+	stackmap_free(&sm);
+	return ok;
+}
 
 /* Room for two more inserts. */
 static int ins_room(struct built *b, size_t *cap)
@@ -539,21 +602,31 @@ static int plan(struct method *m, struct built *b)
 		return refuse(m, -EINVAL, "a LineNumberTable entry not at an instruction");
 	if (!c->exit)
 		return 0;
-	if (!post_init)
-		return 0;   /* every path throws before `this` is initialized: nothing to cover */
+	b->post_handler = post_init;
+	b->pre_handler = b->pre && preinit_keeps_this(m, b->pre);
+	if (!b->post_handler && !b->pre_handler)
+		return 0;   /* every path throws before `this` is initialized, out of reach */
 	struct cf_wr h = { 0 };
 	build_handler(c, &h);
 	if (h.err)
 		return -ENOMEM;
+	b->handler_len = (uint32_t)h.len;
 	memcpy(b->handler, h.p, h.len);
+	if (b->post_handler && b->pre_handler)
+		memcpy(b->handler + h.len, h.p, h.len);
+	uint32_t all = b->handler_len * (b->post_handler + b->pre_handler);
 	b->handler_k = b->nins;
-	b->ins[b->nins++] = (struct code_insert){ m->code_len, b->handler, (uint32_t)h.len, false };
+	b->ins[b->nins++] = (struct code_insert){ m->code_len, b->handler, all, false };
 	b->has_handler = true;
 	free(h.p);
 	return 0;
 }
 
-/* Catch-all entries over the body (in constructors, only where `this` is initialized). */
+/* Catch-all entries over the body. In constructors, code where `this` is
+ * initialized goes to the first copy of the handler, code before the
+ * this()/super() call to the second, whose frame holds uninitializedThis
+ * (the verifier lets such a handler only throw, which it does); the call
+ * itself to none (preinit.h says why). */
 static void write_handler_entries(struct method *m, const struct built *b, struct cf_wr *w,
 				  uint32_t *count)
 {
@@ -568,21 +641,27 @@ static void write_handler_entries(struct method *m, const struct built *b, struc
 		(*count)++;
 		return;
 	}
+	/* by kind: after, before, the call that initializes `this` (never covered) */
+	uint32_t target[3] = { handler, handler + (b->post_handler ? b->handler_len : 0), 0 };
+	bool wanted[3] = { b->post_handler, b->pre_handler, false };
 	int64_t run = -1;
+	int run_kind = 0;
 	for (uint32_t pc = 0; pc <= m->code_len; pc++) {
 		if (pc < m->code_len && !codeedit_is_insn(m->layout, pc))
 			continue;
-		bool covered = pc < m->code_len && !b->pre[pc];
-		if (covered && run < 0) {
-			run = codeedit_map(m->layout, pc);
-		} else if (!covered && run >= 0) {
+		int kind = pc >= m->code_len ? -1 : !b->pre[pc] ? 0 : b->pre[pc] == PREINIT_BEFORE ? 1 : 2;
+		if (run >= 0 && kind != run_kind) {
 			uint32_t end = pc < m->code_len ? codeedit_map(m->layout, pc) : handler;
 			wr_u2(w, (uint32_t)run);
 			wr_u2(w, end);
-			wr_u2(w, handler);
+			wr_u2(w, target[run_kind]);
 			wr_u2(w, 0);
 			(*count)++;
 			run = -1;
+		}
+		if (kind >= 0 && run < 0 && wanted[kind]) {
+			run = pc == 0 ? body : codeedit_map(m->layout, pc);
+			run_kind = kind;
 		}
 	}
 }
@@ -635,10 +714,14 @@ static int write_frames(struct method *m, const struct built *b, const struct at
 	if (rc == 0 && b->nparams > 0 && !stackmap_has(&sm, 0))
 		rc = stackmap_add(&sm, codeedit_insert_at(m->layout, 0) + (uint32_t)b->prologue_len,
 				  SM_SAME, NULL, 0, NULL, 0);
-	if (rc == 0 && b->has_handler) {
-		struct sm_type t = { SM_T_OBJECT, (uint16_t)c->throwable };
-		rc = stackmap_add(&sm, codeedit_insert_at(m->layout, b->handler_k), SM_FULL, NULL, 0, &t, 1);
-	}
+	uint32_t handler = b->has_handler ? codeedit_insert_at(m->layout, b->handler_k) : 0;
+	struct sm_type thrown = { SM_T_OBJECT, (uint16_t)c->throwable };
+	struct sm_type uninit_this = { SM_T_UNINIT_THIS, 0 };
+	if (rc == 0 && b->post_handler)
+		rc = stackmap_add(&sm, handler, SM_FULL, NULL, 0, &thrown, 1);
+	if (rc == 0 && b->pre_handler)
+		rc = stackmap_add(&sm, handler + (b->post_handler ? b->handler_len : 0), SM_FULL,
+				  &uninit_this, 1, &thrown, 1);
 	if (rc == 0 && sm.n)
 		rc = stackmap_encode(&sm, map_pc, m->layout, &body, &blen);
 	if (rc == 0 && sm.n) {

@@ -430,15 +430,21 @@ bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 	bool ours = false;
 
 	if (!records_count() || !method ||
-	    (*jv)->GetMethodLocation(jv, method, &start, &end) != JVMTI_ERROR_NONE ||
-	    location != (rethrow ? end : end - 7) || !agent.caps.can_get_bytecodes ||
+	    (*jv)->GetMethodLocation(jv, method, &start, &end) != JVMTI_ERROR_NONE)
+		return false;
+	jlocation at = rethrow ? end : end - 7;
+	if ((location != at && location != at - 8) || !agent.caps.can_get_bytecodes ||
 	    (*jv)->GetBytecodes(jv, method, &n, &code) != JVMTI_ERROR_NONE)
 		return false;
-	/* dup; ldc_w site; invokestatic Probe.thrown; athrow: the last 8 bytes */
+	/* dup; ldc_w site; invokestatic Probe.thrown; athrow: the last 8 bytes,
+	 * and in a constructor the same 8 before them (the copy for the code
+	 * before super(), codeattr.c) */
 	if (n >= 8 && end == n - 1) {
 		ours = true;
 		for (int i = 0; i < 8; i++)
 			ours &= shape[i] == 0 || code[n - 8 + i] == shape[i];
+		if (ours && location != at)
+			ours = n >= 16 && location == at - 8 && memcmp(code + n - 16, code + n - 8, 8) == 0;
 	}
 	(*jv)->Deallocate(jv, code);
 	return ours;

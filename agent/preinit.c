@@ -18,8 +18,9 @@ struct state {
 };
 
 /* PRE[pc] while scanning: 0 unseen, QUEUED (a state waits to walk from
- * it), WALKED (the output's 1: reached before `this` is initialized). */
-enum { QUEUED = 2, WALKED = 1 };
+ * it), WALKED (the output's PREINIT_BEFORE), PREINIT_INIT_CALL. */
+enum { QUEUED = 2, WALKED = PREINIT_BEFORE };
+_Static_assert((int)QUEUED != (int)PREINIT_INIT_CALL, "scan marks and output marks differ");
 
 struct scan {
 	const uint8_t *code;
@@ -310,7 +311,7 @@ static int walk(struct scan *s, struct state *st)
 
 		if (st->pc >= s->len)
 			return fail(s, "code runs off its end");
-		if (s->pre[st->pc] == WALKED)
+		if (s->pre[st->pc] == WALKED || s->pre[st->pc] == PREINIT_INIT_CALL)
 			return 0;
 		if (bytecode_decode(s->code, s->len, st->pc, &in) < 0)
 			return fail(s, "unknown or truncated instruction");
@@ -323,6 +324,7 @@ static int walk(struct scan *s, struct state *st)
 		if (rc < 0)
 			return rc;
 		if (rc == 1) {
+			s->pre[st->pc] = PREINIT_INIT_CALL;
 			s->inits++;
 			return 0;
 		}

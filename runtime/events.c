@@ -41,18 +41,15 @@ const char *events_word(const struct event_desc *d)
 
 /* The list's order, not the codes': ClassUnload (an extension) comes after
  * ClassLoad and ClassPrepare because the list says so. */
-size_t events_of_kind(uint8_t kind, const struct event_desc **out, size_t max)
+const struct event_desc *events_of_kind(uint8_t kind, size_t i)
 {
 #define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker)                   \
-	if ((family) == EVENT_BY_PATTERN && (k) == kind) {                               \
-		if (n < max)                                                             \
-			out[n] = events_get(code);                                       \
-		n++;                                                                     \
-	}
+	if ((family) == EVENT_BY_PATTERN && (k) == kind && n++ == i)                     \
+		return events_get(code);
 	size_t n = 0;
 
 	STAPJAVA_EVENTS(EVENT_OF_KIND)
-	return n;
+	return NULL;
 #undef EVENT_OF_KIND
 }
 

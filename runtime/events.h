@@ -155,9 +155,9 @@ static inline bool events_fired_in_thread(const struct event_desc *d)
 const struct event_desc *events_by_kind_bit(uint8_t kind, uint8_t bit);
 /* The word after the kind in D's label ("enter" of "method.enter"). */
 const char *events_word(const struct event_desc *d);
-/* KIND's events, in the list's order (enter, return, compile ...): at most
- * MAX into OUT, and how many there are. */
-size_t events_of_kind(uint8_t kind, const struct event_desc **out, size_t max);
+/* KIND's Ith event in the list's order (enter, return, compile ...; the
+ * first is the kind's default), NULL past its last. */
+const struct event_desc *events_of_kind(uint8_t kind, size_t i);
 /* The event of KIND whose word is WORD[0..LEN), NULL if none. */
 const struct event_desc *events_by_kind_word(uint8_t kind, const char *word, size_t len);
 /* The event labelled LABEL[0..LEN) ("class.load"), NULL if none. */

@@ -23,6 +23,7 @@
 
 #include "discovery.h"
 #include "fdio.h"
+#include "hsperf.h"
 
 #define POLL_MS 20
 #define ANSWER_MS 10000
@@ -100,6 +101,23 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 
 	if (is_socket(tmpfd, sock))
 		return 0;
+	/* SIGQUIT would only make it print a thread dump: the supervisor saw
+	 * no such flag on its command line, the JVM's own word is here */
+	char perf[300];
+	int off = hsperf_attach_disabled(tmpfd, id->uid, id->nspid, perf, sizeof perf);
+	for (unsigned waited = 0; off == -EAGAIN && waited < ATTACH_LISTENER_MS; waited += POLL_MS) {
+		if (!procfs_same_process(id))
+			return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
+		if (stop_pending())
+			return fail(why, cap, -EINTR, "the bridge was stopped while the JVM started");
+		sleep_ms(POLL_MS);
+		off = hsperf_attach_disabled(tmpfd, id->uid, id->nspid, perf, sizeof perf);
+	}
+	if (off == 1)
+		return fail(why, cap, -EPERM, "the JVM runs with its attach mechanism disabled "
+			    "(-XX:+DisableAttachMechanism where its command line does not show it, "
+			    "such as an @argfile; its %s says so): start it with -agentpath, see "
+			    "stap-java(1)", perf);
 	snprintf(trigger, sizeof trigger, ".attach_pid%d", (int)id->nspid);
 	int fd = openat(tmpfd, trigger, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)

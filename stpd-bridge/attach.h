@@ -10,7 +10,9 @@
  * user made. ROOTFD is an O_PATH descriptor of the JVM's root directory
  * (/proc/PID/root, opened by the supervisor), so a JVM in another mount
  * namespace (a container) is reached in its own /tmp, with paths resolved
- * inside that root. It makes HotSpot start its listener (.attach_pid<nspid>
+ * inside that root. Unless the JVM's performance data says its attach
+ * mechanism is off (hsperf.h: then -EPERM, nothing sent), it makes HotSpot
+ * start its listener (.attach_pid<nspid>
  * in the JVM's /tmp, then SIGQUIT, which HotSpot handles once it runs: the
  * caller checks that it does), waits for .java_pid<nspid> at most
  * ATTACH_LISTENER_MS (sending SIGQUIT once more halfway: a VM that was

@@ -134,20 +134,20 @@ void handler_report_silent(const struct handler *h)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct registry_entry *e = &r->entries[i];
-		const struct event_desc *d[8];
-		size_t n = events_of_kind(e->kind, d, 8), len = 0, plen = 0;
+		const struct event_desc *first = events_of_kind(e->kind, 0), *d;
+		size_t len = 0, plen = 0;
 		const char *text = pattern_text(&e->pat, &plen);
 		char words[128] = "";
 
-		if (h->hits[i] || n == 0)
+		if (h->hits[i] || !first)
 			continue;
-		for (size_t k = 0; k < n && k < 8; k++)
-			if ((e->events & d[k]->bit) && len < sizeof words)
+		for (size_t k = 0; (d = events_of_kind(e->kind, k)); k++)
+			if ((e->events & d->bit) && len < sizeof words)
 				len += (size_t)snprintf(words + len, sizeof words - len, "%s%s", len ? ", " : "",
-							events_word(d[k]));
+							events_word(d));
 		/* the kind is what the labels of its events start with ("method" of "method.enter") */
 		sj_warn("pid %d: no event of the %.*s pattern '%.*s' (%s) in this session: nothing that "
-			"ran matched it%s", (int)h->pid, (int)strcspn(d[0]->label, "."), d[0]->label, (int)plen,
+			"ran matched it%s", (int)h->pid, (int)strcspn(first->label, "."), first->label, (int)plen,
 			text, words, h->unreportable[i] ? " but what the agent cannot report (its warnings above "
 			"say what and why)" : "");
 	}

@@ -20,6 +20,7 @@ stpd_bridge_libbridge_la_SOURCES = \
 	stpd-bridge/handler.c stpd-bridge/handler.h \
 	stpd-bridge/jfrfeed.c stpd-bridge/jfrfeed.h \
 	stpd-bridge/attach.c stpd-bridge/attach.h \
+	stpd-bridge/hsperf.c stpd-bridge/hsperf.h \
 	stpd-bridge/worker.c stpd-bridge/worker.h \
 	stpd-bridge/supervisor.c stpd-bridge/supervisor.h \
 	stpd-bridge/recchan.c stpd-bridge/recchan.h \
@@ -58,6 +59,20 @@ testsuite_unit_test_discovery_SOURCES = testsuite/unit/test_discovery.c \
 testsuite_unit_test_discovery_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
 testsuite_unit_test_discovery_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/unit/test_discovery
+
+# Unit test of the performance-data reader and the attach check's search (cmocka).
+check_PROGRAMS += testsuite/unit/test_hsperf
+testsuite_unit_test_hsperf_SOURCES = testsuite/unit/test_hsperf.c \
+	stpd-bridge/hsperf.c stpd-bridge/hsperf.h
+testsuite_unit_test_hsperf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge $(CMOCKA_CFLAGS)
+testsuite_unit_test_hsperf_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/unit/test_hsperf
+
+# hsperf-print: a performance-data file's constants as jcmd prints them,
+# for agent.bats to check the reader against the JDK.
+check_PROGRAMS += testsuite/hsperf-print
+testsuite_hsperf_print_SOURCES = testsuite/hsperf-print.c stpd-bridge/hsperf.c stpd-bridge/hsperf.h
+testsuite_hsperf_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge
 
 # Unit test of the slot matcher and its cache (cmocka).
 check_PROGRAMS += testsuite/unit/test_slots

@@ -201,13 +201,12 @@ static int add_pattern(struct registry *reg, uint8_t kind, const char *arg)
 			events = bits;
 			len = (size_t)(colon - arg);
 		} else if (strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz,") == strlen(colon + 1)) {
-			const struct event_desc *ev[8];
-			size_t n = events_of_kind(kind, ev, 8);
+			const struct event_desc *ev;
 			char words[64] = "";
 
-			for (size_t i = 0; i < n && i < 8; i++)
+			for (size_t i = 0; (ev = events_of_kind(kind, i)); i++)
 				snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s",
-					 i ? "," : "", events_word(ev[i]));
+					 i ? "," : "", events_word(ev));
 			sj_error("%s '%s': unknown event list '%s' (events: %s)", kind_option(kind), arg,
 				 colon + 1, words);
 			return -EINVAL;

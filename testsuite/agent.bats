@@ -363,7 +363,8 @@ without_vm_threads() {
 
 # Exceptions through probed frames, by injected calls: each frame the
 # exception leaves reports method.return popped=1 with the throwable (the
-# same object all the way up); the catching frame returns normally; a thread
+# same object all the way up), a constructor whose this() argument throws
+# too; the catching frame returns normally; a thread
 # that dies of an exception reports its frames popped before it ends. The
 # handler that reports an exceptional exit catches and rethrows: none of that
 # shows as the program's exception events.
@@ -392,6 +393,18 @@ check_unwind() {
 		method.return pid=P tid=MAIN ts=X method=Unwind.depth2(I)I popped=1 ret=java.lang.IllegalStateException@H#ID
 		exception.catch pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.depth1(I)I
 		method.return pid=P tid=MAIN ts=X method=Unwind.depth1(I)I popped=0 ret=-1
+		method.enter pid=P tid=MAIN ts=X method=Unwind.<init>(Ljava/lang/String;)V args="ab"
+		method.enter pid=P tid=MAIN ts=X method=Unwind.check(Ljava/lang/String;)I args="ab"
+		method.return pid=P tid=MAIN ts=X method=Unwind.check(Ljava/lang/String;)I popped=0 ret=2
+		method.enter pid=P tid=MAIN ts=X method=Unwind.<init>(I)V args=2
+		method.return pid=P tid=MAIN ts=X method=Unwind.<init>(I)V popped=0 ret=void
+		method.return pid=P tid=MAIN ts=X method=Unwind.<init>(Ljava/lang/String;)V popped=0 ret=void
+		method.enter pid=P tid=MAIN ts=X method=Unwind.<init>(Ljava/lang/String;)V args=null
+		method.enter pid=P tid=MAIN ts=X method=Unwind.check(Ljava/lang/String;)I args=null
+		exception.thrown pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.check(Ljava/lang/String;)I
+		method.return pid=P tid=MAIN ts=X method=Unwind.check(Ljava/lang/String;)I popped=1 ret=java.lang.IllegalStateException@H#ID
+		method.return pid=P tid=MAIN ts=X method=Unwind.<init>(Ljava/lang/String;)V popped=1 ret=java.lang.IllegalStateException@H#ID
+		exception.catch pid=P tid=MAIN ts=X exception=java.lang.IllegalStateException method=Unwind.run()V
 		thread.start pid=P tid=DYING ts=X thread="dying"
 		method.enter pid=P tid=DYING ts=X method=Unwind.lambda$run$0()V args=
 		method.enter pid=P tid=DYING ts=X method=Unwind.dies()V args=
@@ -406,7 +419,7 @@ check_unwind() {
 	EOF
 	# one throwable: the same object id in each frame it left
 	[ "$(sed -n 's/.*Unwind.depth[23](I)I popped=1 ret=java.lang.IllegalStateException@[0-9a-f]*#\([0-9]*\)$/\1/p' "$T/events" | sort -u | wc -l)" -eq 1 ]
-	[ "$(cat "$T/java.out" | grep -v '^tid ')" = "$(printf '2 -1\nuncaught the thread dies')" ]
+	[ "$(cat "$T/java.out" | grep -v '^tid ')" = "$(printf '2 -1\n2\nctor null\nuncaught the thread dies')" ]
 	! log_has 'event MethodE' || return 1
 }
 
@@ -766,7 +779,32 @@ check_matches() {
 	JPID=
 }
 
-@test "attach: no such process, not a JVM, a thread of a JVM, another user's JVM, attach disabled, dynamic agents disabled, an agent the JVM refuses: one line each, exit 1" {
+# The reader of a JVM's performance data (stpd-bridge/hsperf.c, through
+# testsuite/hsperf-print) against the JDK's own: every constant it reads,
+# as `jcmd PID PerfCounter.print` prints it (a line jcmd does not print the
+# same is a difference).
+check_hsperf_vs_jcmd() {
+	local jcmd
+	jcmd=$(dirname "$1")/jcmd
+	start_plain_jvm "$1" Families idle "$T/go" "$T/stop"
+	# accessible once the VM has started
+	wait_until 20 "$BUILD/testsuite/hsperf-print" "/tmp/hsperfdata_$(id -un)/$JPID"
+	"$BUILD/testsuite/hsperf-print" "/tmp/hsperfdata_$(id -un)/$JPID" >"$T/ours"
+	"$jcmd" "$JPID" PerfCounter.print >"$T/jcmd"
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	# the attach capability, and more than a few constants of each kind
+	grep -qx 'sun.rt.jvmCapabilities="1[01]*"' "$T/ours"
+	[ "$(grep -c '="' "$T/ours")" -gt 20 ] && [ "$(grep -vc '="' "$T/ours")" -gt 3 ]
+	# (jcmd prints them in its own order)
+	diff -u <(sort "$T/ours") <(grep -Fx -f "$T/ours" "$T/jcmd" | sort)
+}
+
+@test "hsperf: a JVM's performance-data constants read as jcmd PerfCounter.print reads them (JDK 17)" { check_hsperf_vs_jcmd "$JDK17"; }
+@test "hsperf: a JVM's performance-data constants read as jcmd PerfCounter.print reads them (JDK 25)" { check_hsperf_vs_jcmd "$JDK25"; }
+
+@test "attach: no such process, not a JVM, a thread of a JVM, another user's JVM, attach disabled (on its command line, in an @argfile), dynamic agents disabled, an agent the JVM refuses: one line each, exit 1" {
 	local gone
 	true &
 	gone=$!
@@ -783,6 +821,20 @@ check_matches() {
 	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*'
 	[ "$status" -eq 1 ]
 	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ started\ with\ -XX:\+DisableAttachMechanism:\ the\ agent\ cannot\ be\ loaded\ into\ it\ \(start\ it\ with\ -agentpath,\ see\ stap-java\(1\)\)$ ]]
+	touch "$T/go" "$T/stop"
+	wait_exit "$JPID"
+	JPID=
+	[ ! -s "$T/java.out" ]
+	rm "$T/go" "$T/stop"
+	# ... nor one that has it from an @argfile, which its command line does not
+	# show: the JVM's performance data says so (stpd-bridge/hsperf.h)
+	echo "-XX:+DisableAttachMechanism" >"$T/opts"
+	start_plain_jvm "$JDK17" "@$T/opts" Families idle "$T/go" "$T/stop"
+	wait_until 20 test -s "/tmp/hsperfdata_$(id -un)/$JPID"
+	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*' --agent "$AGENT"
+	[ "$status" -eq 1 ]
+	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ cannot\ load\ the\ agent:\ the\ JVM\ runs\ with\ its\ attach\ mechanism\ disabled\ \(-XX:\+DisableAttachMechanism\ where\ its\ command\ line\ does\ not\ show\ it,\ such\ as\ an\ @argfile\;\ its\ /tmp/hsperfdata_$(id -un)/$JPID\ says\ so\):\ start\ it\ with\ -agentpath,\ see\ stap-java\(1\)$ ]]
+	[ ! -e "/tmp/.attach_pid$JPID" ]
 	touch "$T/go" "$T/stop"
 	wait_exit "$JPID"
 	JPID=

@@ -30,28 +30,29 @@
 struct kind_info {
 	const char *name;
 	uint8_t wire_kind;
-	const char *events[4];	/* words, filled from the table */
-	char expected[64];	/* "enter, return or compile", for the error message */
+	const char *first;	/* the default event's word, from the table */
+	char expected[96];	/* "enter, return or compile", for the error message */
 };
 
 static struct kind_info kinds[] = {
-	[SJ_KIND_METHOD] = { "method", WIRE_KIND_METHOD, { NULL }, "" },
-	[SJ_KIND_CLASS] = { "class", WIRE_KIND_CLASS, { NULL }, "" },
-	[SJ_KIND_EXCEPTION] = { "exception", WIRE_KIND_EXCEPTION, { NULL }, "" },
+	[SJ_KIND_METHOD] = { "method", WIRE_KIND_METHOD, NULL, "" },
+	[SJ_KIND_CLASS] = { "class", WIRE_KIND_CLASS, NULL, "" },
+	[SJ_KIND_EXCEPTION] = { "exception", WIRE_KIND_EXCEPTION, NULL, "" },
 };
 
 static const struct kind_info *kind_info(enum sj_kind kind)
 {
 	struct kind_info *ki = &kinds[kind];
 
-	if (!ki->events[0]) {
-		const struct event_desc *ev[4];
-		size_t n = events_of_kind(ki->wire_kind, ev, 4);
+	if (!ki->first) {
+		const struct event_desc *ev;
 
-		for (size_t i = 0; i < n && i < 4; i++) {
-			ki->events[i] = events_word(ev[i]);
-			snprintf(ki->expected + strlen(ki->expected), sizeof ki->expected - strlen(ki->expected),
-				 "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", ki->events[i]);
+		ki->first = events_word(events_of_kind(ki->wire_kind, 0));
+		for (size_t i = 0; (ev = events_of_kind(ki->wire_kind, i)); i++) {
+			size_t at = strlen(ki->expected);
+			snprintf(ki->expected + at, sizeof ki->expected - at, "%s%s",
+				 i == 0 ? "" : events_of_kind(ki->wire_kind, i + 1) ? ", " : " or ",
+				 events_word(ev));
 		}
 	}
 	return ki;
@@ -236,7 +237,7 @@ static bool pattern_argument(struct scan *s, const struct sj_token *p, const cha
 static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 {
 	const struct kind_info *ki = kind_info(kind);
-	const char *event = ki->events[0];
+	const char *event = ki->first;
 	size_t j = i + 3;
 	static char pattern[PATTERN_MAX_LEN + 1];
 
@@ -254,9 +255,10 @@ static size_t java_point(struct scan *s, size_t i, enum sj_kind kind)
 	if (is_op(tok(s, j), ".")) {
 		const struct sj_token *ev = tok(s, j + 1);
 		event = NULL;
-		for (size_t k = 0; ev->kind == SJ_TOK_IDENT && k < 4 && ki->events[k]; k++)
-			if (sj_tok_is(ev, SJ_TOK_IDENT, ki->events[k]))
-				event = ki->events[k];
+		const struct event_desc *d =
+			ev->kind == SJ_TOK_IDENT ? events_by_kind_word(ki->wire_kind, ev->text, ev->len) : NULL;
+		if (d)
+			event = events_word(d);
 		if (!event) {
 			if (ev->kind == SJ_TOK_IDENT)
 				error_at(s, ev, "unknown event type '%.*s' of java.%s (expected %s)",
@@ -309,8 +311,8 @@ static int java_slot_for(struct sj_translation *t, struct sj_java_point *p)
 		return -ENOMEM;
 	}
 	*kept = *p;
-	const struct kind_info *ki = kind_info(SJ_KIND_METHOD);
-	t->slots[t->nslots] = (struct sj_slot){ SJ_KIND_METHOD, ki->events[p->ret ? 1 : 0], pattern, true, kept };
+	const char *event = events_word(events_get(p->ret ? WIRE_EV_METHOD_EXIT : WIRE_EV_METHOD_ENTER));
+	t->slots[t->nslots] = (struct sj_slot){ SJ_KIND_METHOD, event, pattern, true, kept };
 	return (int)t->nslots++;
 }
 

@@ -599,6 +599,43 @@ testsuite_fuzz_replay_proc_stat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_fuzz_replay_proc_stat_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS)
 UNIT_TESTS += testsuite/fuzz/replay_proc_stat
 
+# ---- HotSpot performance-data files (stpd-bridge/hsperf.c): the worker
+# reads a JVM's /tmp/hsperfdata_USER/PID, which that user can write anything into.
+#
+#   make fuzz-hsperf [FUZZ_SECONDS=N]   build testsuite/fuzz/fuzz_hsperf with
+#                                       $(FUZZ_CC) and run it on a copy of
+#                                       testsuite/fuzz/corpus-hsperf/ for N seconds
+#
+# The corpus: JDK 17's and 25's files (one with -XX:+DisableAttachMechanism),
+# cut at their used bytes, and small ones with one fault each.
+FUZZ_HSPERF_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_hsperf.c $(top_srcdir)/stpd-bridge/hsperf.c
+
+EXTRA_DIST += testsuite/fuzz/fuzz_hsperf.c testsuite/fuzz/corpus-hsperf
+CLEANFILES += testsuite/fuzz/fuzz_hsperf
+
+testsuite/fuzz/fuzz_hsperf: $(FUZZ_HSPERF_SRC) $(top_srcdir)/stpd-bridge/hsperf.h
+	@$(FUZZ_CHECK)
+	@$(MKDIR_P) testsuite/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_HSPERF_SRC) -o $@
+
+fuzz-hsperf:
+	@$(FUZZ_CHECK)
+	$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_hsperf
+	$(call FUZZ_RUN,hsperf,corpus-hsperf)
+
+.PHONY: fuzz-hsperf
+
+# The committed corpus replayed through the target's oracles by the unit tiers.
+check_PROGRAMS += testsuite/fuzz/replay_hsperf
+testsuite_fuzz_replay_hsperf_SOURCES = testsuite/fuzz/replay_corpus.c testsuite/fuzz/fuzz_hsperf.c \
+	stpd-bridge/hsperf.c
+testsuite_fuzz_replay_hsperf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/stpd-bridge \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/testsuite/fuzz/corpus-hsperf"' \
+	-DCORPUS_MIN_FILES=14 -DREPLAY_GROUP='"fuzz_hsperf_corpus"'
+testsuite_fuzz_replay_hsperf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_fuzz_replay_hsperf_LDADD = $(CMOCKA_LIBS)
+UNIT_TESTS += testsuite/fuzz/replay_hsperf
+
 # ---- the live JFR chunk parser (formats/jfr_live*.c): the bridge parses
 # whatever chunk bytes a JVM's agent streams to it (issue 15).
 #
@@ -707,7 +744,7 @@ UNIT_TESTS += testsuite/fuzz/replay_jfrspec
 FUZZ_TARGETS = wire_decode:corpus classfile:corpus-classfile pattern:corpus-pattern \
 	mutf8:corpus-mutf8 cfmethods:corpus-cfmethods trc:corpus-trc trcbin:corpus-trcbin \
 	clog:corpus-clog recchan:corpus-recchan rec_jfr:corpus-rec-jfr unix_line:corpus-unixline proc_stat:corpus-procstat \
-	jfr_live:corpus-jfr-live jfrspec:corpus-jfrspec
+	jfr_live:corpus-jfr-live jfrspec:corpus-jfrspec hsperf:corpus-hsperf
 fuzz-replay:
 	@$(FUZZ_CHECK)
 	@# built again each time: a program left from before would hide a list that no longer links

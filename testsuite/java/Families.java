@@ -315,6 +315,11 @@ class Flood {
 // method.
 class Unwind {
     static int sink;
+    final int v;
+    Unwind(int v) { this.v = v; }
+    // throws before this() when S is null: the constructor's frame is popped
+    Unwind(String s) { this(check(s)); }
+    static int check(String s) { if (s == null) throw new IllegalStateException("null"); return s.length(); }
     static int depth3(int n) { if (n > 0) throw new IllegalStateException("deep " + n); return n; }
     static int depth2(int n) { try { return depth3(n) + 1; } finally { sink++; } }
     static int depth1(int n) { try { return depth2(n) + 1; } catch (IllegalStateException e) { return -1; } }
@@ -322,6 +327,8 @@ class Unwind {
     static void run() throws Exception {
         Families.printTid("main");
         System.out.println(depth1(0) + " " + depth1(1));
+        System.out.println(new Unwind("ab").v);
+        try { new Unwind((String) null); } catch (IllegalStateException e) { System.out.println("ctor " + e.getMessage()); }
         Thread t = new Thread(() -> { Families.printTid("dying"); dies(); }, "dying");
         t.setUncaughtExceptionHandler((th, x) -> System.out.println("uncaught " + x.getMessage()));
         t.start();

@@ -199,6 +199,21 @@ testsuite_unit_test_regset_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(CMO
 testsuite_unit_test_regset_LDADD = runtime/libsjruntime.la $(CMOCKA_LIBS) -lpthread
 UNIT_TESTS += testsuite/unit/test_regset
 
+# Which methods of which class carry injected calls (agent/records.c).
+check_PROGRAMS += testsuite/unit/test_records
+testsuite_unit_test_records_SOURCES = testsuite/unit/test_records.c agent/records.c agent/records.h
+testsuite_unit_test_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(CMOCKA_CFLAGS)
+testsuite_unit_test_records_LDADD = $(CMOCKA_LIBS) -lpthread
+UNIT_TESTS += testsuite/unit/test_records
+
+# The injected calls' site ids and their cached matches (agent/sites.c; the
+# method cache stubbed in the test).
+check_PROGRAMS += testsuite/unit/test_sites
+testsuite_unit_test_sites_SOURCES = testsuite/unit/test_sites.c agent/sites.c agent/sites.h
+testsuite_unit_test_sites_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/agent $(JDK_CPPFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_sites_LDADD = $(CMOCKA_LIBS) -lpthread
+UNIT_TESTS += testsuite/unit/test_sites
+
 # SystemTap's java() probe points in stap-java's translation (translator-patches/sj_java.c).
 check_PROGRAMS += testsuite/unit/test_sj_java
 testsuite_unit_test_sj_java_SOURCES = testsuite/unit/test_sj_java.c

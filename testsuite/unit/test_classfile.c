@@ -624,6 +624,8 @@ static void expect_one(const struct method *m, const struct method *em, struct c
 /* The handler appended after the body (8 bytes) and its frame. */
 #define HANDLER(site) 0x59, 0x13, U2(site), 0xb8, U2(M_THROWN), 0xbf
 #define HANDLER_FRAME(delta) 255, U2(delta), 0, 0, 0, 1, 7, U2(THROWABLE)
+/* A constructor's second copy, for code before super(): locals [uninitializedThis]. */
+#define PRE_HANDLER_FRAME(delta) 255, U2(delta), 0, 1, 6, 0, 1, 7, U2(THROWABLE)
 
 /* ------------------------------------------------------------ enter */
 
@@ -1874,10 +1876,52 @@ static void test_frame_uninitialized_offsets(void **state)
 	expect_one(&m, &em, BOTH(5));
 }
 
+/* A synchronized method (the VM releases its monitor on either exit, so
+ * nothing more is needed) with a synchronized block: javac's handler that
+ * releases the block's monitor keeps its range and frame, moved; the
+ * catch-all after the body covers it too. */
+static void test_synchronized(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0x2a, 0x59, 0x4c,	/*  0: aload_0; dup; astore_1 */
+		0xc2,			/*  3: monitorenter */
+		0x2b, 0xc3,		/*  4: aload_1; monitorexit */
+		0xa7, U2(8),		/*  6: goto +8 (-> 14) */
+		0x4d, 0x2b, 0xc3,	/*  9: astore_2; aload_1; monitorexit */
+		0x2c, 0xbf,		/* 12: aload_2; athrow */
+		0xb1,			/* 14: return */
+	};
+	static const struct xentry ex[] = { { 4, 6, 9, 0 }, { 9, 12, 9, 0 } };
+	/* at 9: full_frame locals [T, Object], stack [Throwable]; at 14: chop 1 */
+	static const uint8_t frames[] = { 255, U2(9), U2(2), 7, U2(C_THIS), 7, U2(C_OBJ),
+					  U2(1), 7, U2(THROWABLE), 250, U2(4) };
+	static const uint8_t ecode[] = {
+		0x13, U2(SITE0), 0xb8, U2(M_ENTER),	/*  0: prologue */
+		0x2a, 0x59, 0x4c, 0xc2, 0x2b, 0xc3,	/*  6 (was 0) */
+		0xa7, U2(8),				/* 12: goto +8 (-> 20, the exit's code) */
+		0x4d, 0x2b, 0xc3, 0x2c, 0xbf,		/* 15 (was 9) */
+		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 20 */
+		0xb1,					/* 26: return (was 14) */
+		HANDLER(SITE0),				/* 27 */
+	};
+	static const struct xentry eex[] = { { 10, 12, 15, 0 }, { 15, 18, 15, 0 }, { 6, 27, 27, 0 } };
+	static const uint8_t eframes[] = { 255, U2(15), U2(2), 7, U2(C_THIS), 7, U2(C_OBJ),
+					   U2(1), 7, U2(THROWABLE), 250, U2(4), HANDLER_FRAME(6) };
+	const struct method m = { .access = 0x0021, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				  .max_stack = 2, .max_locals = 3, CODE(code), EX(ex), FRAMES(frames, 2) };
+	const struct method em = { .access = 0x0021, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				   .max_stack = 5, .max_locals = 3, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 3) };
+	expect_one(&m, &em, BOTH(0));
+}
+
 /* ------------------------------------------------------------ constructors */
 
-/* super() first: the catch-all covers only what follows the invokespecial
- * (the verifier refuses a handler over code where `this` is uninitialized). */
+/* super() first: the catch-all covers what follows the invokespecial; a
+ * second copy, whose frame holds uninitializedThis, covers the code before
+ * it (the verifier lets such a handler only throw), and none the call
+ * (HotSpot checks a handler there against the frame after it too). */
 static void test_constructor_plain(void **state)
 {
 	(void)state;
@@ -1891,14 +1935,15 @@ static void test_constructor_plain(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/*  4 */
 		0xb1,					/* 10: return (was 4) */
 		HANDLER(SITE0),				/* 11 */
+		HANDLER(SITE0),				/* 19: before super() */
 	};
-	static const struct xentry eex[] = { { 4, 11, 11, 0 } };
-	static const uint8_t eframes[] = { HANDLER_FRAME(11) };
+	static const struct xentry eex[] = { { 0, 1, 19, 0 }, { 4, 11, 11, 0 } };
+	static const uint8_t eframes[] = { HANDLER_FRAME(11), PRE_HANDLER_FRAME(7) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 1) };
+				   FRAMES(eframes, 2) };
 	expect_one(&m, &em, EXIT(0));
 
 	/* with enter: the prologue (before super(), static calls only) */
@@ -1908,18 +1953,20 @@ static void test_constructor_plain(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 10 */
 		0xb1,					/* 16 */
 		HANDLER(SITE0),				/* 17 */
+		HANDLER(SITE0),				/* 25 */
 	};
-	static const struct xentry eex2[] = { { 10, 17, 17, 0 } };
-	static const uint8_t eframes2[] = { HANDLER_FRAME(17) };
+	/* not the prologue: an exception in it reports no enter either */
+	static const struct xentry eex2[] = { { 6, 7, 25, 0 }, { 10, 17, 17, 0 } };
+	static const uint8_t eframes2[] = { HANDLER_FRAME(17), PRE_HANDLER_FRAME(7) };
 	const struct method em2 = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V,
 				    .has_code = true, .max_stack = 4, .max_locals = 1, CODE(ecode2),
-				    EX(eex2), FRAMES(eframes2, 1) };
+				    EX(eex2), FRAMES(eframes2, 2) };
 	expect_one(&m, &em2, BOTH(0));
 }
 
 /* A branch before this(...) (a ternary in the argument), with a parameter:
  * the prologue and its frame, the frames with uninitializedThis moved, the
- * catch-all over the return only. */
+ * catch-all over the return, its second copy over the code before. */
 static void test_constructor_branch_before_init(void **state)
 {
 	(void)state;
@@ -1951,17 +1998,18 @@ static void test_constructor_branch_before_init(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 33 */
 		0xb1,					/* 39: return (was 13) */
 		HANDLER(SITE0),				/* 40 */
+		HANDLER(SITE0),				/* 48 */
 	};
-	static const struct xentry eex[] = { { 33, 40, 40, 0 } };
+	static const struct xentry eex[] = { { 20, 30, 48, 0 }, { 33, 40, 40, 0 } };
 	static const uint8_t eframes[] = { 20,
 					   255, U2(8), U2(2), 6, 1, U2(1), 6,
 					   255, U2(0), U2(2), 6, 1, U2(2), 6, 1,
-					   HANDLER_FRAME(9) };
+					   HANDLER_FRAME(9), PRE_HANDLER_FRAME(7) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_IV, .has_code = true,
 				  .max_stack = 2, .max_locals = 2, CODE(code), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_IV,
 				   .has_code = true, .max_stack = 5, .max_locals = 2, CODE(ecode),
-				   EX(eex), FRAMES(eframes, 4) };
+				   EX(eex), FRAMES(eframes, 5) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -1988,14 +2036,15 @@ static void test_constructor_new_before_init(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 19 */
 		0xb1,					/* 25 */
 		HANDLER(SITE0),				/* 26 */
+		HANDLER(SITE0),				/* 34 */
 	};
-	static const struct xentry eex[] = { { 19, 26, 26, 0 } };
-	static const uint8_t eframes[] = { HANDLER_FRAME(26) };
+	static const struct xentry eex[] = { { 6, 16, 34, 0 }, { 19, 26, 26, 0 } };
+	static const uint8_t eframes[] = { HANDLER_FRAME(26), PRE_HANDLER_FRAME(7) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 3, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 6, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 1) };
+				   FRAMES(eframes, 2) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -2021,21 +2070,23 @@ static void test_constructor_two_ranges(void **state)
 		0xb7, U2(C_OBJ_INIT),			/* 11 (was 5) */
 		0xa7, U2(-10),				/* 14: goto -> 4 */
 		HANDLER(SITE0),				/* 17 */
+		HANDLER(SITE0),				/* 25 */
 	};
-	/* the return and its code [4, 11); the goto after super() [14, 17) */
-	static const struct xentry eex[] = { { 4, 11, 17, 0 }, { 14, 17, 17, 0 } };
+	/* after super(): the return and its code [4, 11), the goto [14, 17);
+	 * before: [0, 4); the call [11, 14) by none */
+	static const struct xentry eex[] = { { 0, 4, 25, 0 }, { 4, 11, 17, 0 }, { 14, 17, 17, 0 } };
 	static const uint8_t eframes[] = { 255, U2(4), U2(1), 7, U2(C_THIS), U2(0),
 					   255, U2(6), U2(1), 6, U2(1), 6,
-					   HANDLER_FRAME(5) };
+					   HANDLER_FRAME(5), PRE_HANDLER_FRAME(7) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 3) };
+				   FRAMES(eframes, 4) };
 	expect_one(&m, &em, EXIT(0));
 }
 
-/* Every path throws before super(): no handler (nothing to cover), no frame. */
+/* Every path throws before super(): the handler for that code only. */
 static void test_constructor_always_throws(void **state)
 {
 	(void)state;
@@ -2050,12 +2101,73 @@ static void test_constructor_always_throws(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_ENTER),	/* 0 */
 		0xbb, U2(C_THIS), 0x59, 0x08,		/* 6 */
 		0xb7, U2(C_THIS_INIT), 0xbf,		/* 11 */
+		HANDLER(SITE0),				/* 15 */
 	};
+	static const struct xentry eex[] = { { 6, 15, 15, 0 } };
+	static const uint8_t eframes[] = { PRE_HANDLER_FRAME(15) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 3, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 6, .max_locals = 1, CODE(ecode) };
+				   .max_stack = 6, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 1) };
 	expect_one(&m, &em, BOTH(0));
+}
+
+/* Local 0 written before super() (javac never does): the verifier might
+ * not see `this` there, so only the code after super() is covered. */
+static void test_constructor_store_to_this_slot(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0x2a,			/* 0: aload_0 */
+		0x4b,			/* 1: astore_0 */
+		0x2a,			/* 2: aload_0 */
+		0xb7, U2(C_OBJ_INIT),	/* 3: invokespecial Object.<init>()V */
+		0xb1,			/* 6: return */
+	};
+	static const uint8_t ecode[] = {
+		0x2a, 0x4b, 0x2a, 0xb7, U2(C_OBJ_INIT),	/*  0 */
+		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/*  6 */
+		0xb1,					/* 12 */
+		HANDLER(SITE0),				/* 13 */
+	};
+	static const struct xentry eex[] = { { 6, 13, 13, 0 } };
+	static const uint8_t eframes[] = { HANDLER_FRAME(13) };
+	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
+				  .max_stack = 1, .max_locals = 1, CODE(code) };
+	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
+				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 1) };
+	expect_one(&m, &em, EXIT(0));
+}
+
+/* A frame before super() whose locals forget `this` (it is on the stack):
+ * the handler's frame would not match there; the code stays uncovered. */
+static void test_constructor_frame_without_this(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0x2a,			/* 0: aload_0 */
+		0xa7, U2(3),		/* 1: goto +3 (-> 4) */
+		0xb7, U2(C_OBJ_INIT),	/* 4: invokespecial Object.<init>()V */
+		0xb1,			/* 7: return */
+	};
+	/* at 4: full_frame locals [], stack [uninitThis] */
+	static const uint8_t frames[] = { 255, U2(4), U2(0), U2(1), 6 };
+	static const uint8_t ecode[] = {
+		0x2a, 0xa7, U2(3), 0xb7, U2(C_OBJ_INIT),	/*  0 */
+		0x13, U2(SITE0), 0xb8, U2(M_RET_V),		/*  7 */
+		0xb1,						/* 13 */
+		HANDLER(SITE0),					/* 14 */
+	};
+	static const struct xentry eex[] = { { 7, 14, 14, 0 } };
+	static const uint8_t eframes[] = { 255, U2(4), U2(0), U2(1), 6, HANDLER_FRAME(9) };
+	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
+				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 1) };
+	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
+				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 2) };
+	expect_one(&m, &em, EXIT(0));
 }
 
 /* ------------------------------------------------------------ the class */
@@ -2434,6 +2546,7 @@ static void test_malformed_code_refused(void **state)
 	static const uint8_t ta_bad_value[] = { U2(1), 0x43, U2(0), 0, U2(C_X), U2(1), U2(C_N), 'Q', U2(0) };
 	static const uint8_t ctor_underflow[] = { 0x57, 0x2a, 0xb7, U2(C_OBJ_INIT), 0xb1 };
 	static const uint8_t ctor_overflow[] = { 0x2a, 0x2a, 0xb7, U2(C_OBJ_INIT), 0x57, 0xb1 };
+	static const uint8_t ctor_ok[] = { 0x2a, 0xb7, U2(C_OBJ_INIT), 0xb1 };
 	static const struct {
 		const char *what;
 		struct method m;
@@ -2477,6 +2590,10 @@ static void test_malformed_code_refused(void **state)
 		{ "code length 0", { .code = ok, .code_len = 0 }, EXIT(1), "code length" },
 		{ "constructor underflow", { .name = C_INIT, CODE(ctor_underflow) }, EXIT(1), "underflow" },
 		{ "constructor overflow", { .name = C_INIT, CODE(ctor_overflow) }, EXIT(1), "overflow" },
+		/* its frames are read for the code before super() first (a leak
+		 * there found by fuzz_classfile under ASan) */
+		{ "constructor, reserved frame type", { .name = C_INIT, CODE(ctor_ok),
+		  FRAMES(reserved_frame, 1) }, EXIT(1), "StackMapTable" },
 	};
 	static const uint8_t ret[] = { 0xb1 };
 	static const uint8_t eret[] = { 0x13, U2(SITE0 + 1), 0xb8, U2(M_RET_V), 0xb1,
@@ -2588,11 +2705,14 @@ int main(void)
 		cmocka_unit_test(test_frame_forms),
 		cmocka_unit_test(test_frame_delta_grows),
 		cmocka_unit_test(test_frame_uninitialized_offsets),
+		cmocka_unit_test(test_synchronized),
 		cmocka_unit_test(test_constructor_plain),
 		cmocka_unit_test(test_constructor_branch_before_init),
 		cmocka_unit_test(test_constructor_new_before_init),
 		cmocka_unit_test(test_constructor_two_ranges),
 		cmocka_unit_test(test_constructor_always_throws),
+		cmocka_unit_test(test_constructor_store_to_this_slot),
+		cmocka_unit_test(test_constructor_frame_without_this),
 		cmocka_unit_test(test_none_picked),
 		cmocka_unit_test(test_lone_return_told),
 		cmocka_unit_test(test_unpicked_method_untouched),

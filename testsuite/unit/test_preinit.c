@@ -69,14 +69,23 @@ static void expect_scan(const uint8_t *code, uint32_t len, uint32_t max_stack, u
 	if (rc != ret)
 		print_error("preinit_scan: %d (%s), expected %d\n", rc, why ? why : "", ret);
 	assert_int_equal(rc, ret);
+	int calls = 0;
 	for (uint32_t pc = 0; pc < len; pc++) {
 		bool in = false;
 		for (size_t i = 0; i < nwant; i++)
 			in |= want[i] == pc;
-		if (pre[pc] != in)
-			print_error("pre[%u] = %u, expected %u\n", pc, pre[pc], in);
-		assert_int_equal(pre[pc], in);
+		if ((pre[pc] != 0) != in || (in && pre[pc] != PREINIT_BEFORE && pre[pc] != PREINIT_INIT_CALL))
+			print_error("pre[%u] = %u, expected %s\n", pc, pre[pc], in ? "before" : "0");
+		assert_int_equal(pre[pc] != 0, in);
+		if (pre[pc] == PREINIT_INIT_CALL) {
+			/* the call that initializes `this`: an invokespecial, one per call met */
+			assert_int_equal(code[pc], 0xb7);
+			calls++;
+		} else if (in) {
+			assert_int_equal(pre[pc], PREINIT_BEFORE);
+		}
 	}
+	assert_int_equal(calls, ret);
 	free(pre);
 }
 
