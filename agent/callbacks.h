@@ -32,15 +32,8 @@ void JNICALL cb_exception(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID m
 			  jlocation catch_location);
 void JNICALL cb_exception_catch(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jmethodID method,
 				jlocation location, jobject exception);
-void JNICALL cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread);
-void JNICALL cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread);
-void JNICALL cb_monitor_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object);
-void JNICALL cb_monitor_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object);
-void JNICALL cb_monitor_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout);
-void JNICALL cb_monitor_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object,
-			       jboolean timed_out);
-void JNICALL cb_gc_start(jvmtiEnv *jv);
-void JNICALL cb_gc_finish(jvmtiEnv *jv);
+/* The switched families' callbacks (cb_thread.c, cb_monitor.c, cb_gc.c)
+ * are their own: jvmti_family.h. */
 
 /* cb_thread.c, on the I/O thread: C has just switched thread events on;
  * send it the names of the threads already running. */

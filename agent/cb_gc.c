@@ -6,6 +6,7 @@
  */
 #include "callbacks.h"
 #include "conn.h"
+#include "jvmti_family.h"
 
 static void gc_event(unsigned code)
 {
@@ -22,12 +23,32 @@ static void gc_event(unsigned code)
 	scratch_leave();
 }
 
-void JNICALL cb_gc_start(jvmtiEnv *jv)
+static void JNICALL gc_start(jvmtiEnv *jv)
 {
 	gc_event(WIRE_EV_GC_START);
 }
 
-void JNICALL cb_gc_finish(jvmtiEnv *jv)
+static void JNICALL gc_finish(jvmtiEnv *jv)
 {
 	gc_event(WIRE_EV_GC_FINISH);
 }
+
+static void gc_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
+{
+	w->can_generate_garbage_collection_events = p->can_generate_garbage_collection_events;
+}
+
+static void gc_callbacks(jvmtiEventCallbacks *cb)
+{
+	cb->GarbageCollectionStart = gc_start;
+	cb->GarbageCollectionFinish = gc_finish;
+}
+
+static const struct jvmti_family_event gc_events[] = {
+	{ JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart", WIRE_EV_GC_START },
+	{ JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish", WIRE_EV_GC_FINISH },
+};
+
+const struct jvmti_family jvmti_family_gc = {
+	EVENT_FAMILY_GC, gc_events, sizeof gc_events / sizeof gc_events[0], gc_capabilities, gc_callbacks,
+};

@@ -2,6 +2,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "jvmti_family.h"
 #include "mutf8.h"
 #include "osthread.h"
 
@@ -87,17 +88,17 @@ static void monitor_event(JNIEnv *jni, jthread thread, jobject object, unsigned 
 	scratch_leave();
 }
 
-void JNICALL cb_monitor_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+static void JNICALL monitor_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
 {
 	monitor_event(jni, thread, object, WIRE_EV_MONITOR_ENTER, 0, 0);
 }
 
-void JNICALL cb_monitor_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+static void JNICALL monitor_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
 {
 	monitor_event(jni, thread, object, WIRE_EV_MONITOR_ENTERED, 0, 0);
 }
 
-void JNICALL cb_monitor_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout)
+static void JNICALL monitor_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout)
 {
 	uint32_t ms = timeout < 0 ? 0 : timeout > (jlong)UINT32_MAX ? UINT32_MAX : (uint32_t)timeout;
 
@@ -105,9 +106,35 @@ void JNICALL cb_monitor_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject 
 	monitor_event(jni, thread, object, WIRE_EV_MONITOR_WAIT, ms, 0);
 }
 
-void JNICALL cb_monitor_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object,
-			       jboolean timed_out)
+static void JNICALL monitor_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object,
+				   jboolean timed_out)
 {
 	monitor_event(jni, thread, object, WIRE_EV_MONITOR_WAITED, last_wait_timeout,
 		      timed_out ? WIRE_TF_TIMED_OUT : 0);
 }
+
+static void monitor_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
+{
+	w->can_generate_monitor_events = p->can_generate_monitor_events;
+	w->can_get_monitor_info = p->can_get_monitor_info;   /* a monitor's owner */
+}
+
+static void monitor_callbacks(jvmtiEventCallbacks *cb)
+{
+	cb->MonitorContendedEnter = monitor_contended_enter;
+	cb->MonitorContendedEntered = monitor_contended_entered;
+	cb->MonitorWait = monitor_wait;
+	cb->MonitorWaited = monitor_waited;
+}
+
+static const struct jvmti_family_event monitor_events[] = {
+	{ JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter", WIRE_EV_MONITOR_ENTER },
+	{ JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered", WIRE_EV_MONITOR_ENTERED },
+	{ JVMTI_EVENT_MONITOR_WAIT, "MonitorWait", WIRE_EV_MONITOR_WAIT },
+	{ JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited", WIRE_EV_MONITOR_WAITED },
+};
+
+const struct jvmti_family jvmti_family_monitors = {
+	EVENT_FAMILY_MONITORS, monitor_events, sizeof monitor_events / sizeof monitor_events[0],
+	monitor_capabilities, monitor_callbacks,
+};

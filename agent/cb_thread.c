@@ -7,6 +7,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "conn.h"
+#include "jvmti_family.h"
 #include "log.h"
 #include "mutf8.h"
 #include "osthread.h"
@@ -89,15 +90,32 @@ out:
 	scratch_leave();
 }
 
-void JNICALL cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+static void JNICALL thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 {
 	thread_event(jni, thread, WIRE_EV_THREAD_START);
 }
 
-void JNICALL cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+static void JNICALL thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 {
 	thread_event(jni, thread, WIRE_EV_THREAD_END);
 }
+
+static void thread_callbacks(jvmtiEventCallbacks *cb)
+{
+	cb->ThreadStart = thread_start;
+	cb->ThreadEnd = thread_end;
+}
+
+static const struct jvmti_family_event thread_events[] = {
+	{ JVMTI_EVENT_THREAD_START, "ThreadStart", WIRE_EV_THREAD_START },
+	{ JVMTI_EVENT_THREAD_END, "ThreadEnd", WIRE_EV_THREAD_END },
+};
+
+/* ThreadStart and ThreadEnd need no capability */
+const struct jvmti_family jvmti_family_threads = {
+	EVENT_FAMILY_THREADS, thread_events, sizeof thread_events / sizeof thread_events[0], NULL,
+	thread_callbacks,
+};
 
 /* A thread that started before the connection switched thread events on
  * has had no ThreadStarted: without this, a recording (JFR's threads, the

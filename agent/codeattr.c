@@ -445,8 +445,7 @@ static bool preinit_keeps_this(const struct method *m, const uint8_t *pre)
 		bool stores = (in.op >= 0x36 && in.op <= 0x3a) || in.op == 0x84;
 		bool store0 = in.op == 0x3b || in.op == 0x3f || in.op == 0x43 || in.op == 0x47 ||
 			      in.op == 0x4b;
-		uint32_t idx = in.wide ? (uint32_t)p[2] << 8 | p[3] : p[1];
-		if (pre[pc] && (store0 || (stores && idx == 0)))
+		if (pre[pc] && (store0 || (stores && (in.wide ? (uint32_t)p[2] << 8 | p[3] : p[1]) == 0)))
 			return false;
 		pc += in.len;
 	}

@@ -369,7 +369,7 @@ static int queue_locked(struct conn *c, struct wire_event *ev)
 
 void conn_queue_lost_locked(struct conn *c)
 {
-	if (c->dropped == c->lost_sent || !conn_ext(c) || c->ended)
+	if (!conn_lost_unsaid(c) || !conn_ext(c) || c->ended)
 		return;
 	struct wire_event *ev = &lost_ev[c - conns];
 	memset(ev, 0, offsetof(struct wire_event, values));

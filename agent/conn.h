@@ -115,6 +115,11 @@ static inline size_t conn_queued(const struct conn *c)
 {
 	return c->out_len - c->out_head;
 }
+/* Under c->lock: the events dropped that no Lost has told the peer of yet. */
+static inline uint64_t conn_lost_unsaid(const struct conn *c)
+{
+	return c->dropped - c->lost_sent;
+}
 /* I/O thread: take what the threads' own buffers hold (tbuf.h), in timestamp
  * order, into the connections' queues, numbered and stamped; the drops they
  * counted become the connections' Lost. Returns the events taken. */

@@ -288,8 +288,7 @@ static long flush_conn(struct conn *c)
 	} else if (c->out_head >= c->out_cap / 4) {
 		conn_compact_locked(c);
 	}
-	if (c->dropped != c->lost_sent)
-		conn_queue_lost_locked(c);
+	conn_queue_lost_locked(c);
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }
@@ -308,7 +307,7 @@ void io_flush_now(void)
 static bool has_output(struct conn *c)
 {
 	pthread_mutex_lock(&c->lock);
-	bool r = conn_queued(c) > 0 || (c->dropped != c->lost_sent && conn_ext(c));
+	bool r = conn_queued(c) > 0 || (conn_lost_unsaid(c) && conn_ext(c));
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -522,7 +521,7 @@ static void final_flush(void)
 			continue;
 		pthread_mutex_lock(&c->lock);
 		size_t left = conn_queued(c);
-		unsigned long long dropped = c->dropped - c->lost_sent;
+		unsigned long long dropped = conn_lost_unsaid(c);
 		unsigned long long unacked = c->seq - c->acked_seq;
 		bool ext = conn_ext(c);
 		unsigned serial = c->serial;

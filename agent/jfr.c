@@ -337,7 +337,7 @@ static void no_recording(unsigned idx, uint64_t gen)
 }
 
 /* Make slot IDX's recording what TEXT asks for the connection of GEN. */
-static void apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, unsigned serial)
+static void recording_apply(JNIEnv *jni, unsigned idx, const char *text, uint64_t gen, unsigned serial)
 {
 	struct jfr_slot *s = &slots[idx];
 	char why[300];
@@ -453,7 +453,7 @@ static void JNICALL jfr_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		for (unsigned i = 0; i < AGENT_MAX_CONNS; i++) {
 			if (!change[i])
 				continue;
-			apply(jni, i, want[i], gen[i], serial[i]);
+			recording_apply(jni, i, want[i], gen[i], serial[i]);
 			free(want[i]);
 			pthread_mutex_lock(&lock);
 			slots[i].done_gen = reqgen[i];

@@ -11,22 +11,29 @@
 #include "conn.h"
 #include "emit.h"
 #include "inject.h"
+#include "jvmti_family.h"
 #include "print.h"
 #include "log.h"
 
-/* The JVMTI events we turn on and off, as indices of events[]. */
+/* The JVMTI events we turn on and off, as indices of events[]: first
+ * those of the probe points by pattern, then each switched family's
+ * (jvmti_family.h), from N_FAMILIES on, as events_install() lays them out. */
 enum jvmti_index {
 	N_METHOD_ENTRY, N_METHOD_EXIT, N_COMPILED, N_CLASS_LOAD, N_CLASS_PREPARE, N_OBJECT_FREE,
-	N_EXCEPTION, N_EXCEPTION_CATCH, N_THREAD_START, N_THREAD_END, N_MON_ENTER, N_MON_ENTERED,
-	N_MON_WAIT, N_MON_WAITED, N_GC_START, N_GC_FINISH, N_BREAKPOINT, N_COUNT
+	N_EXCEPTION, N_EXCEPTION_CATCH, N_BREAKPOINT, N_FAMILIES,
+	N_COUNT = N_FAMILIES + 24   /* room for the families' events (checked at install) */
 };
 
+/* The switched families, each described in its own file. */
+static const struct jvmti_family *const families[] = {
+	&jvmti_family_threads,
+	&jvmti_family_monitors,
+	&jvmti_family_gc,
+};
+#define NFAMILIES (sizeof families / sizeof families[0])
+
 /* EVENT, its name in the log, and the probe points it serves (for Notices). */
-static const struct {
-	jvmtiEvent event;
-	const char *name;
-	unsigned code;        /* the wire event its probes have (events.h): their label */
-} events[N_COUNT] = {
+static struct jvmti_family_event events[N_COUNT] = {
 	[N_METHOD_ENTRY] = { JVMTI_EVENT_METHOD_ENTRY, "MethodEntry", WIRE_EV_METHOD_ENTER },
 	[N_METHOD_EXIT] = { JVMTI_EVENT_METHOD_EXIT, "MethodExit", WIRE_EV_METHOD_EXIT },
 	[N_COMPILED] = { JVMTI_EVENT_COMPILED_METHOD_LOAD, "CompiledMethodLoad", WIRE_EV_METHOD_COMPILE },
@@ -35,30 +42,11 @@ static const struct {
 	[N_OBJECT_FREE] = { JVMTI_EVENT_OBJECT_FREE, "ObjectFree", WIRE_EV_CLASS_UNLOAD },
 	[N_EXCEPTION] = { JVMTI_EVENT_EXCEPTION, "Exception", WIRE_EV_EXCEPTION_THROWN },
 	[N_EXCEPTION_CATCH] = { JVMTI_EVENT_EXCEPTION_CATCH, "ExceptionCatch", WIRE_EV_EXCEPTION_CATCH },
-	[N_THREAD_START] = { JVMTI_EVENT_THREAD_START, "ThreadStart", WIRE_EV_THREAD_START },
-	[N_THREAD_END] = { JVMTI_EVENT_THREAD_END, "ThreadEnd", WIRE_EV_THREAD_END },
-	[N_MON_ENTER] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "MonitorContendedEnter", WIRE_EV_MONITOR_ENTER },
-	[N_MON_ENTERED] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "MonitorContendedEntered", WIRE_EV_MONITOR_ENTERED },
-	[N_MON_WAIT] = { JVMTI_EVENT_MONITOR_WAIT, "MonitorWait", WIRE_EV_MONITOR_WAIT },
-	[N_MON_WAITED] = { JVMTI_EVENT_MONITOR_WAITED, "MonitorWaited", WIRE_EV_MONITOR_WAITED },
-	[N_GC_START] = { JVMTI_EVENT_GARBAGE_COLLECTION_START, "GarbageCollectionStart", WIRE_EV_GC_START },
-	[N_GC_FINISH] = { JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "GarbageCollectionFinish", WIRE_EV_GC_FINISH },
 	[N_BREAKPOINT] = { JVMTI_EVENT_BREAKPOINT, "Breakpoint", WIRE_EV_METHOD_ENTER },
 };
+/* families[f]'s events are events[family_at[f] ...]; nevents: how many are laid out */
+static size_t family_at[NFAMILIES], nevents = N_FAMILIES;
 _Static_assert(AGENT_MAX_CONNS <= 32, "a connection mask is 32 bits");
-
-/* What each switched family (events.h) needs while a connection has it on;
- * VM events need nothing: VMInit and VMDeath are always on. Its callbacks
- * are in its own file (cb_thread.c, cb_monitor.c, cb_gc.c). */
-static const struct {
-	enum event_family family;
-	enum jvmti_index events[4];
-	unsigned n;
-} family_events[] = {
-	{ EVENT_FAMILY_THREADS, { N_THREAD_START, N_THREAD_END }, 2 },
-	{ EVENT_FAMILY_MONITORS, { N_MON_ENTER, N_MON_ENTERED, N_MON_WAIT, N_MON_WAITED }, 4 },
-	{ EVENT_FAMILY_GC, { N_GC_START, N_GC_FINISH }, 2 },
-};
 
 static bool enabled[N_COUNT];
 static jvmtiError failed[N_COUNT];  /* why enabling failed, JVMTI_ERROR_NONE if it did not */
@@ -69,13 +57,13 @@ void events_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	memset(w, 0, sizeof(*w));
 	w->can_generate_compiled_method_load_events = p->can_generate_compiled_method_load_events;
 	w->can_generate_exception_events = p->can_generate_exception_events;
-	w->can_generate_monitor_events = p->can_generate_monitor_events;
-	w->can_generate_garbage_collection_events = p->can_generate_garbage_collection_events;
 	w->can_generate_object_free_events = p->can_generate_object_free_events;
 	w->can_tag_objects = p->can_tag_objects;
 	w->can_get_line_numbers = p->can_get_line_numbers;
 	w->can_get_source_file_name = p->can_get_source_file_name;   /* stack frames */
-	w->can_get_monitor_info = p->can_get_monitor_info;           /* a monitor's owner */
+	for (size_t f = 0; f < NFAMILIES; f++)
+		if (families[f]->want_capabilities)
+			families[f]->want_capabilities(w, p);
 	fallback_want_capabilities(w, p);
 	inject_want_capabilities(w, p);
 }
@@ -85,6 +73,16 @@ int events_install(void)
 	jvmtiEventCallbacks cb;
 	jvmtiEnv *jv = agent.jvmti;
 
+	nevents = N_FAMILIES;
+	for (size_t f = 0; f < NFAMILIES; f++) {
+		if (families[f]->nevents > N_COUNT - nevents) {
+			sj_error("more JVMTI events in the switched families than N_COUNT has room for");
+			return -1;
+		}
+		family_at[f] = nevents;
+		for (size_t j = 0; j < families[f]->nevents; j++)
+			events[nevents++] = families[f]->events[j];
+	}
 	memset(&cb, 0, sizeof(cb));
 	cb.VMInit = agent_vm_init;
 	cb.VMDeath = agent_vm_death;
@@ -97,14 +95,8 @@ int events_install(void)
 	cb.ObjectFree = cb_object_free;
 	cb.Exception = cb_exception;
 	cb.ExceptionCatch = cb_exception_catch;
-	cb.ThreadStart = cb_thread_start;
-	cb.ThreadEnd = cb_thread_end;
-	cb.MonitorContendedEnter = cb_monitor_contended_enter;
-	cb.MonitorContendedEntered = cb_monitor_contended_entered;
-	cb.MonitorWait = cb_monitor_wait;
-	cb.MonitorWaited = cb_monitor_waited;
-	cb.GarbageCollectionStart = cb_gc_start;
-	cb.GarbageCollectionFinish = cb_gc_finish;
+	for (size_t f = 0; f < NFAMILIES; f++)
+		families[f]->set_callbacks(&cb);
 	if ((*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof(cb)) != JVMTI_ERROR_NONE)
 		return -1;
 	/* VMInit starts the I/O thread, VMDeath ends it: both cost nothing */
@@ -134,15 +126,15 @@ static void compute(bool need[N_COUNT], uint32_t by[N_COUNT])
 			need[N_OBJECT_FREE] |= unload;
 			need[N_EXCEPTION] |= e & WIRE_EXCEPTION_THROWN;
 			need[N_EXCEPTION_CATCH] |= e & WIRE_EXCEPTION_CATCH;
-			for (size_t f = 0; f < sizeof family_events / sizeof family_events[0]; f++)
-				for (unsigned j = 0; j < family_events[f].n; j++)
-					need[family_events[f].events[j]] |= conn_wants_family(c, family_events[f].family);
+			for (size_t f = 0; f < NFAMILIES; f++)
+				for (size_t j = 0; j < families[f]->nevents; j++)
+					need[family_at[f] + j] |= conn_wants_family(c, families[f]->family);
 		}
 		pthread_mutex_unlock(&c->lock);
-		for (int e = 0; e < N_COUNT; e++)
+		for (size_t e = 0; e < nevents; e++)
 			by[e] |= need[e] ? 1u << i : 0;
 	}
-	for (int e = 0; e < N_COUNT; e++)
+	for (size_t e = 0; e < N_COUNT; e++)
 		need[e] = by[e] != 0;
 }
 
@@ -161,7 +153,7 @@ static void tell_failures(const uint32_t by[N_COUNT])
 {
 	static uint64_t told_gen[AGENT_MAX_CONNS][N_COUNT];
 
-	for (int e = 0; e < N_COUNT; e++) {
+	for (size_t e = 0; e < nevents; e++) {
 		uint32_t tell = 0;
 		if (failed[e] == JVMTI_ERROR_NONE)
 			continue;
@@ -183,7 +175,7 @@ static void set_enabled(const bool need[N_COUNT])
 {
 	jvmtiEnv *jv = agent.jvmti;
 
-	for (int i = 0; i < N_COUNT; i++) {
+	for (size_t i = 0; i < nevents; i++) {
 		if (need[i] == enabled[i])
 			continue;
 		jvmtiError err = (*jv)->SetEventNotificationMode(jv, need[i] ? JVMTI_ENABLE : JVMTI_DISABLE,

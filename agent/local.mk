@@ -36,7 +36,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/regset.c agent/regset.h \
 	agent/lineage.c agent/lineage.h agent/lineage_jvm.c agent/lineage_jvm.h \
 	agent/commands.c agent/commands.h \
-	agent/jvmti_events.c agent/jvmti_events.h \
+	agent/jvmti_events.c agent/jvmti_events.h agent/jvmti_family.h \
 	agent/emit.c agent/emit.h \
 	agent/inthread.c agent/inthread.h \
 	agent/nomatch.c agent/nomatch.h \

@@ -844,7 +844,9 @@ check_hsperf_vs_jcmd() {
 	start_plain_jvm "$JDK17" Families idle "$T/go" "$T/stop"
 	# first, a thread of it named for the JVM: its process is not signalled
 	local tid
-	wait_until 20 grep -q SigCgt "/proc/$JPID/status"
+	# HotSpot's signal handlers (a mask, not the line, which is there at
+	# once): installed in the thread the launcher starts the VM in
+	wait_until 20 grep -q '^SigCgt:.*[1-9a-f]' "/proc/$JPID/status"
 	tid=$(ls "/proc/$JPID/task" | grep -vx "$JPID" | head -1)
 	[ -n "$tid" ]
 	run --separate-stderr "$BRIDGE" -x "$tid" -m 'X.*'
@@ -858,7 +860,7 @@ check_hsperf_vs_jcmd() {
 	"$JDK25" -XX:-EnableDynamicAgentLoading "-XX:ErrorFile=$T/hs_err_%p.log" -cp "$CLASSES" Families idle \
 		"$T/edl.go" "$T/edl.stop" >"$T/edl.out" 2>"$T/edl.err" 3>&- &
 	edl=$!
-	wait_until 20 grep -q SigCgt "/proc/$edl/status"
+	wait_until 20 grep -q '^SigCgt:.*[1-9a-f]' "/proc/$edl/status"
 	run --separate-stderr "$BRIDGE" -x "$edl" -m 'X.*' --agent "$AGENT"
 	touch "$T/edl.go" "$T/edl.stop"
 	wait_exit "$edl"
@@ -866,7 +868,7 @@ check_hsperf_vs_jcmd() {
 	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $edl:\ cannot\ load\ the\ agent:\ the\ JVM\ did\ not\ start\ the\ agent:\ Dynamic\ agent\ loading\ is\ not\ enabled\.\ Use\ -XX:\+EnableDynamicAgentLoading\ to\ launch\ target\ VM\.$ ]]
 	[ ! -s "$T/edl.out" ] && [ ! -s "$T/edl.err" ]
 	# an agent the JVM cannot load: its own words; the JVM runs on
-	wait_until 20 grep -q SigCgt "/proc/$JPID/status"
+	wait_until 20 grep -q '^SigCgt:.*[1-9a-f]' "/proc/$JPID/status"
 	run --separate-stderr "$BRIDGE" -x "$JPID" -m 'X.*' --agent /bin/true
 	[ "$status" -eq 1 ]
 	[[ $stderr =~ ^stpd-bridge\[[0-9]+\]:\ error:\ pid\ $JPID:\ cannot\ load\ the\ agent:\ the\ JVM\ refused\ to\ load\ the\ agent:\ /bin/true\ was\ not\ loaded\.\ /bin/true:\ cannot\ dynamically\ load\ position-independent\ executable\ *$ ]]
@@ -3120,6 +3122,17 @@ start_bpftrace() {
 	BPIDS+=("$BTPID")
 	wait_until 120 grep -q attached "$T/bt.out"
 }
+# stop_bpftrace PID: SIGINT, then its exit, when it has printed its maps.
+# Not a time: a hang guard (a fresh clone's run once saw one not gone 60 s
+# after SIGINT, where it takes well under a second); if it is hit, what the
+# tracer waits in goes to the test's output.
+stop_bpftrace() {
+	kill -INT "$1"
+	wait_exit "$1" 600 && return 0
+	echo "bpftrace $1 still runs 600 s after SIGINT: $(cat "/proc/$1/wchan" 2>/dev/null)" >&2
+	cat "/proc/$1/stack" "/proc/$1/status" >&2 2>/dev/null || true
+	false
+}
 mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
 
 # A JVM in a container reports its namespace's tids; the bridge learns
@@ -3171,8 +3184,7 @@ mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
 	kill -CONT "$worker"
 	wait_exit "$unshare" 30
 	wait_exit "$BPID"
-	kill -INT "$btpid"
-	wait_exit "$btpid" 60 || true
+	stop_bpftrace "$btpid"
 	[ "$(cat "$T/ct/java.rc")" = "exit 0" ]
 	# the lingerer's end by its host tid, and no end without one (tid 0:
 	# none found); main's end, if the JVM reports it, is main's
@@ -3310,8 +3322,7 @@ check_latelink() {
 	wait_until 30 log_has 'conn#2: Start'
 	touch "$T/go"
 	wait_exit "$JPID"
-	kill -INT "$btpid"
-	wait_exit "$btpid" 60 || true
+	stop_bpftrace "$btpid"
 	run grep '^usdt' "$T/bt.out"
 	local p="usdt:$lib:stapjava"
 	[ "$output" = "$(printf '%s\n' \
@@ -3385,8 +3396,7 @@ rounds_end() {
 	wait_until 30 log_has 'conn#1: Start'
 	touch "$T/go" "$T/r/go.1"
 	wait_until 30 test -e "$T/r/done.1"
-	kill -INT "$BTPID"
-	wait_exit "$BTPID" 60 || true
+	stop_bpftrace "$BTPID"
 	[ "$(grep '^@calls' "$T/bt.out")" = '@calls: 10' ] || { cat "$T/bt.out" "$T/bt.err" >&2; false; }
 	touch "$T/r/go.2"
 	wait_until 30 test -e "$T/r/done.2"
@@ -3400,8 +3410,7 @@ rounds_end() {
 @test "in-thread: a tracer that left before the slot's first event was there: not said lost" {
 	rounds_under_bpftrace
 	wait_until 30 log_has 'in-thread: slot 0 (method 0x1 "Rounds.tick"): a tracer is on its marker'
-	kill -INT "$BTPID"
-	wait_exit "$BTPID" 60 || true
+	stop_bpftrace "$BTPID"
 	# no call while it was there
 	[ -z "$(grep '^@calls' "$T/bt.out" | grep -vx '@calls: 0')" ] || { cat "$T/bt.out" >&2; false; }
 	touch "$T/go" "$T/r/go.1"

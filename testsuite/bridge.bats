@@ -113,9 +113,17 @@ worker_of() { # worker_of JVM_PID: the worker's pid, from the log
 	sed -n "s/.*: info: pid $1: worker \([0-9]*\) started.*/\1/p" "$T/log" | head -1
 }
 
-# The log without the "[pid]" of the process that wrote each line.
+# The log without the "[pid]" of the process that wrote each line, and
+# without the lines about a JVM this test did not start: a bridge that
+# serves every JVM finds any other JVM of the machine that runs our agent
+# (a developer's, another test run's) and may say something of it.
 log_lines() {
-	sed -E 's/^stpd-bridge\[[0-9]+\]: /stpd-bridge: /' "$T/log"
+	sed -E 's/^stpd-bridge\[[0-9]+\]: /stpd-bridge: /' "$T/log" |
+		awk -v ours=" ${STARTED[*]} " '{
+			if (match($0, /: pid [0-9]+: /) && !index(ours, " " substr($0, RSTART + 6, RLENGTH - 8) " "))
+				next
+			print
+		}'
 }
 
 ALL_OPTS=(--print -m 'Demo.*:enter,return,compile' -c '*' -e '*' --gc --threads --monitors --vm
