@@ -11,27 +11,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wire_bytes.h"
+
 enum {
 	PROLOGUE_SIZE = 32,
 	ENTRY_HEADER_SIZE = 20,
 	CAPABILITY_ATTACH = 0,      /* sun.rt.jvmCapabilities[0]: attach supported */
 };
 
+/* the file's byte order against ours: wire_bytes.h's loads swap or not */
+static bool swapped(bool little)
+{
+	return little != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+}
+
 static uint32_t get_u4(const uint8_t *p, bool little)
 {
-	return little ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24
-		      : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+	return wire_load_u32(p, swapped(little));
 }
 
 int64_t hsperf_long(const struct hsperf_entry *e)
 {
-	uint64_t v = 0;
-
-	if (e->data_len < 8)
-		return 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)e->data[e->little_endian ? i : 7 - i] << (8 * i);
-	return (int64_t)v;
+	return e->data_len < 8 ? 0 : (int64_t)wire_load_u64(e->data, swapped(e->little_endian));
 }
 
 static int malformed(const char **why, const char *what)

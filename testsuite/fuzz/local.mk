@@ -613,10 +613,11 @@ FUZZ_HSPERF_SRC = $(top_srcdir)/testsuite/fuzz/fuzz_hsperf.c $(top_srcdir)/stpd-
 EXTRA_DIST += testsuite/fuzz/fuzz_hsperf.c testsuite/fuzz/corpus-hsperf
 CLEANFILES += testsuite/fuzz/fuzz_hsperf
 
-testsuite/fuzz/fuzz_hsperf: $(FUZZ_HSPERF_SRC) $(top_srcdir)/stpd-bridge/hsperf.h
+testsuite/fuzz/fuzz_hsperf: $(FUZZ_HSPERF_SRC) $(top_srcdir)/stpd-bridge/hsperf.h \
+	$(top_srcdir)/runtime/wire_bytes.h
 	@$(FUZZ_CHECK)
 	@$(MKDIR_P) testsuite/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge $(FUZZ_HSPERF_SRC) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_srcdir)/stpd-bridge -I$(top_srcdir)/runtime $(FUZZ_HSPERF_SRC) -o $@
 
 fuzz-hsperf:
 	@$(FUZZ_CHECK)
