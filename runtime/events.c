@@ -8,8 +8,10 @@
 
 #define EVENT_MARKER_NAME_EVENT_MARKER(m) #m
 #define EVENT_MARKER_NAME_EVENT_NO_MARKER(m) NULL
-#define EVENT_ROW(code, name, label, family, kind, bit, has, marker) \
-	[(code) - FIRST_CODE] = { code, name, label, family, kind, bit, EVENT_MARKER_NAME_##has(marker) },
+#define EVENT_FIELDS(...) { __VA_ARGS__ }
+#define EVENT_ROW(code, name, label, family, kind, bit, has, marker, caps, fields)              \
+	[(code) - FIRST_CODE] = { code, name, label, family, kind, bit, EVENT_MARKER_NAME_##has(marker), \
+				  caps, EVENT_FIELDS fields },
 
 /* indexed by code - FIRST_CODE; codes that are no event have no name */
 static const struct event_desc table[LAST_CODE - FIRST_CODE + 1] = { STAPJAVA_EVENTS(EVENT_ROW) };
@@ -43,7 +45,7 @@ const char *events_word(const struct event_desc *d)
  * ClassLoad and ClassPrepare because the list says so. */
 const struct event_desc *events_of_kind(uint8_t kind, size_t i)
 {
-#define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker)                   \
+#define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker, caps, fields)                 \
 	if ((family) == EVENT_BY_PATTERN && (k) == kind && n++ == i)                     \
 		return events_get(code);
 	size_t n = 0;

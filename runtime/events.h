@@ -3,11 +3,12 @@
  * Contract: STAPJAVA_EVENTS(X) lists each event once -- its wire code, its
  * name as the seed spells it, the label --print lines and scripts use, how a
  * bridge selects it (a family switch, or a registration kind and event bit),
- * and its family marker -- and everything else reads it: wire_event_name(),
- * print_event_label(), the bridge's registry and slots, markers.c's family
- * marker sites (an X-macro, since an SDT marker's name is a literal in its
- * note), the tapset's family aliases (written at build time by
- * tapset/gen-tapset, with the variables of translator-patches/sj_emit.c).
+ * its family marker, the capabilities a stream needs to carry it, and its
+ * payload's fields -- and everything else reads it: the wire codec,
+ * wire_event_name(), print_event_label(), the bridge's registry and slots,
+ * markers.c's family marker sites (an X-macro, since an SDT marker's name
+ * is a literal in its note), the tapset's family aliases (written at build
+ * time by tapset/gen-tapset, with the variables of sj_emit.c).
  * events_get() is the table at run time: NULL for a code that is no event.
  * Adding an event or a family touches this list and its own code.
  */
@@ -35,59 +36,120 @@ enum event_family {
 	EVENT_FAMILY_END       /* not a family: how many there are */
 };
 
-/* X(CODE, NAME, LABEL, FAMILY, KIND, BIT, HAS_MARKER, MARKER): HAS_MARKER is
- * EVENT_MARKER (MARKER names the family marker) or EVENT_NO_MARKER. */
+/* The fields an event's payload is made of, in wire order. Each has one
+ * place in a decoded event (struct wire_event), so the codec reads and
+ * writes an event by walking its list (wire_decode.c, wire_encode.c);
+ * PROTOCOL.md has each field's bytes. */
+enum event_field {
+	EF_END = 0,        /* the list's end */
+	EF_METHOD_NAME,    /* string -> name */
+	EF_CLASS_NAME,     /* string -> name */
+	EF_EXCEPTION_NAME, /* string -> name */
+	EF_THREAD_NAME,    /* string -> name */
+	EF_NOTICE_TEXT,    /* string -> name */
+	EF_MATCHED_NAME,   /* string -> name */
+	EF_SITE_METHOD,    /* string -> method: where an exception was thrown or caught */
+	EF_ROOT_CLASS,     /* string -> method: the root pattern's class */
+	EF_THREAD,         /* u64 -> thread */
+	EF_THREAD_U32,     /* u32 -> thread: ClassLoad's, the seed's 4 bytes */
+	EF_OBJECT,         /* u64 -> object */
+	EF_CODE_SIZE,      /* u32 -> u32 */
+	EF_TIMEOUT_MS,     /* u32 -> u32 */
+	EF_TOTAL,          /* u32 -> u32 */
+	EF_METHOD_ID,      /* u32 -> method_id */
+	EF_VALUES,         /* u8 n, n values -> nvalues, values */
+	EF_POPPED,         /* bool -> popped */
+	EF_RETVAL,         /* value -> retval */
+	EF_RETVAL_TYPE,    /* u8 '?' or 'V' -> retval.type: an exit by number, no value */
+	EF_LOST,           /* u64 -> lost */
+	EF_KIND,           /* u8 enum wire_kind -> kind */
+	EF_JFR_FLAGS,      /* u8 WIRE_JFR_* -> jfr_flags */
+	EF_JFR_BYTES,      /* string -> name; none with WIRE_JFR_NONE */
+	EF_HELLO,          /* magic, order, version, pid, caps, description -> hello */
+	EF_JAVA_THREAD_ID, /* u64 -> java_tid, present only with WIRE_CAP_JAVA_THREAD_ID */
+	EF_COUNT
+};
+/* The most fields an event has. */
+#define EVENT_MAX_FIELDS 5
+
+/* X(CODE, NAME, LABEL, FAMILY, KIND, BIT, HAS_MARKER, MARKER, CAPS, FIELDS):
+ * HAS_MARKER is EVENT_MARKER (MARKER names the family marker) or
+ * EVENT_NO_MARKER; CAPS, the capabilities a stream must have negotiated to
+ * carry the event (0: any stream; Hello needs none, it is how negotiation
+ * starts); FIELDS, its payload as a parenthesized list of enum event_field. */
 #define STAPJAVA_EVENTS(X)                                                                          \
 	X(WIRE_EV_METHOD_ENTER, "MethodEnter", "method.enter", EVENT_BY_PATTERN,                    \
-	  WIRE_KIND_METHOD, WIRE_METHOD_ENTER, EVENT_NO_MARKER, _)                                  \
+	  WIRE_KIND_METHOD, WIRE_METHOD_ENTER, EVENT_NO_MARKER, _, 0,                               \
+	  (EF_METHOD_NAME, EF_THREAD, EF_VALUES))                                                   \
 	X(WIRE_EV_METHOD_EXIT, "MethodExit", "method.return", EVENT_BY_PATTERN,                     \
-	  WIRE_KIND_METHOD, WIRE_METHOD_RETURN, EVENT_NO_MARKER, _)                                 \
+	  WIRE_KIND_METHOD, WIRE_METHOD_RETURN, EVENT_NO_MARKER, _, 0,                              \
+	  (EF_METHOD_NAME, EF_THREAD, EF_POPPED, EF_RETVAL))                                        \
 	X(WIRE_EV_METHOD_COMPILE, "MethodCompile", "method.compile", EVENT_BY_PATTERN,              \
-	  WIRE_KIND_METHOD, WIRE_METHOD_COMPILE, EVENT_NO_MARKER, _)                                \
+	  WIRE_KIND_METHOD, WIRE_METHOD_COMPILE, EVENT_NO_MARKER, _, 0,                             \
+	  (EF_METHOD_NAME, EF_CODE_SIZE, EF_VALUES))                                                \
 	X(WIRE_EV_CLASS_LOAD, "ClassLoad", "class.load", EVENT_BY_PATTERN,                          \
-	  WIRE_KIND_CLASS, WIRE_CLASS_LOAD, EVENT_NO_MARKER, _)                                     \
+	  WIRE_KIND_CLASS, WIRE_CLASS_LOAD, EVENT_NO_MARKER, _, 0, (EF_CLASS_NAME, EF_THREAD_U32))  \
 	X(WIRE_EV_CLASS_PREPARE, "ClassPrepare", "class.prepare", EVENT_BY_PATTERN,                 \
-	  WIRE_KIND_CLASS, WIRE_CLASS_PREPARE, EVENT_NO_MARKER, _)                                  \
+	  WIRE_KIND_CLASS, WIRE_CLASS_PREPARE, EVENT_NO_MARKER, _, 0, (EF_CLASS_NAME, EF_THREAD))   \
 	X(WIRE_EV_EXCEPTION_THROWN, "ExceptionThrown", "exception.thrown", EVENT_BY_PATTERN,        \
-	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN, EVENT_NO_MARKER, _)                           \
+	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN, EVENT_NO_MARKER, _, 0,                        \
+	  (EF_EXCEPTION_NAME, EF_THREAD, EF_SITE_METHOD))                                           \
 	X(WIRE_EV_EXCEPTION_CATCH, "ExceptionCatch", "exception.catch", EVENT_BY_PATTERN,           \
-	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_CATCH, EVENT_NO_MARKER, _)                            \
+	  WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_CATCH, EVENT_NO_MARKER, _, 0,                         \
+	  (EF_EXCEPTION_NAME, EF_THREAD, EF_SITE_METHOD))                                           \
 	X(WIRE_EV_THREAD_START, "ThreadStarted", "thread.start", EVENT_FAMILY_THREADS,              \
-	  0, 0, EVENT_MARKER, thread_start)                                                         \
+	  0, 0, EVENT_MARKER, thread_start, 0, (EF_THREAD))                                         \
 	X(WIRE_EV_THREAD_END, "ThreadFinished", "thread.end", EVENT_FAMILY_THREADS,                 \
-	  0, 0, EVENT_MARKER, thread_end)                                                           \
+	  0, 0, EVENT_MARKER, thread_end, 0, (EF_THREAD))                                           \
 	X(WIRE_EV_MONITOR_ENTER, "MonitorContendedEnter", "monitor.contended_enter",                \
-	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_enter)                       \
+	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_enter, 0,                    \
+	  (EF_THREAD, EF_OBJECT))                                                                   \
 	X(WIRE_EV_MONITOR_ENTERED, "MonitorContendedEntered", "monitor.contended_entered",          \
-	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_entered)                     \
+	  EVENT_FAMILY_MONITORS, 0, 0, EVENT_MARKER, monitor_contended_entered, 0,                  \
+	  (EF_THREAD, EF_OBJECT))                                                                   \
 	X(WIRE_EV_MONITOR_WAIT, "MonitorWait", "monitor.wait", EVENT_FAMILY_MONITORS,               \
-	  0, 0, EVENT_MARKER, monitor_wait)                                                         \
+	  0, 0, EVENT_MARKER, monitor_wait, 0, (EF_THREAD, EF_OBJECT, EF_TIMEOUT_MS))               \
 	X(WIRE_EV_MONITOR_WAITED, "MonitorWaited", "monitor.waited", EVENT_FAMILY_MONITORS,         \
-	  0, 0, EVENT_MARKER, monitor_waited)                                                       \
-	X(WIRE_EV_HELLO, "Hello", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
-	X(WIRE_EV_GC_START, "GcStart", "gc.start", EVENT_FAMILY_GC, 0, 0, EVENT_MARKER, gc_start)   \
+	  0, 0, EVENT_MARKER, monitor_waited, 0, (EF_THREAD, EF_OBJECT, EF_TIMEOUT_MS))             \
+	X(WIRE_EV_HELLO, "Hello", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _, 0, (EF_HELLO)) \
+	X(WIRE_EV_GC_START, "GcStart", "gc.start", EVENT_FAMILY_GC, 0, 0, EVENT_MARKER, gc_start,   \
+	  WIRE_CAP_EXT_EVENTS, ())                                                                  \
 	X(WIRE_EV_GC_FINISH, "GcFinish", "gc.finish", EVENT_FAMILY_GC, 0, 0, EVENT_MARKER,          \
-	  gc_finish)                                                                                \
-	X(WIRE_EV_VM_INIT, "VmInit", "vm.init", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_init)       \
-	X(WIRE_EV_VM_DEATH, "VmDeath", "vm.death", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_death)   \
+	  gc_finish, WIRE_CAP_EXT_EVENTS, ())                                                       \
+	X(WIRE_EV_VM_INIT, "VmInit", "vm.init", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_init,       \
+	  WIRE_CAP_EXT_EVENTS, (EF_THREAD))                                                         \
+	X(WIRE_EV_VM_DEATH, "VmDeath", "vm.death", EVENT_FAMILY_VM, 0, 0, EVENT_MARKER, vm_death,   \
+	  WIRE_CAP_EXT_EVENTS, ())                                                                  \
 	X(WIRE_EV_CLASS_UNLOAD, "ClassUnload", "class.unload", EVENT_BY_PATTERN,                    \
-	  WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD, EVENT_NO_MARKER, _)                                   \
-	X(WIRE_EV_THREAD_NAME, "ThreadName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
-	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost)                     \
-	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)              \
-	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)                \
-	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)         \
-	X(WIRE_EV_JFR_DATA, "JfrData", "jfr", EVENT_FAMILY_JFR, 0, 0, EVENT_MARKER, jfr)            \
-	X(WIRE_EV_DESCENDS, "Descends", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)        \
+	  WIRE_KIND_CLASS, WIRE_CLASS_UNLOAD, EVENT_NO_MARKER, _, WIRE_CAP_EXT_EVENTS,              \
+	  (EF_CLASS_NAME))                                                                          \
+	X(WIRE_EV_THREAD_NAME, "ThreadName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,     \
+	  WIRE_CAP_EXT_EVENTS, (EF_THREAD, EF_THREAD_NAME, EF_JAVA_THREAD_ID))                      \
+	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost,                     \
+	  WIRE_CAP_EXT_EVENTS, (EF_LOST))                                                           \
+	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,              \
+	  WIRE_CAP_NOTICE, (EF_NOTICE_TEXT))                                                        \
+	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,                \
+	  WIRE_CAP_LIST, (EF_KIND, EF_MATCHED_NAME))                                                \
+	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,         \
+	  WIRE_CAP_LIST, (EF_KIND, EF_TOTAL))                                                       \
+	X(WIRE_EV_JFR_DATA, "JfrData", "jfr", EVENT_FAMILY_JFR, 0, 0, EVENT_MARKER, jfr,            \
+	  WIRE_CAP_JFR, (EF_JFR_FLAGS, EF_JFR_BYTES))                                               \
+	X(WIRE_EV_DESCENDS, "Descends", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,          \
+	  WIRE_CAP_ROOTS, (EF_CLASS_NAME, EF_ROOT_CLASS))                                           \
 	/* by number: a receiver makes them MethodEnter / MethodExit (methodids.h) */                \
-	X(WIRE_EV_METHOD_NAME, "MethodName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _)     \
+	X(WIRE_EV_METHOD_NAME, "MethodName", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,     \
+	  WIRE_CAP_METHOD_IDS, (EF_METHOD_ID, EF_METHOD_NAME))                                      \
 	X(WIRE_EV_METHOD_ENTER_ID, "MethodEnterId", NULL, EVENT_BOOKKEEPING, 0, 0,                  \
-	  EVENT_NO_MARKER, _)                                                                       \
-	X(WIRE_EV_METHOD_EXIT_ID, "MethodExitId", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _) \
+	  EVENT_NO_MARKER, _, WIRE_CAP_METHOD_IDS, (EF_METHOD_ID, EF_THREAD))                       \
+	X(WIRE_EV_METHOD_EXIT_ID, "MethodExitId", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _, \
+	  WIRE_CAP_METHOD_IDS, (EF_METHOD_ID, EF_THREAD, EF_RETVAL_TYPE))                           \
 	X(WIRE_EV_METHOD_ENTER_ID_VALUES, "MethodEnterIdValues", NULL, EVENT_BOOKKEEPING, 0, 0,     \
-	  EVENT_NO_MARKER, _)                                                                       \
+	  EVENT_NO_MARKER, _, WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES,                      \
+	  (EF_METHOD_ID, EF_THREAD, EF_VALUES))                                                     \
 	X(WIRE_EV_METHOD_EXIT_ID_VALUE, "MethodExitIdValue", NULL, EVENT_BOOKKEEPING, 0, 0,         \
-	  EVENT_NO_MARKER, _)
+	  EVENT_NO_MARKER, _, WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES,                      \
+	  (EF_METHOD_ID, EF_THREAD, EF_POPPED, EF_RETVAL))
 
 /* The families a switch selects: X(FAMILY, NAME, PROBE, SWITCH_COMMAND,
  * EXT_ONLY): NAME is the bridge's option (--NAME), PROBE the probe points'
@@ -132,6 +194,8 @@ struct event_desc {
 	uint8_t kind;             /* EVENT_BY_PATTERN: enum wire_kind; else 0 */
 	uint8_t bit;              /* EVENT_BY_PATTERN: enum wire_event_bits; else 0 */
 	const char *marker;       /* the family marker's name, NULL: none (slots only) */
+	uint32_t caps;            /* WIRE_CAP_*: what a stream needs to carry it */
+	uint8_t fields[EVENT_MAX_FIELDS + 1]; /* enum event_field, in wire order, to EF_END */
 };
 
 /* CODE's description, NULL when CODE is no event. */

@@ -44,7 +44,7 @@
  * has one. */
 #define FAMILY_IF_EVENT_MARKER(F, code, marker) F(code, marker)
 #define FAMILY_IF_EVENT_NO_MARKER(F, code, marker)
-#define FAMILY_ROW(code, name, label, family, kind, bit, has, marker) \
+#define FAMILY_ROW(code, name, label, family, kind, bit, has, marker, caps, fields) \
 	FAMILY_IF_##has(FAMILY_EACH, code, marker)
 #define FAMILIES() STAPJAVA_EVENTS(FAMILY_ROW)
 

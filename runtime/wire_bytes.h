@@ -21,28 +21,6 @@
 #define WIRE_BRIDGE_HELLO_PREFIX     "\0STPJ"
 #define WIRE_BRIDGE_HELLO_PREFIX_LEN 5u
 
-#define WIRE_EXT_EVENT_FIRST 0x91u
-#define WIRE_EXT_EVENT_LAST  0x97u
-
-/* The capability an event code needs (0: none). Hello (0x90) needs none: it
- * is how negotiation starts. One rule for the encoder and the decoder. */
-static inline uint32_t wire_event_needs_cap(unsigned code)
-{
-	if (code == WIRE_EV_NOTICE)   /* added after 0x91..0x97: a bit of its own */
-		return WIRE_CAP_NOTICE;
-	if (code == WIRE_EV_MATCH || code == WIRE_EV_MATCH_END)
-		return WIRE_CAP_LIST;
-	if (code == WIRE_EV_JFR_DATA)
-		return WIRE_CAP_JFR;
-	if (code == WIRE_EV_DESCENDS)
-		return WIRE_CAP_ROOTS;
-	if (code >= WIRE_EV_METHOD_NAME && code <= WIRE_EV_METHOD_EXIT_ID)
-		return WIRE_CAP_METHOD_IDS;
-	if (code == WIRE_EV_METHOD_ENTER_ID_VALUES || code == WIRE_EV_METHOD_EXIT_ID_VALUE)
-		return WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES;
-	return code >= WIRE_EXT_EVENT_FIRST && code <= WIRE_EXT_EVENT_LAST ? WIRE_CAP_EXT_EVENTS : 0;
-}
-
 /* The capabilities a command code needs, any one of them (0: none). */
 static inline uint32_t wire_command_needs_cap(unsigned code)
 {

@@ -432,7 +432,7 @@ static int wire_read_kind(struct wire_cursor *c, uint8_t *kind)
 
 /* ------------------------------------------------------------- events */
 
-static int wire_read_jfr_data(struct wire_cursor *c, struct wire_event *ev)
+static int wire_read_jfr_flags(struct wire_cursor *c, struct wire_event *ev)
 {
 	size_t at = c->pos;
 
@@ -443,7 +443,13 @@ static int wire_read_jfr_data(struct wire_cursor *c, struct wire_event *ev)
 	if ((ev->jfr_flags & WIRE_JFR_NONE) && ev->jfr_flags != WIRE_JFR_NONE)
 		return wire_fail(c, "jfr flags", at, "0x%02x: NONE (0x%02x) goes alone", ev->jfr_flags,
 				 WIRE_JFR_NONE);
-	at = c->pos;
+	return 0;
+}
+
+static int wire_read_jfr_bytes(struct wire_cursor *c, struct wire_event *ev)
+{
+	size_t at = c->pos;
+
 	TRY(READ_STRING(c, "jfr bytes", &ev->name));
 	if ((ev->jfr_flags & WIRE_JFR_NONE) && ev->name.len)
 		return wire_fail(c, "jfr bytes", at, "%u bytes with NONE, which has none", ev->name.len);
@@ -463,104 +469,77 @@ static int wire_read_event_hello(struct wire_cursor *c, struct wire_hello *h)
 	return READ_STRING(c, "description", &h->description);
 }
 
-static int wire_read_event_body(struct wire_cursor *c, struct wire_event *ev)
+static int wire_read_retval_type(struct wire_cursor *c, struct wire_event *ev)
+{
+	size_t at = c->pos;
+
+	TRY(wire_read_u8(c, "value type", &ev->retval.type));
+	if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
+		return wire_fail(c, "value type", at, "0x%02x: a method's exit by number carries "
+				 "'?' or 'V'", ev->retval.type);
+	return 0;
+}
+
+/* One field of an event's payload (enum event_field) into its place in EV. */
+static int wire_read_field(struct wire_cursor *c, uint32_t caps, uint8_t field, struct wire_event *ev)
 {
 	uint32_t u32;
 
-	switch (ev->code) {
-	case WIRE_EV_METHOD_ENTER:
-		TRY(READ_STRING(c, "method name", &ev->name));
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		return wire_read_values(c, ev);
-	case WIRE_EV_METHOD_ENTER_ID_VALUES:
-		TRY(wire_read_u32(c, "method id", &ev->method_id));
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		return wire_read_values(c, ev);
-	case WIRE_EV_METHOD_EXIT:
-	case WIRE_EV_METHOD_EXIT_ID_VALUE:
-		if (ev->code == WIRE_EV_METHOD_EXIT)
-			TRY(READ_STRING(c, "method name", &ev->name));
-		else
-			TRY(wire_read_u32(c, "method id", &ev->method_id));
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		TRY(wire_read_bool(c, "popped flag", &ev->popped));
-		return wire_read_value(c, &ev->retval);
-	case WIRE_EV_METHOD_COMPILE:
-		TRY(READ_STRING(c, "method name", &ev->name));
-		TRY(wire_read_u32(c, "code size", &ev->u32));
-		return wire_read_values(c, ev);
-	case WIRE_EV_CLASS_LOAD:
-		TRY(READ_STRING(c, "class name", &ev->name));
+	switch (field) {
+	case EF_METHOD_NAME:
+		return READ_STRING(c, "method name", &ev->name);
+	case EF_CLASS_NAME:
+		return READ_STRING(c, "class name", &ev->name);
+	case EF_EXCEPTION_NAME:
+		return READ_STRING(c, "exception name", &ev->name);
+	case EF_THREAD_NAME:
+		return READ_STRING(c, "thread name", &ev->name);
+	case EF_NOTICE_TEXT:
+		return READ_STRING(c, "notice text", &ev->name);
+	case EF_MATCHED_NAME:
+		return READ_STRING(c, "matched name", &ev->name);
+	case EF_SITE_METHOD:
+		return READ_STRING(c, "method name", &ev->method);
+	case EF_ROOT_CLASS:
+		return READ_STRING(c, "root class name", &ev->method);
+	case EF_THREAD:
+		return wire_read_u64(c, "thread", &ev->thread);
+	case EF_THREAD_U32:
 		TRY(wire_read_u32(c, "thread", &u32));
 		ev->thread = u32;
 		return 0;
-	case WIRE_EV_CLASS_PREPARE:
-		TRY(READ_STRING(c, "class name", &ev->name));
-		return wire_read_u64(c, "thread", &ev->thread);
-	case WIRE_EV_EXCEPTION_THROWN:
-	case WIRE_EV_EXCEPTION_CATCH:
-		TRY(READ_STRING(c, "exception name", &ev->name));
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		return READ_STRING(c, "method name", &ev->method);
-	case WIRE_EV_THREAD_START:
-	case WIRE_EV_THREAD_END:
-	case WIRE_EV_VM_INIT:
-		return wire_read_u64(c, "thread", &ev->thread);
-	case WIRE_EV_MONITOR_ENTER:
-	case WIRE_EV_MONITOR_ENTERED:
-		TRY(wire_read_u64(c, "thread", &ev->thread));
+	case EF_OBJECT:
 		return wire_read_u64(c, "object", &ev->object);
-	case WIRE_EV_MONITOR_WAIT:
-	case WIRE_EV_MONITOR_WAITED:
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		TRY(wire_read_u64(c, "object", &ev->object));
+	case EF_CODE_SIZE:
+		return wire_read_u32(c, "code size", &ev->u32);
+	case EF_TIMEOUT_MS:
 		return wire_read_u32(c, "timeout", &ev->u32);
-	case WIRE_EV_HELLO:
-		return wire_read_event_hello(c, &ev->hello);
-	case WIRE_EV_GC_START:
-	case WIRE_EV_GC_FINISH:
-	case WIRE_EV_VM_DEATH:
-		return 0;
-	case WIRE_EV_CLASS_UNLOAD:
-		return READ_STRING(c, "class name", &ev->name);
-	case WIRE_EV_THREAD_NAME:
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		return READ_STRING(c, "thread name", &ev->name);
-	case WIRE_EV_LOST:
-		return wire_read_u64(c, "lost count", &ev->lost);
-	case WIRE_EV_NOTICE:
-		return READ_STRING(c, "notice text", &ev->name);
-	case WIRE_EV_MATCH:
-		TRY(wire_read_kind(c, &ev->kind));
-		return READ_STRING(c, "matched name", &ev->name);
-	case WIRE_EV_MATCH_END:
-		TRY(wire_read_kind(c, &ev->kind));
+	case EF_TOTAL:
 		return wire_read_u32(c, "total", &ev->u32);
-	case WIRE_EV_JFR_DATA:
-		return wire_read_jfr_data(c, ev);
-	case WIRE_EV_DESCENDS:
-		TRY(READ_STRING(c, "class name", &ev->name));
-		return READ_STRING(c, "root class name", &ev->method);
-	case WIRE_EV_METHOD_NAME:
-		TRY(wire_read_u32(c, "method id", &ev->method_id));
-		return READ_STRING(c, "method name", &ev->name);
-	case WIRE_EV_METHOD_ENTER_ID:
-		TRY(wire_read_u32(c, "method id", &ev->method_id));
-		return wire_read_u64(c, "thread", &ev->thread);
-	case WIRE_EV_METHOD_EXIT_ID: {
-		size_t at;
-
-		TRY(wire_read_u32(c, "method id", &ev->method_id));
-		TRY(wire_read_u64(c, "thread", &ev->thread));
-		at = c->pos;
-		TRY(wire_read_u8(c, "value type", &ev->retval.type));
-		if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
-			return wire_fail(c, "value type", at, "0x%02x: a method's exit by number carries "
-					 "'?' or 'V'", ev->retval.type);
-		return 0;
-	}
+	case EF_METHOD_ID:
+		return wire_read_u32(c, "method id", &ev->method_id);
+	case EF_VALUES:
+		return wire_read_values(c, ev);
+	case EF_POPPED:
+		return wire_read_bool(c, "popped flag", &ev->popped);
+	case EF_RETVAL:
+		return wire_read_value(c, &ev->retval);
+	case EF_RETVAL_TYPE:
+		return wire_read_retval_type(c, ev);
+	case EF_LOST:
+		return wire_read_u64(c, "lost count", &ev->lost);
+	case EF_KIND:
+		return wire_read_kind(c, &ev->kind);
+	case EF_JFR_FLAGS:
+		return wire_read_jfr_flags(c, ev);
+	case EF_JFR_BYTES:
+		return wire_read_jfr_bytes(c, ev);
+	case EF_HELLO:
+		return wire_read_event_hello(c, &ev->hello);
+	case EF_JAVA_THREAD_ID:
+		return (caps & WIRE_CAP_JAVA_THREAD_ID) ? wire_read_u64(c, "java thread id", &ev->java_tid) : 0;
 	default:
-		return -EBADMSG; /* screened by the caller */
+		return -EBADMSG; /* no table's field: test_events checks every row's */
 	}
 }
 
@@ -594,10 +573,17 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->trailer.depth = 0;
 }
 
-/* The events' names by code, from the one list of events (events.h), here
- * so that the check of every message's code is a load, not two calls. */
-#define EVENT_NAME_ROW(code, name, label, family, kind, bit, has, marker) [code] = name,
+/* The events' names, capabilities and fields by code, from the one list of
+ * events (events.h), here so that the checks of every message's code are
+ * loads, not calls. */
+#define EVENT_NAME_ROW(code, name, label, family, kind, bit, has, marker, caps, fields) [code] = name,
 static const char *const event_names[256] = { STAPJAVA_EVENTS(EVENT_NAME_ROW) };
+#define EVENT_CAPS_ROW(code, name, label, family, kind, bit, has, marker, caps, fields) [code] = caps,
+static const uint32_t event_caps[256] = { STAPJAVA_EVENTS(EVENT_CAPS_ROW) };
+#define EVENT_FIELD_LIST(...) { __VA_ARGS__ }
+#define EVENT_FIELDS_ROW(code, name, label, family, kind, bit, has, marker, caps, fields) \
+	[code] = EVENT_FIELD_LIST fields,
+static const uint8_t event_fields[256][EVENT_MAX_FIELDS + 1] = { STAPJAVA_EVENTS(EVENT_FIELDS_ROW) };
 
 /* The bytes of a value of a fixed size, its type's byte included (the
  * primitives; V N and ? are that byte alone), so that 0 can say "not
@@ -725,7 +711,7 @@ static int wire_decode_event_as(const struct wire_peer *peer, const uint8_t *buf
 	code = buf[0];
 	if (!event_names[code])
 		return wire_fail_code(err, "event code", 0, "unknown event code 0x%02x at offset 0", code);
-	if (wire_event_needs_cap(code) & ~caps)
+	if (event_caps[code] & ~caps)
 		return wire_fail_code(err, "event code", 0, "%s (0x%02x): event code at offset 0: extension not negotiated",
 				      event_names[code], code);
 	if (fast && code >= WIRE_EV_METHOD_ENTER_ID && (caps & WIRE_CAP_TRAILER) &&
@@ -746,9 +732,8 @@ static __attribute__((noinline)) int wire_decode_event_read(uint32_t caps, bool 
 		.message = event_names[code],
 	};
 	wire_event_reset(ev, code);
-	TRY(wire_read_event_body(&c, ev));
-	if (code == WIRE_EV_THREAD_NAME && (caps & WIRE_CAP_JAVA_THREAD_ID))
-		TRY(wire_read_u64(&c, "java thread id", &ev->java_tid));
+	for (const uint8_t *f = event_fields[code]; *f != EF_END; f++)
+		TRY(wire_read_field(&c, caps, *f, ev));
 	if (code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
 		TRY(wire_read_trailer(&c, caps, &ev->trailer));
 		ev->has_trailer = true;

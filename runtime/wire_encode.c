@@ -9,6 +9,8 @@
 #include "wire.h"
 #include "wire_bytes.h"
 
+#include "events.h"
+
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -312,118 +314,79 @@ int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hell
 
 /* ------------------------------------------------------------- events */
 
-static void wire_put_event_body(struct wire_writer *w, const struct wire_event *ev)
+/* One field of an event's payload (enum event_field) from its place in EV;
+ * a value the field cannot carry makes the writer invalid. */
+static void wire_put_field(struct wire_writer *w, uint32_t caps, uint8_t field, const struct wire_event *ev)
 {
-	switch (ev->code) {
-	case WIRE_EV_METHOD_ENTER:
-	case WIRE_EV_METHOD_ENTER_ID_VALUES:
-		if (ev->code == WIRE_EV_METHOD_ENTER)
-			wire_put_string(w, &ev->name);
-		else
-			wire_put_u32(w, ev->method_id);
-		wire_put_u64(w, ev->thread);
-		wire_put_values(w, ev);
-		break;
-	case WIRE_EV_METHOD_EXIT:
-	case WIRE_EV_METHOD_EXIT_ID_VALUE:
-		if (ev->code == WIRE_EV_METHOD_EXIT)
-			wire_put_string(w, &ev->name);
-		else
-			wire_put_u32(w, ev->method_id);
-		wire_put_u64(w, ev->thread);
-		wire_put_bool(w, ev->popped);
-		wire_put_value(w, &ev->retval);
-		break;
-	case WIRE_EV_METHOD_COMPILE:
+	switch (field) {
+	case EF_METHOD_NAME:
+	case EF_CLASS_NAME:
+	case EF_EXCEPTION_NAME:
+	case EF_THREAD_NAME:
+	case EF_NOTICE_TEXT:
+	case EF_MATCHED_NAME:
 		wire_put_string(w, &ev->name);
-		wire_put_u32(w, ev->u32);
-		wire_put_values(w, ev);
 		break;
-	case WIRE_EV_CLASS_LOAD:
-		wire_put_string(w, &ev->name);
+	case EF_SITE_METHOD:
+	case EF_ROOT_CLASS:
+		wire_put_string(w, &ev->method);
+		break;
+	case EF_THREAD:
+		wire_put_u64(w, ev->thread);
+		break;
+	case EF_THREAD_U32:
 		if (ev->thread > UINT32_MAX)
 			w->invalid = true;
 		wire_put_u32(w, (uint32_t)ev->thread);
 		break;
-	case WIRE_EV_CLASS_PREPARE:
-		wire_put_string(w, &ev->name);
-		wire_put_u64(w, ev->thread);
-		break;
-	case WIRE_EV_EXCEPTION_THROWN:
-	case WIRE_EV_EXCEPTION_CATCH:
-		wire_put_string(w, &ev->name);
-		wire_put_u64(w, ev->thread);
-		wire_put_string(w, &ev->method);
-		break;
-	case WIRE_EV_THREAD_START:
-	case WIRE_EV_THREAD_END:
-	case WIRE_EV_VM_INIT:
-		wire_put_u64(w, ev->thread);
-		break;
-	case WIRE_EV_MONITOR_ENTER:
-	case WIRE_EV_MONITOR_ENTERED:
-		wire_put_u64(w, ev->thread);
+	case EF_OBJECT:
 		wire_put_u64(w, ev->object);
 		break;
-	case WIRE_EV_MONITOR_WAIT:
-	case WIRE_EV_MONITOR_WAITED:
-		wire_put_u64(w, ev->thread);
-		wire_put_u64(w, ev->object);
+	case EF_CODE_SIZE:
+	case EF_TIMEOUT_MS:
+	case EF_TOTAL:
 		wire_put_u32(w, ev->u32);
 		break;
-	case WIRE_EV_HELLO:
-		wire_put_event_hello(w, &ev->hello);
+	case EF_METHOD_ID:
+		wire_put_u32(w, ev->method_id);
 		break;
-	case WIRE_EV_GC_START:
-	case WIRE_EV_GC_FINISH:
-	case WIRE_EV_VM_DEATH:
+	case EF_VALUES:
+		wire_put_values(w, ev);
 		break;
-	case WIRE_EV_CLASS_UNLOAD:
-	case WIRE_EV_NOTICE:
-		wire_put_string(w, &ev->name);
+	case EF_POPPED:
+		wire_put_bool(w, ev->popped);
 		break;
-	case WIRE_EV_THREAD_NAME:
-		wire_put_u64(w, ev->thread);
-		wire_put_string(w, &ev->name);
+	case EF_RETVAL:
+		wire_put_value(w, &ev->retval);
 		break;
-	case WIRE_EV_LOST:
+	case EF_RETVAL_TYPE:
+		if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
+			w->invalid = true;
+		wire_put_u8(w, ev->retval.type);
+		break;
+	case EF_LOST:
 		wire_put_u64(w, ev->lost);
 		break;
-	case WIRE_EV_MATCH:
-	case WIRE_EV_MATCH_END:
+	case EF_KIND:
 		if (ev->kind < WIRE_KIND_METHOD || ev->kind > WIRE_KIND_EXCEPTION)
 			w->invalid = true;
 		wire_put_u8(w, ev->kind);
-		if (ev->code == WIRE_EV_MATCH)
-			wire_put_string(w, &ev->name);
-		else
-			wire_put_u32(w, ev->u32);
 		break;
-	case WIRE_EV_JFR_DATA:
+	case EF_JFR_FLAGS:
 		if ((ev->jfr_flags & ~WIRE_JFR_FLAGS_ALL) ||
 		    ((ev->jfr_flags & WIRE_JFR_NONE) && (ev->jfr_flags != WIRE_JFR_NONE || ev->name.len)))
 			w->invalid = true;
 		wire_put_u8(w, ev->jfr_flags);
+		break;
+	case EF_JFR_BYTES:
 		wire_put_string(w, &ev->name);
 		break;
-	case WIRE_EV_DESCENDS:
-		wire_put_string(w, &ev->name);
-		wire_put_string(w, &ev->method);
+	case EF_HELLO:
+		wire_put_event_hello(w, &ev->hello);
 		break;
-	case WIRE_EV_METHOD_NAME:
-		wire_put_u32(w, ev->method_id);
-		wire_put_string(w, &ev->name);
-		break;
-	case WIRE_EV_METHOD_ENTER_ID:
-		wire_put_u32(w, ev->method_id);
-		wire_put_u64(w, ev->thread);
-		break;
-	case WIRE_EV_METHOD_EXIT_ID:
-		if (ev->retval.type != WIRE_T_NONE && ev->retval.type != WIRE_T_VOID)
-			w->invalid = true;
-		wire_put_u32(w, ev->method_id);
-		wire_put_u64(w, ev->thread);
-		wire_put_u8(w, ev->retval.type);
+	case EF_JAVA_THREAD_ID:
+		if (caps & WIRE_CAP_JAVA_THREAD_ID)
+			wire_put_u64(w, ev->java_tid);
 		break;
 	default:
 		w->invalid = true;
@@ -434,18 +397,16 @@ static void wire_put_event_body(struct wire_writer *w, const struct wire_event *
 int wire_encode_event_at(struct wire_buf *b, const struct wire_peer *peer, const struct wire_event *ev,
 			 size_t *trailer_at)
 {
+	const struct event_desc *d = events_get(ev->code);
 	uint32_t caps = peer ? peer->caps : 0;
 	struct wire_writer w;
 
 	*trailer_at = 0;
-	if (!wire_writer_start(&w, b) || !wire_event_name(ev->code))
-		return -EINVAL;
-	if (wire_event_needs_cap(ev->code) & ~caps)
+	if (!wire_writer_start(&w, b) || !d || (d->caps & ~caps))
 		return -EINVAL;
 	wire_put_u8(&w, (uint8_t)ev->code);
-	wire_put_event_body(&w, ev);
-	if (ev->code == WIRE_EV_THREAD_NAME && (caps & WIRE_CAP_JAVA_THREAD_ID))
-		wire_put_u64(&w, ev->java_tid);
+	for (const uint8_t *f = d->fields; *f != EF_END; f++)
+		wire_put_field(&w, caps, *f, ev);
 	if (ev->code != WIRE_EV_HELLO && (caps & WIRE_CAP_TRAILER)) {
 		/* a negotiated stream carries a trailer on every event */
 		if (!ev->has_trailer)

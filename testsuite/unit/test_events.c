@@ -59,6 +59,83 @@ static void test_every_code_round_trips(void **state)
 	assert_int_equal(n, 31);
 }
 
+/* Where a decoded event keeps each field (struct wire_event), as events.h
+ * says; the test's own copy, so that a row that lists two fields of one
+ * place (a class name and a method name, both in .name) is caught. */
+static const char *field_place(uint8_t f)
+{
+	switch (f) {
+	case EF_METHOD_NAME: case EF_CLASS_NAME: case EF_EXCEPTION_NAME: case EF_THREAD_NAME:
+	case EF_NOTICE_TEXT: case EF_MATCHED_NAME: case EF_JFR_BYTES:
+		return "name";
+	case EF_SITE_METHOD: case EF_ROOT_CLASS:
+		return "method";
+	case EF_THREAD: case EF_THREAD_U32:
+		return "thread";
+	case EF_CODE_SIZE: case EF_TIMEOUT_MS: case EF_TOTAL:
+		return "u32";
+	case EF_RETVAL: case EF_RETVAL_TYPE:
+		return "retval";
+	case EF_OBJECT: return "object";
+	case EF_METHOD_ID: return "method_id";
+	case EF_VALUES: return "values";
+	case EF_POPPED: return "popped";
+	case EF_LOST: return "lost";
+	case EF_KIND: return "kind";
+	case EF_JFR_FLAGS: return "jfr_flags";
+	case EF_HELLO: return "hello";
+	case EF_JAVA_THREAD_ID: return "java_tid";
+	default: return NULL;
+	}
+}
+
+/* Each row's payload: known fields, one per place, to EF_END; the
+ * capabilities: none for the seed's events and the Hello that negotiates,
+ * some for every extension. */
+static void test_every_payload_is_well_formed(void **state)
+{
+	(void)state;
+	for (unsigned code = 0; code < 0x100; code++) {
+		const struct event_desc *d = events_get(code);
+		size_t n = 0;
+
+		if (!d)
+			continue;
+		for (; n <= EVENT_MAX_FIELDS && d->fields[n] != EF_END; n++) {
+			const char *place = field_place(d->fields[n]);
+
+			assert_non_null(place);
+			assert_true(d->fields[n] < EF_COUNT);
+			for (size_t k = 0; k < n; k++)
+				if (strcmp(field_place(d->fields[k]), place) == 0)
+					fail_msg("%s: two fields in .%s", d->name, place);
+		}
+		assert_true(n <= EVENT_MAX_FIELDS);
+		/* the Hello alone is its whole payload; a java thread id ends one */
+		for (size_t k = 0; k < n; k++) {
+			if (d->fields[k] == EF_HELLO)
+				assert_int_equal(n, 1);
+			if (d->fields[k] == EF_JAVA_THREAD_ID)
+				assert_int_equal(k, n - 1);
+		}
+		if (code < WIRE_EV_HELLO)
+			assert_int_equal(d->caps, 0);
+		else if (code == WIRE_EV_HELLO)
+			assert_int_equal(d->caps, 0);
+		else
+			assert_int_not_equal(d->caps, 0);
+		assert_int_equal(d->caps & ~WIRE_CAP_ALL, 0);
+	}
+	/* a few rows as PROTOCOL.md has them */
+	assert_memory_equal(events_get(WIRE_EV_METHOD_EXIT)->fields,
+			    ((const uint8_t[]){ EF_METHOD_NAME, EF_THREAD, EF_POPPED, EF_RETVAL, EF_END }), 5);
+	assert_memory_equal(events_get(WIRE_EV_CLASS_LOAD)->fields,
+			    ((const uint8_t[]){ EF_CLASS_NAME, EF_THREAD_U32, EF_END }), 3);
+	assert_int_equal(events_get(WIRE_EV_GC_START)->fields[0], EF_END);
+	assert_int_equal(events_get(WIRE_EV_METHOD_EXIT_ID_VALUE)->caps,
+			 WIRE_CAP_METHOD_IDS | WIRE_CAP_METHOD_ID_VALUES);
+}
+
 /* Every kind's every event bit has its event: a registration can select each. */
 static void test_every_registration_bit_has_an_event(void **state)
 {
@@ -136,6 +213,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_code_round_trips),
+		cmocka_unit_test(test_every_payload_is_well_formed),
 		cmocka_unit_test(test_every_registration_bit_has_an_event),
 		cmocka_unit_test(test_families),
 	};

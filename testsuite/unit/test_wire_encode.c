@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "wire.h"
 #include "wire_bytes.h"
 #include "wire_samples.h"
@@ -172,8 +173,8 @@ static void test_invalid_events(void **state)
 	/* extension events need CAP_EXT_EVENTS, Notice CAP_NOTICE */
 	for (unsigned c = 0x91; c <= 0x98; c++) {
 		sample_with_code(c, &peer);
-		assert_int_equal(wire_event_needs_cap(c), c == 0x98 ? WIRE_CAP_NOTICE : WIRE_CAP_EXT_EVENTS);
-		peer.caps &= ~wire_event_needs_cap(c);
+		assert_int_equal(events_get(c)->caps, c == 0x98 ? WIRE_CAP_NOTICE : WIRE_CAP_EXT_EVENTS);
+		peer.caps &= ~events_get(c)->caps;
 		snprintf(what, sizeof(what), "event 0x%x not negotiated", c);
 		expect_invalid_event(what, &peer);
 	}

@@ -1,4 +1,5 @@
 /* wire_samples.c: one sample of every wire message (see wire_samples.h). */
+#include "events.h"
 #include "wire_bytes.h"
 #include "wire_samples.h"
 
@@ -323,7 +324,7 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 	base_event(i / N_VARIANTS, ev, name, sizeof(name));
 	if (ev->code >= WIRE_EV_HELLO) {
 		peer->hello = true;
-		peer->caps |= wire_event_needs_cap(ev->code);
+		peer->caps |= events_get(ev->code)->caps;
 	}
 	add_trailer(ev, peer, i % N_VARIANTS, name, sizeof(name));
 	if (!(peer->caps & WIRE_CAP_JAVA_THREAD_ID))
