@@ -98,12 +98,11 @@ int agent_each_prepared_class(JNIEnv *jni, bool with_arrays, agent_class_fn fn, 
 
 static void vm_event(unsigned code)
 {
-	struct scratch *s = scratch_enter();
 	struct emission em;
+	struct scratch *s = emission_begin(&em, true);
 
 	if (!s)
 		return;
-	emission_init(&em, s, true);
 	emit_want_family(&em.want, EVENT_FAMILY_VM);
 	if (em.want.conns) {
 		s->ev.code = code;

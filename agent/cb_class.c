@@ -96,11 +96,10 @@ void JNICALL cb_object_free(jvmtiEnv *jv, jlong tag)
 	pthread_mutex_unlock(&unload_lock);
 	if (!sig)
 		return;
-	struct scratch *s = scratch_enter();
+	struct emission em;
+	struct scratch *s = emission_begin(&em, false);
 	if (s) {
-		struct emission em;
 		size_t len = strlen(sig);
-		emission_init(&em, s, false);
 		want_class(&em.want, sig, len, WIRE_CLASS_UNLOAD, true);
 		s->ev.code = WIRE_EV_CLASS_UNLOAD;
 		s->ev.name.ptr = sig;
@@ -121,11 +120,10 @@ static void class_event(JNIEnv *jni, jclass klass, unsigned code, uint8_t bit, b
 
 	if (atomic_load(&agent.dying) || agent_class_signature(klass, &sig, &len) < 0)
 		return;
-	struct scratch *s = scratch_enter();
+	struct emission em;
+	struct scratch *s = emission_begin(&em, true);
 	if (!s)
 		goto out;
-	struct emission em;
-	emission_init(&em, s, true);
 	want_class(&em.want, sig, len, bit, false);
 	if (em.want.conns) {
 		s->ev.code = code;

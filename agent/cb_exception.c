@@ -33,10 +33,9 @@ static void exception_event(JNIEnv *jni, jthread thread, jmethodID method, jloca
 	emit_want(&want, conn_class_wanted, &cw, false);
 	if (want.conns) {
 		const struct mentry *m = method ? mcache_entry(method) : NULL;
-		struct scratch *s = scratch_enter();
+		struct emission em;
+		struct scratch *s = emission_begin(&em, true);
 		if (s) {
-			struct emission em;
-			emission_init(&em, s, true);
 			em.want = want;
 			s->ev.code = code;
 			s->ev.name.ptr = sig;

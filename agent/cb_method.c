@@ -8,12 +8,11 @@
 static void method_event(JNIEnv *jni, jthread thread, const struct mmatch *m, int mc,
 			 unsigned code, bool popped, const jvalue *value)
 {
-	struct scratch *s = scratch_enter();
 	struct emission em;
+	struct scratch *s = emission_begin(&em, true);
 
 	if (!s)
 		return;
-	emission_init(&em, s, true);
 	em.want.conns = m->conns[mc];
 	em.want.fire = m->fire[mc];
 	em.want.gen = m->gen;
@@ -75,10 +74,9 @@ void JNICALL cb_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_s
 
 	if (mcache_lookup(method, &m) < 0 || !m.conns[MC_COMPILE])
 		return;
-	struct scratch *s = scratch_enter();
+	struct scratch *s = emission_begin(&em, true);
 	if (!s)
 		return;
-	emission_init(&em, s, true);
 	em.want.conns = m.conns[MC_COMPILE];
 	em.want.fire = m.fire[MC_COMPILE];
 	em.want.gen = m.gen;

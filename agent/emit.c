@@ -15,8 +15,12 @@
 #include "scratch.h"
 #include "tbuf.h"
 
-void emission_init(struct emission *em, struct scratch *s, bool java_thread)
+struct scratch *emission_begin(struct emission *em, bool java_thread)
 {
+	struct scratch *s;
+
+	if (atomic_load(&agent.dying) || !(s = scratch_enter()))
+		return NULL;
 	memset(em, 0, sizeof(*em));
 	em->scratch = s;
 	em->ev = &s->ev;
@@ -25,15 +29,6 @@ void emission_init(struct emission *em, struct scratch *s, bool java_thread)
 	em->site = -1;
 	/* the I/O thread reads the Acks: it must never wait for one */
 	em->may_wait = java_thread && (int)em->tid != atomic_load(&agent.io_tid);
-}
-
-struct scratch *emission_begin(struct emission *em, bool java_thread)
-{
-	struct scratch *s;
-
-	if (atomic_load(&agent.dying) || !(s = scratch_enter()))
-		return NULL;
-	emission_init(em, s, java_thread);
 	return s;
 }
 
@@ -90,22 +85,29 @@ void emit_want_opt(struct want *w)
 static struct wire_event notice_ev;
 static pthread_mutex_t notice_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void emit_notice(uint32_t want, const char *fmt, ...)
+static __attribute__((format(printf, 3, 0))) void
+emit_notice_v(uint32_t want, const struct notice_about *about, const char *fmt, va_list ap)
 {
 	struct wire_event *ev = &notice_ev;
 	static char text[600];
-	va_list ap;
 	bool queued = false;
 
 	pthread_mutex_lock(&notice_lock);
-	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	sj_warn("%s", text);
 	memset(ev, 0, offsetof(struct wire_event, values));
 	ev->code = WIRE_EV_NOTICE;
 	ev->name.ptr = text;
 	ev->name.len = (uint32_t)strlen(text);
+	if (about) {
+		/* a peer with CAP_NOTICE_SUBJECT gets what it is about (the
+		 * encoder leaves it out for the others) */
+		ev->notice_scope = about->scope;
+		ev->kind = about->kind;
+		ev->events = about->events;
+		ev->method.ptr = about->subject;
+		ev->method.len = about->subject ? (uint32_t)strlen(about->subject) : 0;
+	}
 	ev->has_trailer = true;
 	ev->trailer.timestamp_ns = agent_now_ns();
 	for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
@@ -120,6 +122,24 @@ void emit_notice(uint32_t want, const char *fmt, ...)
 	pthread_mutex_unlock(&notice_lock);
 	if (queued)
 		io_wake();
+}
+
+void emit_notice(uint32_t want, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_notice_v(want, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void emit_notice_about(uint32_t want, const struct notice_about *about, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_notice_v(want, about, fmt, ap);
+	va_end(ap);
 }
 
 static void wait_for_ack(struct conn *c, unsigned serial, uint64_t seq, const struct timespec *start)

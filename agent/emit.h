@@ -71,13 +71,12 @@ struct emission {
 	size_t thread_name_len;
 };
 
-/* Start an emission of the calling thread, whose scratch is S (a Java
- * thread may wait for an Ack; the I/O thread and GC threads never do). */
-void emission_init(struct emission *em, struct scratch *s, bool java_thread);
-/* A callback's event begins: the calling thread's scratch, entered, and EM
- * made for it (emission_init); NULL, with nothing entered, while the VM is
- * dying or when the thread is already inside one of our callbacks. The
- * caller leaves the scratch (scratch_leave()). GC-safe: no JNI or JVMTI. */
+/* An event begins (a callback's, or an injected call's on the general
+ * path): the calling thread's scratch, entered, and EM made for it (a Java
+ * thread may wait for an Ack; the I/O thread and GC threads never do); NULL,
+ * with nothing entered, while the VM is dying or when the thread is already
+ * inside one of our callbacks. The caller leaves the scratch
+ * (scratch_leave()). GC-safe: no JNI or JVMTI. */
 struct scratch *emission_begin(struct emission *em, bool java_thread);
 
 void emit(struct emission *em);
@@ -100,5 +99,21 @@ bool emit_plain_method(int32_t site, const struct fire_set *fire, unsigned code,
  * do for them (a Notice, PROTOCOL.md): one sentence, logged here too. Not
  * from a GC callback (formats a string, takes the connections' locks). */
 void emit_notice(uint32_t conns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What a Notice says cannot be reported (PROTOCOL.md, CAP_NOTICE_SUBJECT),
+ * so that a bridge can tell which of its patterns it concerns without
+ * reading the sentence: SCOPE (enum wire_notice_scope), the KIND's EVENTS
+ * (enum wire_event_bits), SUBJECT the method's wire name or the class's
+ * dotted name (NULL for a kind). */
+struct notice_about {
+	uint8_t scope;
+	uint8_t kind;
+	uint8_t events;
+	const char *subject;
+};
+
+/* emit_notice(), saying what it is about to a peer that can read it. */
+void emit_notice_about(uint32_t conns, const struct notice_about *about, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -94,13 +94,15 @@ static void report_once(struct mentry *e, uint32_t want, uint8_t event, const ch
 	if (!whom)
 		return;
 	const char *refused = mcache_refused_why(e);
+	const struct notice_about about = { WIRE_NOTICE_METHOD, WIRE_KIND_METHOD, event, e->name };
 	/* "no injected call" says why too when the rewriter or the VM refused it */
 	if (refused && strncmp(why, no_call, nc) == 0)
-		emit_notice(whom, "method.%s of %s cannot be reported (%s: %s%s)",
-			    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, no_call, refused, why + nc);
+		emit_notice_about(whom, &about, "method.%s of %s cannot be reported (%s: %s%s)",
+				  event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, no_call, refused,
+				  why + nc);
 	else
-		emit_notice(whom, "method.%s of %s cannot be reported (%s)",
-			    event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
+		emit_notice_about(whom, &about, "method.%s of %s cannot be reported (%s)",
+				  event == WIRE_METHOD_ENTER ? "enter" : "return", e->name, why);
 }
 
 /* Under lock. Can E have an entry breakpoint? Checked once per method. */
@@ -246,11 +248,14 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			    "interpreted", dn < 0 ? sig : dotted,
 			    mod ? "no injected calls" : "a class the VM will not change");
 	}
-	if (hidden_ret)
-		emit_notice(hidden_conns, "method.return of %zu method%s of %s cannot be reported (a class "
-			    "the VM will not change, and MethodExit would make every method of the JVM "
-			    "interpreted; agent option methods=jvmti has it at that cost)", hidden_ret,
-			    hidden_ret == 1 ? "" : "s", dn < 0 ? sig : dotted);
+	if (hidden_ret) {
+		const struct notice_about about = { WIRE_NOTICE_CLASS, WIRE_KIND_METHOD, WIRE_METHOD_RETURN,
+						    dn < 0 ? sig : dotted };
+		emit_notice_about(hidden_conns, &about, "method.return of %zu method%s of %s cannot be "
+				  "reported (a class the VM will not change, and MethodExit would make every "
+				  "method of the JVM interpreted; agent option methods=jvmti has it at that "
+				  "cost)", hidden_ret, hidden_ret == 1 ? "" : "s", dn < 0 ? sig : dotted);
+	}
 }
 
 static int scan_class(void *ctx, JNIEnv *jni, jclass klass, const char *sig)

@@ -21,7 +21,8 @@
 enum jvmti_index {
 	N_METHOD_ENTRY, N_METHOD_EXIT, N_COMPILED, N_CLASS_LOAD, N_CLASS_PREPARE, N_OBJECT_FREE,
 	N_EXCEPTION, N_EXCEPTION_CATCH, N_BREAKPOINT, N_FAMILIES,
-	N_COUNT = N_FAMILIES + 24   /* room for the families' events (checked at install) */
+	/* room for the families' events: no more than JVMTI has (checked at install) */
+	N_COUNT = N_FAMILIES + (JVMTI_MAX_EVENT_TYPE_VAL - JVMTI_MIN_EVENT_TYPE_VAL + 1)
 };
 
 /* The switched families, each described in its own file. */
@@ -165,9 +166,14 @@ static void tell_failures(const uint32_t by[N_COUNT])
 				tell |= 1u << i;
 			}
 		}
-		if (tell)
-			emit_notice(tell, "%s probes cannot fire in this JVM (JVMTI %s: error %d, %s)",
-				    print_event_label(events[e].code), events[e].name, (int)failed[e], why_not(failed[e]));
+		if (!tell)
+			continue;
+		/* a pattern's event: every pattern of its kind misses it */
+		const struct event_desc *d = events_get(events[e].code);
+		const struct notice_about about = { WIRE_NOTICE_KIND, d ? d->kind : 0, d ? d->bit : 0, NULL };
+		emit_notice_about(tell, d && d->family == EVENT_BY_PATTERN ? &about : NULL,
+				  "%s probes cannot fire in this JVM (JVMTI %s: error %d, %s)",
+				  print_event_label(events[e].code), events[e].name, (int)failed[e], why_not(failed[e]));
 	}
 }
 

@@ -72,11 +72,10 @@ static void tell_root(void *ctx, const char *root, size_t rlen)
 	for (size_t i = 0; i < rlen; i++)
 		rsig[1 + i] = root[i] == '.' ? '/' : root[i];
 	rsig[1 + rlen] = ';';
-	struct scratch *s = scratch_enter();
+	struct emission em;
+	struct scratch *s = emission_begin(&em, t->java_thread);
 	if (!s)
 		return;
-	struct emission em;
-	emission_init(&em, s, t->java_thread);
 	emit_want(&em.want, is_conn, t, true);
 	if (em.want.conns) {
 		s->ev.code = WIRE_EV_DESCENDS;

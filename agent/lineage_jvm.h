@@ -12,7 +12,7 @@
 void lineage_learn(JNIEnv *jni, jclass klass, const char *sig);
 /* Send each connection that negotiated CAP_ROOTS a Descends event for each
  * root of its registrations that class SIG descends from (JAVA_THREAD: the
- * caller is a Java thread, as emit.h's emission_init()). */
+ * caller is a Java thread, as emit.h's emission_begin()). */
 void lineage_tell(const char *sig, bool java_thread);
 
 

@@ -49,11 +49,10 @@ static bool site_wanted(jint site, int ev, struct mmatch *m)
 static struct scratch *begin(jint site, const struct mmatch *m, int ev, unsigned code,
 			     struct emission *em)
 {
-	struct scratch *s = scratch_enter();
+	struct scratch *s = emission_begin(em, true);
 
 	if (!s)
 		return NULL;
-	emission_init(em, s, true);
 	em->depth = 1;  /* the Probe native's caller is the method */
 	em->site = site;
 	em->want.conns = m->conns[ev];

@@ -67,6 +67,9 @@ enum event_field {
 	EF_JFR_BYTES,      /* string -> name; none with WIRE_JFR_NONE */
 	EF_HELLO,          /* magic, order, version, pid, caps, description -> hello */
 	EF_JAVA_THREAD_ID, /* u64 -> java_tid, present only with WIRE_CAP_JAVA_THREAD_ID */
+	/* u8 scope, u8 kind, u8 events, string subject -> notice_scope, kind,
+	 * events, method; present only with WIRE_CAP_NOTICE_SUBJECT */
+	EF_NOTICE_SUBJECT,
 	EF_COUNT
 };
 /* The most fields an event has. */
@@ -128,7 +131,7 @@ enum event_field {
 	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost,                     \
 	  WIRE_CAP_EXT_EVENTS, (EF_LOST))                                                           \
 	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,              \
-	  WIRE_CAP_NOTICE, (EF_NOTICE_TEXT))                                                        \
+	  WIRE_CAP_NOTICE, (EF_NOTICE_TEXT, EF_NOTICE_SUBJECT))                                                        \
 	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,                \
 	  WIRE_CAP_LIST, (EF_KIND, EF_MATCHED_NAME))                                                \
 	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,         \

@@ -63,7 +63,10 @@ enum wire_event_code {
 	WIRE_EV_CLASS_UNLOAD      = 0x95, /* string class */
 	WIRE_EV_THREAD_NAME       = 0x96, /* thread, string name */
 	WIRE_EV_LOST              = 0x97, /* u64 total events dropped on this connection so far */
-	WIRE_EV_NOTICE            = 0x98, /* string text: what the agent cannot do for this connection */
+	/* string text: what the agent cannot do for this connection;
+	 * with CAP_NOTICE_SUBJECT then u8 scope, u8 kind, u8 events, string
+	 * subject: which events it says cannot be reported (wire_notice_scope) */
+	WIRE_EV_NOTICE            = 0x98,
 	WIRE_EV_MATCH             = 0x99, /* u8 kind, string name: one loaded match of a ListMatches */
 	WIRE_EV_MATCH_END         = 0x9A, /* u8 kind, u32 total: a ListMatches answered */
 	WIRE_EV_JFR_DATA          = 0x9B, /* u8 flags (WIRE_JFR_*), string bytes: the JVM's JFR chunk data */
@@ -164,8 +167,10 @@ enum wire_capability {                 /* Hello caps; negotiated = both sides' A
 	/* 0xA0 MethodEnterIdValues, 0xA1 MethodExitIdValue; only with
 	 * CAP_METHOD_IDS (they need its MethodName) */
 	WIRE_CAP_METHOD_ID_VALUES = 1u << 19,
+	/* a Notice says which events it is about (enum wire_notice_scope) */
+	WIRE_CAP_NOTICE_SUBJECT = 1u << 20,
 };
-#define WIRE_CAP_ALL 0xFFFFFu
+#define WIRE_CAP_ALL 0x1FFFFFu
 /* The VM's end is acknowledged (CAP_END_ACK): an Ack names VmDeath's
  * sequence number, so numbered events are needed too. */
 static inline bool wire_caps_end_ack(uint32_t caps)
@@ -211,6 +216,16 @@ enum wire_event_bits {                 /* REGISTER events mask, per kind */
 	WIRE_CLASS_LOAD = 1u << 0, WIRE_CLASS_PREPARE = 1u << 1, WIRE_CLASS_UNLOAD = 1u << 2,
 	WIRE_EXCEPTION_THROWN = 1u << 0, WIRE_EXCEPTION_CATCH = 1u << 1,
 };
+
+/* What a Notice (with CAP_NOTICE_SUBJECT) says cannot be reported: its
+ * kind's events of the bits it names, for what its subject names. */
+enum wire_notice_scope {
+	WIRE_NOTICE_GENERAL = 0, /* nothing a pattern selects: kind 0, events 0, no subject */
+	WIRE_NOTICE_METHOD  = 1, /* the method the subject names ("p.C.m(I)V"), kind method */
+	WIRE_NOTICE_CLASS   = 2, /* every method of the class the subject names ("p.C"), kind method */
+	WIRE_NOTICE_KIND    = 3, /* every pattern of the kind, no subject */
+};
+#define WIRE_NOTICE_LAST_SCOPE WIRE_NOTICE_KIND
 
 enum wire_dispatch { WIRE_DISPATCH_ASYNC = 0, WIRE_DISPATCH_SYNC = 1 };
 
@@ -275,12 +290,16 @@ struct wire_hello {
 struct wire_event {
 	unsigned code;           /* enum wire_event_code */
 	struct wire_str name;    /* method, class or exception name; THREAD_NAME: the name */
-	struct wire_str method;  /* EXCEPTION_*: the throwing / catching method; DESCENDS: the root */
+	/* EXCEPTION_*: the throwing / catching method; DESCENDS: the root;
+	 * NOTICE: its subject */
+	struct wire_str method;
 	uint64_t thread;         /* thread id (CLASS_LOAD's u32 widened) */
 	uint64_t object;         /* MONITOR_*: object id */
 	uint32_t u32;            /* METHOD_COMPILE: code size; MONITOR_WAIT(ED): timeout_ms */
 	bool popped;             /* METHOD_EXIT: popped by exception */
-	uint8_t kind;            /* MATCH, MATCH_END: enum wire_kind */
+	uint8_t kind;            /* MATCH, MATCH_END, NOTICE: enum wire_kind (NOTICE: 0 for none) */
+	uint8_t notice_scope;    /* NOTICE: enum wire_notice_scope */
+	uint8_t events;          /* NOTICE: the kind's events it is about (enum wire_event_bits) */
 	uint8_t jfr_flags;       /* JFR_DATA: WIRE_JFR_*; its bytes are in name */
 	uint64_t lost;           /* LOST */
 	uint64_t java_tid;       /* THREAD_NAME with WIRE_CAP_JAVA_THREAD_ID: Thread.getId(), 0 unknown */

@@ -480,6 +480,48 @@ static int wire_read_retval_type(struct wire_cursor *c, struct wire_event *ev)
 	return 0;
 }
 
+/* A Notice's subject (CAP_NOTICE_SUBJECT): its scope says what the rest
+ * may be (enum wire_notice_scope). */
+static int wire_read_notice_subject(struct wire_cursor *c, struct wire_event *ev)
+{
+	size_t at = c->pos;
+	bool general, named;
+	uint8_t allowed;
+
+	TRY(wire_read_u8(c, "notice scope", &ev->notice_scope));
+	if (ev->notice_scope > WIRE_NOTICE_LAST_SCOPE)
+		return wire_fail(c, "notice scope", at, "%u is not 0 (general), 1 (method), 2 (class) or 3 (kind)",
+				 ev->notice_scope);
+	general = ev->notice_scope == WIRE_NOTICE_GENERAL;
+	named = ev->notice_scope == WIRE_NOTICE_METHOD || ev->notice_scope == WIRE_NOTICE_CLASS;
+	at = c->pos;
+	if (general) {
+		TRY(wire_read_u8(c, "kind", &ev->kind));
+		if (ev->kind)
+			return wire_fail(c, "kind", at, "%u in a general notice, which has none", ev->kind);
+	} else {
+		TRY(wire_read_kind(c, &ev->kind));
+		if (named && ev->kind != WIRE_KIND_METHOD)
+			return wire_fail(c, "kind", at, "%u: a notice about a method or a class is of kind 1 (method)",
+					 ev->kind);
+	}
+	allowed = general ? 0 : wire_kind_event_bits(ev->kind);
+	at = c->pos;
+	TRY(wire_read_u8(c, "notice events", &ev->events));
+	if (general && ev->events)
+		return wire_fail(c, "notice events", at, "0x%02x in a general notice, which has none", ev->events);
+	if (!general && (!ev->events || (ev->events & ~allowed)))
+		return wire_fail(c, "notice events", at, "0x%02x is not a set of the kind's events (0x%02x)",
+				 ev->events, allowed);
+	at = c->pos;
+	TRY(READ_STRING(c, "notice subject", &ev->method));
+	if (named && !ev->method.len)
+		return wire_fail(c, "notice subject", at, "empty: a notice about a method or a class names it");
+	if (!named && ev->method.len)
+		return wire_fail(c, "notice subject", at, "%u bytes in a notice that names nothing", ev->method.len);
+	return 0;
+}
+
 /* One field of an event's payload (enum event_field) into its place in EV. */
 static int wire_read_field(struct wire_cursor *c, uint32_t caps, uint8_t field, struct wire_event *ev)
 {
@@ -538,6 +580,8 @@ static int wire_read_field(struct wire_cursor *c, uint32_t caps, uint8_t field, 
 		return wire_read_event_hello(c, &ev->hello);
 	case EF_JAVA_THREAD_ID:
 		return (caps & WIRE_CAP_JAVA_THREAD_ID) ? wire_read_u64(c, "java thread id", &ev->java_tid) : 0;
+	case EF_NOTICE_SUBJECT:
+		return (caps & WIRE_CAP_NOTICE_SUBJECT) ? wire_read_notice_subject(c, ev) : 0;
 	default:
 		return -EBADMSG; /* no table's field: test_events checks every row's */
 	}
@@ -557,6 +601,8 @@ static void wire_event_reset(struct wire_event *ev, unsigned code)
 	ev->u32 = 0;
 	ev->popped = false;
 	ev->kind = 0;
+	ev->notice_scope = 0;
+	ev->events = 0;
 	ev->jfr_flags = 0;
 	ev->lost = 0;
 	ev->java_tid = 0;

@@ -314,6 +314,29 @@ int wire_peer_accept_hello(struct wire_peer *peer, const struct wire_hello *hell
 
 /* ------------------------------------------------------------- events */
 
+/* What wire_read_notice_subject() takes, and nothing else. */
+static bool wire_notice_subject_ok(const struct wire_event *ev)
+{
+	const bool named = ev->notice_scope == WIRE_NOTICE_METHOD || ev->notice_scope == WIRE_NOTICE_CLASS;
+
+	if (ev->notice_scope == WIRE_NOTICE_GENERAL)
+		return !ev->kind && !ev->events && !ev->method.len;
+	if (ev->notice_scope > WIRE_NOTICE_LAST_SCOPE || !ev->events ||
+	    (ev->events & ~wire_kind_event_bits(ev->kind)) || named != (ev->method.len > 0))
+		return false;
+	return !named || ev->kind == WIRE_KIND_METHOD;
+}
+
+static void wire_put_notice_subject(struct wire_writer *w, const struct wire_event *ev)
+{
+	if (!wire_notice_subject_ok(ev))
+		w->invalid = true;
+	wire_put_u8(w, ev->notice_scope);
+	wire_put_u8(w, ev->kind);
+	wire_put_u8(w, ev->events);
+	wire_put_string(w, &ev->method);
+}
+
 /* One field of an event's payload (enum event_field) from its place in EV;
  * a value the field cannot carry makes the writer invalid. */
 static void wire_put_field(struct wire_writer *w, uint32_t caps, uint8_t field, const struct wire_event *ev)
@@ -387,6 +410,10 @@ static void wire_put_field(struct wire_writer *w, uint32_t caps, uint8_t field, 
 	case EF_JAVA_THREAD_ID:
 		if (caps & WIRE_CAP_JAVA_THREAD_ID)
 			wire_put_u64(w, ev->java_tid);
+		break;
+	case EF_NOTICE_SUBJECT:
+		if (caps & WIRE_CAP_NOTICE_SUBJECT)
+			wire_put_notice_subject(w, ev);
 		break;
 	default:
 		w->invalid = true;

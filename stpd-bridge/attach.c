@@ -94,6 +94,17 @@ static bool stop_pending(void)
 	       (sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGHUP) == 1);
 }
 
+/* Between two polls of a wait: the JVM still the one being attached, the
+ * bridge not told to stop (WHILE: what it was waiting for). 0: wait on. */
+static int still_waiting(const struct jvm_id *id, const char *while_, char *why, size_t cap)
+{
+	if (!procfs_same_process(id))
+		return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
+	if (stop_pending())
+		return fail(why, cap, -EINTR, "the bridge was stopped while %s", while_);
+	return 0;
+}
+
 /* The listener's socket, started with the trigger file and SIGQUIT if needed. */
 static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, char *why, size_t cap)
 {
@@ -106,10 +117,9 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 	char perf[300];
 	int off = hsperf_attach_disabled(tmpfd, id->uid, id->nspid, perf, sizeof perf);
 	for (unsigned waited = 0; off == -EAGAIN && waited < ATTACH_LISTENER_MS; waited += POLL_MS) {
-		if (!procfs_same_process(id))
-			return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
-		if (stop_pending())
-			return fail(why, cap, -EINTR, "the bridge was stopped while the JVM started");
+		int rc = still_waiting(id, "the JVM started", why, cap);
+		if (rc < 0)
+			return rc;
 		sleep_ms(POLL_MS);
 		off = hsperf_attach_disabled(tmpfd, id->uid, id->nspid, perf, sizeof perf);
 	}
@@ -130,14 +140,10 @@ static int start_listener(const struct jvm_id *id, int tmpfd, const char *sock, 
 		return fail(why, cap, err, "cannot signal the JVM: %s", strerror(-err));
 	}
 	for (unsigned waited = 0; !is_socket(tmpfd, sock); waited += POLL_MS) {
-		if (!procfs_same_process(id)) {
+		int rc = still_waiting(id, "the JVM started its attach listener", why, cap);
+		if (rc < 0) {
 			unlinkat(tmpfd, trigger, 0);
-			return fail(why, cap, -ESRCH, "the JVM exited while it was being attached");
-		}
-		if (stop_pending()) {
-			unlinkat(tmpfd, trigger, 0);
-			return fail(why, cap, -EINTR, "the bridge was stopped while the JVM started its "
-				    "attach listener");
+			return rc;
 		}
 		if (waited >= ATTACH_LISTENER_MS) {
 			unlinkat(tmpfd, trigger, 0);
@@ -351,11 +357,8 @@ int attach_agent(const struct jvm_id *id, int rootfd, const char *agent, const c
 			close(fd);
 		if (rc != -EAGAIN || waited >= ATTACH_LISTENER_MS)
 			break;
-		if (stop_pending()) {
-			rc = fail(why, whycap, -EINTR, "the bridge was stopped while the JVM was starting");
+		if ((rc = still_waiting(id, "the JVM was starting", why, whycap)) < 0)
 			break;
-		}
-		rc = 0;
 		sleep_ms(POLL_MS * 5);
 	}
 	/* loaded (or not), the copy is no longer needed: the VM keeps its mapping */

@@ -84,41 +84,36 @@ void handler_free(struct handler *h)
 	h->unreportable = NULL;
 }
 
-/* A Notice that a matched method cannot be reported ("method.enter of NAME
- * cannot be reported (why)", PROTOCOL.md) marks the method patterns that
- * match NAME; one that exception events cannot be had ("exception.thrown
- * probes cannot fire in this JVM (why)"), every exception pattern: their
+/* A Notice that says which events cannot be reported (its subject,
+ * CAP_NOTICE_SUBJECT: a method, every method of a class, or a whole kind)
+ * marks the patterns of that kind that select those events there: their
  * end-of-session line does not then blame the JVM alone. */
-static void mark_unreportable(struct handler *h, const char *text, size_t len)
+static void mark_unreportable(struct handler *h, const struct wire_event *ev)
 {
-	static const char enter[] = "method.enter of ", ret[] = "method.return of ",
-			  tail[] = " cannot be reported (", exc[] = "exception.",
-			  exc_tail[] = " probes cannot fire in this JVM (";
 	const struct registry *r = &h->opts->reg;
-	size_t skip;
 
-	if (!h->unreportable)
+	if (!h->unreportable || ev->notice_scope == WIRE_NOTICE_GENERAL)
 		return;
-	if (len > sizeof exc - 1 && memcmp(text, exc, sizeof exc - 1) == 0 &&
-	    memmem(text, len, exc_tail, sizeof exc_tail - 1)) {
-		for (size_t i = 0; i < r->n; i++)
-			if (r->entries[i].kind == WIRE_KIND_EXCEPTION)
-				h->unreportable[i] = true;
-		return;
-	}
-	if (len > sizeof enter - 1 && memcmp(text, enter, sizeof enter - 1) == 0)
-		skip = sizeof enter - 1;
-	else if (len > sizeof ret - 1 && memcmp(text, ret, sizeof ret - 1) == 0)
-		skip = sizeof ret - 1;
-	else
-		return;
-	const char *name = text + skip, *end = memmem(name, len - skip, tail, sizeof tail - 1);
-	if (!end || end == name)
-		return;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->entries[i].kind == WIRE_KIND_METHOD &&
-		    pattern_match_method(&r->entries[i].pat, name, (size_t)(end - name)))
+	for (size_t i = 0; i < r->n; i++) {
+		const struct registry_entry *e = &r->entries[i];
+		bool concerns;
+
+		if (e->kind != ev->kind || !(e->events & ev->events))
+			continue;
+		switch (ev->notice_scope) {
+		case WIRE_NOTICE_METHOD:
+			concerns = pattern_match_method(&e->pat, ev->method.ptr, ev->method.len);
+			break;
+		case WIRE_NOTICE_CLASS:
+			concerns = pattern_method_may_select_class(&e->pat, ev->method.ptr, ev->method.len);
+			break;
+		default: /* the kind's every pattern */
+			concerns = true;
+			break;
+		}
+		if (concerns)
 			h->unreportable[i] = true;
+	}
 }
 
 void handler_report_silent(const struct handler *h)
@@ -379,7 +374,7 @@ int handler_event(struct handler *h, const struct wire_event *ev)
 	}
 	/* what the agent cannot do for us: the user reads it in the log (stderr) */
 	if (ev->code == WIRE_EV_NOTICE) {
-		mark_unreportable(h, ev->name.ptr, ev->name.len);
+		mark_unreportable(h, ev);
 		/* bytes from the agent: the log escapes every control byte but
 		 * the NUL, which would end the text here; it is written as the
 		 * log writes the others */

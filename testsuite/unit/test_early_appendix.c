@@ -131,7 +131,7 @@ static void test_negotiation_of_the_bit(void **state)
 	struct wire_hello h;
 
 	assert_int_equal(WIRE_CAP_EARLY_APPENDIX, 0x80);
-	assert_int_equal(WIRE_CAP_ALL, 0xFFFFF);
+	assert_int_equal(WIRE_CAP_ALL, 0x1FFFFF);
 	assert_int_equal(negotiated(OLD_AGENT_CAPS).caps, OLD_AGENT_CAPS);
 	assert_int_equal(negotiated(0x7F).caps, 0x7F);
 	assert_int_equal(negotiated(WIRE_CAP_EARLY_APPENDIX | WIRE_CAP_EXT_CMDS).caps,
@@ -303,14 +303,14 @@ static const char *warnings(void)
 }
 
 static const char *const EARLY_FOR_NEW =
-	"Hello caps=0xfffff\n"
+	"Hello caps=0x1fffff\n"
 	"RequestForOptionalData 0x1 (ignored)\n"
 	"RegisterMethod Demo.add (ignored)\n"
 	"RegisterException * (ignored)\n"
 	"ThreadEvents on (ignored)\n";
 
 static const char *const EARLY_APPLIED =
-	"Hello caps=0xfffff\n"
+	"Hello caps=0x1fffff\n"
 	"RequestForOptionalData 0x1\n"
 	"RegisterMethod Demo.add\n"
 	"RegisterException *\n"
@@ -422,7 +422,7 @@ static void test_bridge_in_thread(void **state)
 	agent.caps = OLD_AGENT_CAPS;
 	assert_int_equal(conn_send_hello(&conn, NULL), 0);
 	assert_false(conn.appendix_sent);
-	assert_string_equal(received(), "Hello caps=0xfffff\n");
+	assert_string_equal(received(), "Hello caps=0x1fffff\n");
 	agent_hello();
 	assert_int_equal(conn_next_step(&conn), CONN_NEXT_REGISTER);
 	assert_int_equal(conn_send_registrations(&conn, &r, &it), 0);
@@ -442,7 +442,7 @@ static void test_bridge_in_thread_appendix_only_is_refused(void **state)
 	assert_int_equal(conn_send_hello(&conn, NULL), 0);
 	assert_int_equal(conn_next_step(&conn), CONN_NEXT_REGISTER);
 	assert_int_equal(conn_send_registrations(&conn, &reg, &it), -EPROTONOSUPPORT);
-	assert_string_equal(received(), "Hello caps=0xfffff\n");
+	assert_string_equal(received(), "Hello caps=0x1fffff\n");
 	assert_string_equal(warnings(), "warn: pid 4242: the agent cannot fire markers in the Java thread "
 					"(an Appendix-only agent): no event of this JVM reaches the script; "
 					"update its agent, or run stap-java with --java-async\n");
@@ -461,7 +461,7 @@ static void test_bridge_nothing_for_appendix_only(void **state)
 	agent.caps = OLD_AGENT_CAPS;
 	assert_int_equal(conn_send_hello(&conn, &r), 0);
 	assert_false(conn.appendix_sent);
-	assert_string_equal(received(), "Hello caps=0xfffff\n");
+	assert_string_equal(received(), "Hello caps=0x1fffff\n");
 	agent_hello();
 	assert_int_equal(conn_send_registrations(&conn, &r, NULL), 0);
 	assert_string_equal(received(), "VmEvents on\nStart\n");

@@ -290,6 +290,10 @@ static size_t bad_values(const struct wire_ref_field *f, const struct wire_peer 
 		out[n++] = current | 0x04;
 		out[n++] = 0xFF;
 		break;
+	case WIRE_REF_NOTICE_SCOPE:
+		out[n++] = WIRE_NOTICE_LAST_SCOPE + 1;
+		out[n++] = 0xFF;
+		break;
 	default:
 		fail_msg("field kind %c", f->kind);
 	}
@@ -568,6 +572,97 @@ static void test_jfr_data_none(void **state)
 	assert_int_equal(wire_encode_event(&b, &peer, &ev), -EINVAL);
 }
 
+/* A Notice's subject (CAP_NOTICE_SUBJECT): what its scope allows is read,
+ * anything else refused naming the field at its offset, and never written. */
+static void test_notice_subject(void **state)
+{
+	/* no trailer: the offsets are the message's own; text "x": the scope
+	 * at 6, the kind at 7, the events at 8, the subject's length at 9 */
+	struct wire_peer peer = { .hello = true, .caps = WIRE_CAP_ALL & ~(uint32_t)WIRE_CAP_TRAILER };
+	static const struct {
+		const char *what;
+		uint8_t scope, kind, events;
+		const char *subject;
+		const char *field;  /* NULL: taken */
+		size_t at;
+		const char *why;
+	} cases[] = {
+		{ "method", WIRE_NOTICE_METHOD, WIRE_KIND_METHOD, WIRE_METHOD_RETURN, "p.C.m()V", NULL, 0, NULL },
+		{ "class", WIRE_NOTICE_CLASS, WIRE_KIND_METHOD, WIRE_METHOD_ENTER | WIRE_METHOD_RETURN, "p.C$$Lambda",
+		  NULL, 0, NULL },
+		{ "kind", WIRE_NOTICE_KIND, WIRE_KIND_EXCEPTION, WIRE_EXCEPTION_THROWN, "", NULL, 0, NULL },
+		{ "general", WIRE_NOTICE_GENERAL, 0, 0, "", NULL, 0, NULL },
+		{ "scope 4", 4, WIRE_KIND_METHOD, 1, "p.C.m()V", "notice scope", 6,
+		  "4 is not 0 (general), 1 (method), 2 (class) or 3 (kind)" },
+		{ "general with a kind", WIRE_NOTICE_GENERAL, WIRE_KIND_CLASS, 0, "", "kind", 7,
+		  "2 in a general notice, which has none" },
+		{ "general with events", WIRE_NOTICE_GENERAL, 0, 1, "", "notice events", 8,
+		  "0x01 in a general notice, which has none" },
+		{ "general with a subject", WIRE_NOTICE_GENERAL, 0, 0, "p.C", "notice subject", 9,
+		  "3 bytes in a notice that names nothing" },
+		{ "method of kind exception", WIRE_NOTICE_METHOD, WIRE_KIND_EXCEPTION, 1, "p.C.m()V", "kind", 7,
+		  "3: a notice about a method or a class is of kind 1 (method)" },
+		{ "kind 0", WIRE_NOTICE_KIND, 0, 1, "", "kind", 7,
+		  "0 is not 1 (method), 2 (class) or 3 (exception)" },
+		{ "no events", WIRE_NOTICE_METHOD, WIRE_KIND_METHOD, 0, "p.C.m()V", "notice events", 8,
+		  "0x00 is not a set of the kind's events (0x07)" },
+		{ "events of no kind", WIRE_NOTICE_KIND, WIRE_KIND_EXCEPTION, 0x04, "", "notice events", 8,
+		  "0x04 is not a set of the kind's events (0x03)" },
+		{ "method without a name", WIRE_NOTICE_METHOD, WIRE_KIND_METHOD, 1, "", "notice subject", 9,
+		  "empty: a notice about a method or a class names it" },
+		{ "kind with a name", WIRE_NOTICE_KIND, WIRE_KIND_METHOD, 1, "p.C.m()V", "notice subject", 9,
+		  "8 bytes in a notice that names nothing" },
+	};
+	uint8_t mine_bytes[64];
+	struct wire_buf b = { msg, BUF_CAP, 0 }, mine = { mine_bytes, sizeof mine_bytes, 0 };
+	size_t len, used;
+	struct wire_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct wire_event ev = {
+			.code = WIRE_EV_NOTICE, .name = { "x", 1 }, .notice_scope = cases[i].scope,
+			.kind = cases[i].kind, .events = cases[i].events,
+			.method = { cases[i].subject, (uint32_t)strlen(cases[i].subject) },
+		};
+
+		len = wire_ref_encode_event(&ev, &peer, wire_host_is_big_endian(), msg, BUF_CAP);
+		assert_int_equal(len, 1 + 5 + 3 + 4 + strlen(cases[i].subject));
+		if (!cases[i].field) {
+			assert_int_equal(decode_exact(false, &peer, msg, len, &used, &err), 0);
+			assert_int_equal(used, len);
+			assert_int_equal(ev_out->notice_scope, cases[i].scope);
+			assert_int_equal(ev_out->kind, cases[i].kind);
+			assert_int_equal(ev_out->events, cases[i].events);
+			assert_int_equal(ev_out->method.len, strlen(cases[i].subject));
+			/* the decoded strings pointed into decode_exact's copy:
+			 * the bytes are the reference's, which ours must equal */
+			assert_memory_equal(msg + 13, cases[i].subject, strlen(cases[i].subject));
+			assert_int_equal(wire_encode_event(&mine, &peer, &ev), 0);
+			assert_int_equal(mine.len, len);
+			assert_memory_equal(mine.data, msg, len);
+			mine.len = 0;
+			continue;
+		}
+		expect_bad(cases[i].what, false, &peer, msg, len, cases[i].field, cases[i].at);
+		decode_exact(false, &peer, msg, len, &used, &err);
+		if (!strstr(err.text, cases[i].why))
+			fail_msg("%s: \"%s\" does not say \"%s\"", cases[i].what, err.text, cases[i].why);
+		b.len = 0;
+		assert_int_equal(wire_encode_event(&b, &peer, &ev), -EINVAL);
+	}
+	/* a stream without the bit: the text alone, the subject not sent */
+	peer.caps &= ~(uint32_t)WIRE_CAP_NOTICE_SUBJECT;
+	struct wire_event ev = { .code = WIRE_EV_NOTICE, .name = { "x", 1 }, .notice_scope = WIRE_NOTICE_KIND,
+				 .kind = WIRE_KIND_CLASS, .events = WIRE_CLASS_LOAD };
+	b.len = 0;
+	assert_int_equal(wire_encode_event(&b, &peer, &ev), 0);
+	assert_int_equal(b.len, 1 + 5);
+	assert_int_equal(decode_exact(false, &peer, msg, b.len, &used, &err), 0);
+	assert_int_equal(ev_out->notice_scope, 0);
+	assert_int_equal(ev_out->kind, 0);
+}
+
 /* Ack needs either CAP_SYNC or CAP_END_ACK (the acknowledgement of the
  * stream's end), and DispatchMode still CAP_SYNC alone. */
 static void test_ack_with_end_ack_alone(void **state)
@@ -594,6 +689,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jfr_data_none),
+		cmocka_unit_test(test_notice_subject),
 		cmocka_unit_test(test_ack_with_end_ack_alone),
 		cmocka_unit_test(test_register_slot_bounds),
 		cmocka_unit_test(test_jfr_event_parts),

@@ -207,7 +207,17 @@ static size_t ref_event(struct out *o0, const struct wire_event *ev, const struc
 			put_u64(&o, ev->java_tid);
 		break;
 	case 0x97: put_u64(&o, ev->lost); break;
-	case 0x98: put_str(&o, ev->name); break;
+	case 0x98:
+		put_str(&o, ev->name);
+		if (peer->caps & WIRE_CAP_NOTICE_SUBJECT) {
+			mark(&o, WIRE_REF_NOTICE_SCOPE, 1, "notice scope");
+			put_u8(&o, ev->notice_scope);
+			mark(&o, WIRE_REF_KIND, 1, "kind");
+			put_u8(&o, ev->kind);
+			put_u8(&o, ev->events);
+			put_str(&o, ev->method);
+		}
+		break;
 	case 0x99:
 		mark(&o, WIRE_REF_KIND, 1, "kind");
 		put_u8(&o, ev->kind);
@@ -428,7 +438,11 @@ bool wire_event_equal(const struct wire_event *a, const struct wire_event *b,
 	     (unsigned long long)a->thread, (unsigned long long)b->thread);
 	DIFF(c >= 0x89 && c <= 0x8C && a->object != b->object, "object differs");
 	DIFF((c == 0x82 || c == 0x8B || c == 0x8C || c == 0x9A) && a->u32 != b->u32, "u32 %u != %u", a->u32, b->u32);
-	DIFF((c == 0x99 || c == 0x9A) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
+	DIFF((c == 0x98 || c == 0x99 || c == 0x9A) && a->kind != b->kind, "kind %u != %u", a->kind, b->kind);
+	DIFF(c == 0x98 && a->notice_scope != b->notice_scope, "notice scope %u != %u", a->notice_scope,
+	     b->notice_scope);
+	DIFF(c == 0x98 && a->events != b->events, "notice events 0x%x != 0x%x", a->events, b->events);
+	DIFF(c == 0x98 && !str_eq(a->method, b->method), "notice subject differs");
 	DIFF(c == 0x97 && a->lost != b->lost, "lost differs");
 	DIFF(c == 0x9B && a->jfr_flags != b->jfr_flags, "jfr flags 0x%x != 0x%x", a->jfr_flags, b->jfr_flags);
 	DIFF(c == 0x96 && a->java_tid != b->java_tid, "java thread id differs");

@@ -172,6 +172,10 @@ static const char *base_event(size_t b, struct wire_event *ev, char *name, size_
 		break;
 	case WIRE_EV_NOTICE:
 		ev->name = S("method.enter of java.lang.Thread.sleep(J)V cannot be reported (a native method)");
+		ev->notice_scope = WIRE_NOTICE_METHOD;   /* on the wire with CAP_NOTICE_SUBJECT */
+		ev->kind = WIRE_KIND_METHOD;
+		ev->events = WIRE_METHOD_ENTER;
+		ev->method = S("java.lang.Thread.sleep(J)V");
 		break;
 	case WIRE_EV_MATCH:
 		ev->kind = names[b][6] == 'm' ? WIRE_KIND_METHOD : WIRE_KIND_CLASS;
@@ -329,6 +333,10 @@ const char *wire_sample_event(size_t i, struct wire_event *ev, struct wire_peer 
 	add_trailer(ev, peer, i % N_VARIANTS, name, sizeof(name));
 	if (!(peer->caps & WIRE_CAP_JAVA_THREAD_ID))
 		ev->java_tid = 0;   /* not on the wire: what the decoder gives back */
+	if (ev->code == WIRE_EV_NOTICE && !(peer->caps & WIRE_CAP_NOTICE_SUBJECT)) {
+		ev->notice_scope = ev->kind = ev->events = 0;
+		ev->method = (struct wire_str){ 0 };
+	}
 	if (peer->caps)
 		peer->hello = true;
 	return name;

@@ -43,6 +43,7 @@ enum wire_ref_kind {
 	WIRE_REF_VERSION = 'v', /* Hello u16 version */
 	WIRE_REF_MAGIC = 'g',   /* event Hello "STPJ" */
 	WIRE_REF_JFR_FLAGS = 'j', /* JfrData flags */
+	WIRE_REF_NOTICE_SCOPE = 'n', /* Notice scope */
 };
 struct wire_ref_field {
 	size_t offset;

@@ -61,7 +61,7 @@ one_session_log() {
 	run sed -e 's/pid [0-9]*/pid N/g' -e 's/^stapjava-agent\[[0-9]*\]/stapjava-agent[N]/' -e '/: listening on /d' "$1"
 	[ "$output" = "$(sed 's/^\t*//' <<-EOF
 		stapjava-agent[N]: info: conn#1: accepted pid N uid 0
-		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0xfffff; negotiated 0xfffff
+		stapjava-agent[N]: info: conn#1: Hello from pid N, version 1, caps 0x1fffff; negotiated 0x1fffff
 		stapjava-agent[N]: info: event ClassPrepare enabled
 		stapjava-agent[N]: info: method calls injected in 1 class
 		stapjava-agent[N]: info: conn#1: 2 Appendix B commands before the bridge's first extension command ignored (they are for an Appendix-only agent)
