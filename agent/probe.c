@@ -8,6 +8,8 @@
 #include "agent.h"
 #include "callbacks.h"
 #include "classfile.h"
+#include "conn.h"
+#include "emit.h"
 #include "inject.h"
 #include "log.h"
 #include "sites.h"
@@ -214,8 +216,36 @@ static void JNICALL p_ret_f(JNIEnv *jni, jclass k, jfloat v, jint site) { ret(jn
 static void JNICALL p_ret_d(JNIEnv *jni, jclass k, jdouble v, jint site) { ret(jni, site, (jvalue){ .d = v }, false, false); }
 static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(jni, site, (jvalue){ .l = v }, false, false); }
 
+/* A StackOverflowError unwinds probed frames: those nearest the overflow
+ * may have found no stack left to report their exit (their handler's call
+ * of Probe.thrown overflows again, and the JVM pops the frame), and nothing
+ * counts them. So that such a missing return is not silent, each connection
+ * that wants the returns is told once (a Notice). Only on such an error;
+ * native code here has the stack HotSpot keeps for native calls. */
+static void tell_overflow(uint32_t want, const char *method)
+{
+	static uint64_t told_gen[AGENT_MAX_CONNS];
+	uint32_t tell = 0;
+
+	for (uint32_t w = want; w; w &= w - 1) {
+		const unsigned i = (unsigned)__builtin_ctz(w);
+		uint64_t gen = __atomic_load_n(&conns[i].opened_gen, __ATOMIC_RELAXED);
+		uint64_t told = __atomic_load_n(&told_gen[i], __ATOMIC_RELAXED);
+
+		/* opened_gen tells a connection from an earlier one in the same slot */
+		if (told != gen && __atomic_compare_exchange_n(&told_gen[i], &told, gen, false,
+							       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			tell |= 1u << i;
+	}
+	if (tell)
+		emit_notice(tell, "a StackOverflowError unwound probed frames (%s among them): the "
+			    "method.return of those nearest the overflow may be missing, uncounted (their "
+			    "report found no stack left)", method);
+}
+
 static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 {
+	static const char overflow[] = "Ljava/lang/StackOverflowError;";
 	struct mmatch m;
 	struct emission em;
 	struct scratch *s;
@@ -225,7 +255,12 @@ static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 	s->ev.popped = true;
 	capture_object(jni, s, t, &s->ev.retval);
 	em.ret_captured = true;
+	const bool overflowed = s->ev.retval.type == WIRE_T_OBJECT &&
+				s->ev.retval.str.len == sizeof overflow - 1 &&
+				memcmp(s->ev.retval.str.ptr, overflow, sizeof overflow - 1) == 0;
 	finish(&em, s);
+	if (overflowed)
+		tell_overflow(m.conns[MC_RETURN], m.e->name);
 }
 
 /* In front of a call of Object.notify()V or notifyAll()V (notifysites.h):

@@ -314,6 +314,31 @@ WANT
 @test "methods: the same by breakpoints and MethodExit (methods=jvmti, JDK 17)" { check_methods "$JDK17" jvmti; }
 @test "methods: the same by breakpoints and MethodExit (methods=jvmti, JDK 25)" { check_methods "$JDK25" jvmti; }
 
+# A StackOverflowError through probed frames: the frames nearest the
+# overflow cannot report their exit (no stack left for the report), which
+# nothing counts; the bridge's user is told so once, naming a method, and
+# every return that is reported is a popped one with the error, but the
+# last call's, which returns after it. Every event gets there (a thread
+# buffer that holds them all: a loss would be another line).
+check_overflow() {
+	AGENT_EXTRA=,threadbuf=16777216 EXPECT_WARNS="warn: a StackOverflowError unwound probed frames (Overflow.deep(I)I among them): the method.return of those nearest the overflow may be missing, uncounted (their report found no stack left)" \
+		family "$1" overflow -m 'Overflow.deep' --return
+	[ "$(cat "$T/java.out")" = "$(printf 'overflowed\nafter 0')" ]
+	local enters returns
+	enters=$(grep -c '^method.enter ' "$T/events")
+	returns=$(grep -c '^method.return ' "$T/events")
+	# a thread of 256 KiB holds some thousand frames of deep(), not all reported
+	[ "$enters" -gt 500 ] && [ "$returns" -lt "$enters" ] && [ "$returns" -gt 0 ]
+	[ "$(grep '^method.return ' "$T/events" | mask | sed 's/ tid=T//' | sort | uniq -c | sed 's/^ *[0-9]* //')" = \
+		"$(printf '%s\n' 'method.return pid=P ts=X method=Overflow.deep(I)I popped=0 ret=0' \
+			'method.return pid=P ts=X method=Overflow.deep(I)I popped=1 ret=java.lang.StackOverflowError@H#ID' | sort)" ]
+	[ "$(grep -c ' popped=0 ' "$T/events")" -eq 1 ]
+	[ "$(tail -n1 "$T/events" | mask | sed 's/ tid=T//')" = 'method.return pid=P ts=X method=Overflow.deep(I)I popped=0 ret=0' ]
+}
+
+@test "overflow: a StackOverflowError through probed frames is said once, the returns reported are the popped ones (JDK 17)" { check_overflow "$JDK17"; }
+@test "overflow: a StackOverflowError through probed frames is said once, the returns reported are the popped ones (JDK 25)" { check_overflow "$JDK25"; }
+
 # Method events with values go by the method's number to a peer that
 # negotiated CAP_METHOD_ID_VALUES (0x80000) and by name to one that did not:
 # the same lines either way (the Java thread writes them by the site's

@@ -78,6 +78,7 @@ public class Families {
         case "latelink": System.out.println("step " + LateLink.step(20)); break;
         case "vthreads": VThreads.run(); break;
         case "unwind": Unwind.run(); break;
+        case "overflow": Overflow.run(); break;
         case "paced": Paced.run(args[2]); break;
         case "rounds": Rounds.run(args[2]); break;
         case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;
@@ -313,6 +314,21 @@ class Flood {
 // Exceptions through probed frames: depth3 throws, depth2 lets it pass
 // (finally), depth1 catches it; a thread dies of an exception in a probed
 // method.
+// Recursion until the stack overflows, on a thread with a small stack (a
+// bounded number of frames), the error caught at the bottom; then one call
+// that returns.
+class Overflow {
+    static int deep(int n) { return n < 0 ? 0 : deep(n + 1) + 1; }
+    static void run() throws Exception {
+        Thread t = new Thread(null, () -> {
+            try { deep(0); } catch (StackOverflowError e) { System.out.println("overflowed"); }
+        }, "overflow", 256 * 1024);
+        t.start();
+        t.join();
+        System.out.println("after " + deep(-1));
+    }
+}
+
 class Unwind {
     static int sink;
     final int v;
