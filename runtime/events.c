@@ -45,7 +45,7 @@ const char *events_word(const struct event_desc *d)
  * ClassLoad and ClassPrepare because the list says so. */
 const struct event_desc *events_of_kind(uint8_t kind, size_t i)
 {
-#define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker, caps, fields)                 \
+#define EVENT_OF_KIND(code, name, label, family, k, bit, has, marker, caps, fields) \
 	if ((family) == EVENT_BY_PATTERN && (k) == kind && n++ == i)                     \
 		return events_get(code);
 	size_t n = 0;

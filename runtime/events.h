@@ -131,7 +131,7 @@ enum event_field {
 	X(WIRE_EV_LOST, "Lost", "lost", EVENT_ALWAYS, 0, 0, EVENT_MARKER, lost,                     \
 	  WIRE_CAP_EXT_EVENTS, (EF_LOST))                                                           \
 	X(WIRE_EV_NOTICE, "Notice", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,              \
-	  WIRE_CAP_NOTICE, (EF_NOTICE_TEXT, EF_NOTICE_SUBJECT))                                                        \
+	  WIRE_CAP_NOTICE, (EF_NOTICE_TEXT, EF_NOTICE_SUBJECT))                                     \
 	X(WIRE_EV_MATCH, "Match", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,                \
 	  WIRE_CAP_LIST, (EF_KIND, EF_MATCHED_NAME))                                                \
 	X(WIRE_EV_MATCH_END, "MatchEnd", NULL, EVENT_BOOKKEEPING, 0, 0, EVENT_NO_MARKER, _,         \
