@@ -327,8 +327,10 @@ check_overflow() {
 	local enters returns
 	enters=$(grep -c '^method.enter ' "$T/events")
 	returns=$(grep -c '^method.return ' "$T/events")
-	# a thread of 256 KiB holds some thousand frames of deep(), not all reported
-	[ "$enters" -gt 500 ] && [ "$returns" -lt "$enters" ] && [ "$returns" -gt 0 ]
+	# a thread of 256 KiB holds some thousand frames of deep(); which of the
+	# deepest can report depends on HotSpot's stack zones (one missed of
+	# 1646 in our runs), so only "not more returns than enters" is asserted
+	[ "$enters" -gt 500 ] && [ "$returns" -le "$enters" ] && [ "$returns" -gt 500 ]
 	[ "$(grep '^method.return ' "$T/events" | mask | sed 's/ tid=T//' | sort | uniq -c | sed 's/^ *[0-9]* //')" = \
 		"$(printf '%s\n' 'method.return pid=P ts=X method=Overflow.deep(I)I popped=0 ret=0' \
 			'method.return pid=P ts=X method=Overflow.deep(I)I popped=1 ret=java.lang.StackOverflowError@H#ID' | sort)" ]
