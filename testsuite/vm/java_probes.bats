@@ -557,8 +557,8 @@ run_ctx_x_pid() {
 	EOF
 	local opts=sockdir=/run/sjd,loglevel=info,logfile=$D/x
 	local before after
-	before=$(start_with_pid 5000 "JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err" "$D/x.A.pid")
-	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.B.agent.log $JAVA -cp $D Tick B $D/x.stop >$D/x.B.java.out 2>$D/x.B.java.err & echo \$! >$D/x.B.pid"
+	before=$(start_with_pid 5000 "JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.A.agent.log $JAVA -XX:ErrorFile=$D/x.A.hs_err.log -cp $D Tick A $D/x.stop >$D/x.A.java.out 2>$D/x.A.java.err" "$D/x.A.pid")
+	before+="; JAVA_TOOL_OPTIONS=-agentpath:$STAPJAVA_AGENT=$opts.B.agent.log $JAVA -XX:ErrorFile=$D/x.B.hs_err.log -cp $D Tick B $D/x.stop >$D/x.B.java.out 2>$D/x.B.java.err & echo \$! >$D/x.B.pid"
 	# staprun only once A runs Tick, so the registration finds Tick loaded (bounded: 600 s)
 	before+="; i=0; until grep -q running $D/x.A.java.out; do i=\$((i+1)); [ \$i -lt 3000 ] || exit 1; sleep 0.2; done"
 	# bounded waits (600 s each): A's agent switches events off; both JVMs end

@@ -34,10 +34,17 @@ show() {
 	cat "$D/$name.out" >&2
 	printf -- '--- stderr\n' >&2
 	cat "$D/$name.err" >&2
-	printf -- '--- java\n' >&2
-	cat "$D/$name.java.out" "$D/$name.java.err" >&2 2>/dev/null
-	printf -- '--- agent log\n' >&2
-	cat "$D/$name.agent.log" >&2 2>/dev/null
+	# every JVM's output, agent log and crash report of the run
+	# ($name.java.out, or one per JVM: $name.A.java.out ...); a file the run
+	# did not make is skipped
+	local f
+	for f in "$D/$name".java.out "$D/$name".java.err "$D/$name".*.java.out "$D/$name".*.java.err \
+		"$D/$name".agent.log "$D/$name".*.agent.log "$D/$name".*hs_err.log; do
+		[ -f "$f" ] || continue
+		printf -- '--- %s\n' "${f##*/}" >&2
+		cat "$f" >&2
+	done
+	return 0
 }
 
 # stderr without stap's usual warnings about the Debian kernel's missing
