@@ -124,6 +124,22 @@ emit_notice_v(uint32_t want, const struct notice_about *about, const char *fmt, 
 		io_wake();
 }
 
+uint32_t emit_tell_once(uint64_t told[AGENT_MAX_CONNS], uint32_t want)
+{
+	uint32_t tell = 0;
+
+	for (uint32_t w = want; w; w &= w - 1) {
+		const unsigned i = (unsigned)__builtin_ctz(w);
+		uint64_t gen = __atomic_load_n(&conns[i].opened_gen, __ATOMIC_RELAXED);
+		uint64_t was = __atomic_load_n(&told[i], __ATOMIC_RELAXED);
+
+		if (was != gen && __atomic_compare_exchange_n(&told[i], &was, gen, false, __ATOMIC_RELAXED,
+							      __ATOMIC_RELAXED))
+			tell |= 1u << i;
+	}
+	return tell;
+}
+
 void emit_notice(uint32_t want, const char *fmt, ...)
 {
 	va_list ap;

@@ -116,4 +116,11 @@ struct notice_about {
 void emit_notice_about(uint32_t conns, const struct notice_about *about, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Of the connections in WANT, those that TOLD (one word per connection
+ * slot, zero at first) says were not told yet, now marked told: a thing
+ * said once per connection. A connection opened later in the same slot is
+ * told again (its opened_gen differs). Lock-free: of two threads that tell
+ * at once, one gets each connection. */
+uint32_t emit_tell_once(uint64_t told[AGENT_MAX_CONNS], uint32_t want);
+
 #endif

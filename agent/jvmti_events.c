@@ -152,20 +152,10 @@ static const char *why_not(jvmtiError err)
 /* Each connection that wants an event that cannot be enabled is told once. */
 static void tell_failures(const uint32_t by[N_COUNT])
 {
-	static uint64_t told_gen[AGENT_MAX_CONNS][N_COUNT];
+	static uint64_t told[N_COUNT][AGENT_MAX_CONNS];
 
 	for (size_t e = 0; e < nevents; e++) {
-		uint32_t tell = 0;
-		if (failed[e] == JVMTI_ERROR_NONE)
-			continue;
-		for (size_t i = 0; i < AGENT_MAX_CONNS; i++) {
-			struct conn *c = &conns[i];
-			/* opened_gen tells a connection from an earlier one in the same slot */
-			if ((by[e] & (1u << i)) && told_gen[i][e] != c->opened_gen) {
-				told_gen[i][e] = c->opened_gen;
-				tell |= 1u << i;
-			}
-		}
+		uint32_t tell = failed[e] == JVMTI_ERROR_NONE ? 0 : emit_tell_once(told[e], by[e]);
 		if (!tell)
 			continue;
 		/* a pattern's event: every pattern of its kind misses it */

@@ -224,19 +224,9 @@ static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(j
  * native code here has the stack HotSpot keeps for native calls. */
 static void tell_overflow(uint32_t want, const char *method)
 {
-	static uint64_t told_gen[AGENT_MAX_CONNS];
-	uint32_t tell = 0;
+	static uint64_t told[AGENT_MAX_CONNS];
+	uint32_t tell = emit_tell_once(told, want);
 
-	for (uint32_t w = want; w; w &= w - 1) {
-		const unsigned i = (unsigned)__builtin_ctz(w);
-		uint64_t gen = __atomic_load_n(&conns[i].opened_gen, __ATOMIC_RELAXED);
-		uint64_t told = __atomic_load_n(&told_gen[i], __ATOMIC_RELAXED);
-
-		/* opened_gen tells a connection from an earlier one in the same slot */
-		if (told != gen && __atomic_compare_exchange_n(&told_gen[i], &told, gen, false,
-							       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			tell |= 1u << i;
-	}
 	if (tell)
 		emit_notice(tell, "a StackOverflowError unwound probed frames (%s among them): the "
 			    "method.return of those nearest the overflow may be missing, uncounted (their "
