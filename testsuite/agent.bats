@@ -8,6 +8,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load bpftrace
+
 setup_file() {
 	load jvms
 	export CLIENT=$BUILD/testsuite/java/sjclient
@@ -2629,8 +2631,7 @@ flood_to_client() {
 	# for the semaphore the probe raises
 	touch "$T/gate"
 	wait "$fpid"
-	kill -INT "$btpid"
-	wait "$btpid" || true
+	stop_bpftrace "$btpid"
 	grep -Eqx 'FLOOR iterations=2000 elapsed_ns=[0-9]+ ns_per_hit=[0-9]+\.[0-9] semaphore=1' "$T/floor.out"
 	grep -qx '@calls: 2000' "$T/bt.out"
 	# a gate and no tracer: said, once the semaphore has not come (the
@@ -3169,17 +3170,7 @@ start_bpftrace() {
 	BPIDS+=("$BTPID")
 	wait_until 120 grep -q attached "$T/bt.out"
 }
-# stop_bpftrace PID: SIGINT, then its exit, when it has printed its maps.
-# Not a time: a hang guard (a fresh clone's run once saw one not gone 60 s
-# after SIGINT, where it takes well under a second); if it is hit, what the
-# tracer waits in goes to the test's output.
-stop_bpftrace() {
-	kill -INT "$1"
-	wait_exit "$1" 600 && return 0
-	echo "bpftrace $1 still runs 600 s after SIGINT: $(cat "/proc/$1/wchan" 2>/dev/null)" >&2
-	cat "/proc/$1/stack" "/proc/$1/status" >&2 2>/dev/null || true
-	false
-}
+# stop_bpftrace: bpftrace.bash
 mark_count_is() { [ "$(grep -c '^mark$' "$T/bt.out")" = "$1" ]; }
 
 # A JVM in a container reports its namespace's tids; the bridge learns

@@ -6,6 +6,8 @@
 # socket directory (--sockdir), so JVMs of other users of this machine are
 # never touched.
 
+load bpftrace
+
 setup_file() {
 	export SRC=${STAPJAVA_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 	export BUILD=${STAPJAVA_BUILDDIR:-$SRC}
@@ -792,8 +794,7 @@ lost pid=PID tid=0 ts=19000000 lost=3' ]
 	start_bridge --fire --print --slot 0:method.enter:Demo.add --slot 1:exception.catch:'*' --gc
 	wait_for "$FA_CMDS" '^scenario all$'
 	wait_for "$T/out" '^lost '
-	kill -INT "$btpid"
-	wait "$btpid" || true
+	stop_bpftrace "$btpid"
 	run grep '^usdt' "$T/bt.out"
 	[ "$output" = "$(printf '%s\n' \
 		"usdt:$bin:stapjava:slot0 code=0x80 tid=4250 ts=4000000 name=Demo.add(II)I method=" \
