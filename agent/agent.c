@@ -23,6 +23,7 @@
 #include "conn.h"
 #include "emit.h"
 #include "inthread.h"
+#include "inject.h"
 #include "io.h"
 #include "jfr.h"
 #include "jvmti_events.h"
@@ -187,6 +188,7 @@ static void start_jvmti(JNIEnv *jni)
 	if ((*jv)->AddCapabilities(jv, &want) != JVMTI_ERROR_NONE)
 		sj_warn("some JVMTI capabilities were refused; some probes will stay silent");
 	(*jv)->GetCapabilities(jv, &agent.caps);
+	inject_setup();
 	conn_table_init();
 	scratch_init();
 	tbuf_init(agent.opt.threadbuf);

@@ -156,6 +156,20 @@ static void clear_locked(struct mentry *e)
 	set[e->bp_index]->bp_index = e->bp_index;
 }
 
+/* Why a native of KLASS has no wrapper (inject.h): the boot loader's are
+ * never wrapped; another loader's only as their class loads. */
+static const char *native_why(JNIEnv *jni, jclass klass)
+{
+	jobject loader = NULL;
+
+	if (all || !inject_active() ||
+	    (*agent.jvmti)->GetClassLoader(agent.jvmti, klass, &loader) != JVMTI_ERROR_NONE || !loader)
+		return "a native method";
+	(*jni)->DeleteLocalRef(jni, loader);
+	return "a native method of a class loaded before the registration: a native is wrapped "
+	       "only as its class loads";
+}
+
 /* Under lock: the wanted events of the methods of KLASS that injected calls
  * do not report. method.enter: a breakpoint. method.return: MethodExit with
  * methods=jvmti (ALL); else said once, not reported, since MethodExit would
@@ -193,10 +207,11 @@ static void class_locked(JNIEnv *jni, jclass klass, const char *sig)
 			continue;
 		}
 		if (e->is_native) {
+			const char *why = native_why(jni, klass);
 			if (enter)
-				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, "a native method");
+				report_once(e, m.conns[MC_ENTER], WIRE_METHOD_ENTER, why);
 			if (ret)
-				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, "a native method");
+				report_once(e, m.conns[MC_RETURN], WIRE_METHOD_RETURN, why);
 			continue;
 		}
 		/* its ClassPrepare, under way on its own thread, gives it its calls

@@ -17,7 +17,7 @@
  * each method wanted for method.return (mentry.by_exit_event). It says once
  * per method, event and connection, to the connections that want it (a
  * Notice; a session that comes later is told too) and in the log, what it
- * cannot report: a native method (no bytecode; wrapping is not done), a
+ * cannot report: a native method inject.h did not wrap (no bytecode), a
  * method whose first instruction is a branch target (its breakpoint would
  * fire on every loop turn), a return without an injected call (with the
  * reason the rewriter or the VM refused it), an empty finalize(). It never changes how another method is

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "cfwrap.h"
 #include "classfile.h"
 #include "conn.h"
 #include "emit.h"
@@ -32,6 +33,12 @@
 static atomic_bool active;
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool hook_on;
+/* SetNativeMethodPrefix took ours: natives of classes loaded from now on can be wrapped */
+static bool prefix_set;
+/* Some class has wrapped natives: every retransformation of it must wrap
+ * them again (a retransformation adds and removes no method), so the hook
+ * stays on for the JVM's life. */
+static atomic_bool wrapped_any;
 /* a leaf lock: log_count() runs from ClassPrepare too, maybe on the thread
  * that holds update_lock (a class the VM prepares inside a JVMTI call) */
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -272,15 +279,128 @@ static void refuse_all(struct record_names *rn, const char *why)
 	}
 }
 
+/* ---- natives wrapped (cfwrap.h) */
+struct wrap_ctx {
+	struct hook_ctx *h;
+	jclass redefined;        /* NULL: the class's first definition */
+	bool listed;             /* the renamed natives of REDEFINED were read */
+	char **renamed;          /* their names without the prefix, then their descriptors */
+	jint n;
+};
+
+/* The natives wrapped when REDEFINED was first defined: its methods named
+ * with our prefix, by name and descriptor (modified UTF-8, as the class file's). */
+static void list_renamed(struct wrap_ctx *w)
+{
+	jvmtiEnv *jv = agent.jvmti;
+	jmethodID *methods = NULL;
+	jint n = 0;
+
+	w->listed = true;
+	if ((*jv)->GetClassMethods(jv, w->redefined, &n, &methods) != JVMTI_ERROR_NONE)
+		return;
+	w->renamed = calloc((size_t)n * 2 + 1, sizeof(char *));
+	for (jint i = 0; w->renamed && i < n; i++) {
+		char *mname = NULL, *msig = NULL;
+		if ((*jv)->GetMethodName(jv, methods[i], &mname, &msig, NULL) != JVMTI_ERROR_NONE)
+			continue;
+		if (strncmp(mname, CFWRAP_AGENT_PREFIX, strlen(CFWRAP_AGENT_PREFIX)) == 0) {
+			w->renamed[2 * w->n] = strdup(mname + strlen(CFWRAP_AGENT_PREFIX));
+			w->renamed[2 * w->n + 1] = strdup(msig);
+			if (w->renamed[2 * w->n] && w->renamed[2 * w->n + 1])
+				w->n++;
+		}
+		(*jv)->Deallocate(jv, (unsigned char *)mname);
+		(*jv)->Deallocate(jv, (unsigned char *)msig);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)methods);
+}
+
+static void free_renamed(struct wrap_ctx *w)
+{
+	for (jint i = 0; w->renamed && i < 2 * w->n; i++)
+		free(w->renamed[i]);
+	free(w->renamed);
+}
+
+/* At the first definition: a native some registration selects for method
+ * events. At a retransformation: exactly those wrapped at the first. */
+static bool wrap_select(void *arg, const char *name, size_t nl, const char *desc, size_t dl, uint16_t access)
+{
+	struct wrap_ctx *w = arg;
+	size_t n;
+
+	(void)access;
+	if (!w->redefined) {
+		char *wire = wire_name(w->h, name, nl, desc, dl, &n);
+		bool pick = wire && (conns_method_events(wire, n, NULL, NULL) & METHOD_EVENTS);
+		free(wire);
+		return pick;
+	}
+	if (!w->listed)
+		list_renamed(w);
+	for (jint i = 0; i < w->n; i++)
+		if (strlen(w->renamed[2 * i]) == nl && memcmp(w->renamed[2 * i], name, nl) == 0 &&
+		    strlen(w->renamed[2 * i + 1]) == dl && memcmp(w->renamed[2 * i + 1], desc, dl) == 0)
+			return true;
+	return false;
+}
+
+/* The class's natives wrapped as wrap_select() says, into *OUT; the number
+ * wrapped, 0 for none (or a failure, logged: the class is then changed
+ * without its natives wrapped). Only classes of a loader other than the
+ * boot loader's: its natives may be intrinsics, or look at their caller's
+ * frame, which a wrapper would move. */
+static int wrap_natives(struct hook_ctx *h, jclass redefined, jobject loader, const unsigned char *in,
+			size_t len, uint8_t **out, size_t *out_len)
+{
+	struct wrap_ctx w = { .h = h, .redefined = redefined };
+	const char *why = NULL;
+
+	if (!prefix_set || !loader || (!redefined && !h->methods) || (redefined && !atomic_load(&wrapped_any)))
+		return 0;
+	int n = cfwrap_natives(in, len, CFWRAP_AGENT_PREFIX, wrap_select, &w, out, out_len, &why);
+	free_renamed(&w);
+	/* named as the other lines of the hook name a class: internal form */
+	int cl = (int)strlen(h->sig) - 2;
+	if (n < 0)
+		sj_warn("class %.*s: its native methods cannot be wrapped (%s)", cl, h->sig + 1,
+			why ? why : "out of memory");
+	else if (n > 0 && !redefined) {
+		atomic_store(&wrapped_any, true);
+		sj_info("class %.*s: %d native method%s wrapped (named %s... in the JVM's stack traces)",
+			cl, h->sig + 1, n, n == 1 ? "" : "s", CFWRAP_AGENT_PREFIX);
+	}
+	return n > 0 ? n : 0;
+}
+
+/* Hand BYTES[0..LEN) to the VM as the class's new definition. */
+static bool hand_over(jvmtiEnv *jv, const uint8_t *bytes, size_t len, jint *new_len, unsigned char **new_data)
+{
+	unsigned char *copy = NULL;
+
+	if ((*jv)->Allocate(jv, (jlong)len, &copy) != JVMTI_ERROR_NONE)
+		return false;
+	memcpy(copy, bytes, len);
+	*new_data = copy;
+	*new_len = (jint)len;
+	return true;
+}
+
 void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_being_redefined,
 				     jobject loader, const char *name, jobject protection_domain,
 				     jint class_data_len, const unsigned char *class_data,
 				     jint *new_class_data_len, unsigned char **new_class_data)
 {
+	bool act = atomic_load(&active);
+
+	(void)jni;
+	(void)protection_domain;
 	/* the calls' own class, and the root of every class and of the VM's
-	 * object layout, are never changed */
-	if (!atomic_load(&active) || !name || strcmp(name, CLASSFILE_PROBE_CLASS) == 0 ||
-	    strcmp(name, "java/lang/Object") == 0)
+	 * object layout, are never changed; with injection off, only a class
+	 * being retransformed may need its natives wrapped again */
+	if ((!act && !(class_being_redefined && atomic_load(&wrapped_any))) || !name ||
+	    strcmp(name, CLASSFILE_PROBE_CLASS) == 0 || strcmp(name, "java/lang/Object") == 0)
 		return;
 	/* on the heap, whatever the name's length: a class skipped here would
 	 * have no record and be retransformed again at every update */
@@ -296,32 +416,50 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	/* as agent_class_signature() gives it for the same class */
 	len = mutf8_to_utf8(sig, len + 2, MUTF8_NAME) - 2;
 	sig[len + 2] = '\0';
-	uint32_t lh = loader_hash_of(loader);
-	struct hook_ctx h = { .sig = sig, .methods = conns_want_method_class(sig, METHOD_EVENTS),
-			      .notify = notifysites_wanted() };
-	if (!h.methods && !h.notify) {
-		records_set(sig, lh, &h.rn);   /* retransformed back: no record */
+	struct hook_ctx h = { .sig = sig, .methods = act && conns_want_method_class(sig, METHOD_EVENTS),
+			      .notify = act ? notifysites_wanted() : 0 };
+	uint8_t *wrapped = NULL, *out = NULL;
+	size_t wrapped_len = 0, out_len = 0;
+	const uint8_t *data = class_data;
+	size_t data_len = (size_t)class_data_len;
+	if (wrap_natives(&h, class_being_redefined, loader, class_data, data_len, &wrapped, &wrapped_len) > 0) {
+		data = wrapped;
+		data_len = wrapped_len;
+	}
+	if (!act) {
+		/* no calls, no record: the natives wrapped again, nothing else */
+		if (wrapped && !hand_over(jv, wrapped, wrapped_len, new_class_data_len, new_class_data))
+			sj_warn("class %.*s: its native methods cannot be wrapped again (out of memory)",
+				(int)strlen(sig) - 2, sig + 1);
+		free(wrapped);
 		free(sig);
 		return;
 	}
-	struct classfile_hooks hooks = { &h, hook_select, hook_refused, hook_select_lines, hook_select_notify };
-	uint8_t *out = NULL;
-	size_t out_len = 0;
+	uint32_t lh = loader_hash_of(loader);
+	int rc = 0;
 	const char *why = NULL;
-	int rc = classfile_inject(class_data, (size_t)class_data_len, &hooks, &out, &out_len, &why);
-	unsigned char *copy = NULL;
-	if (rc > 0 && !h.rn.nomem && (*jv)->Allocate(jv, (jlong)out_len, &copy) == JVMTI_ERROR_NONE) {
-		memcpy(copy, out, out_len);
-		*new_class_data = copy;
-		*new_class_data_len = (jint)out_len;
-	} else if (rc != 0 || h.rn.nomem) {
-		why = rc < 0 && why ? why : "out of memory";
-		sj_warn("class %.*s cannot have injected calls (%s)", (int)len, sig + 1, why);
-		refuse_all(&h.rn, why);
+	if (h.methods || h.notify) {
+		struct classfile_hooks hooks = { &h, hook_select, hook_refused, hook_select_lines,
+						 hook_select_notify };
+		rc = classfile_inject(data, data_len, &hooks, &out, &out_len, &why);
 	}
+	if (rc > 0 && !h.rn.nomem && hand_over(jv, out, out_len, new_class_data_len, new_class_data)) {
+		/* given */
+	} else {
+		if (rc != 0 || h.rn.nomem) {
+			why = rc < 0 && why ? why : "out of memory";
+			sj_warn("class %.*s cannot have injected calls (%s)", (int)len, sig + 1, why);
+			refuse_all(&h.rn, why);
+		}
+		/* a class with wrapped natives keeps them, calls or none */
+		if (wrapped && !hand_over(jv, wrapped, wrapped_len, new_class_data_len, new_class_data))
+			sj_warn("class %.*s: its native methods cannot be wrapped (out of memory)", (int)len, sig + 1);
+	}
+	/* no calls wanted: retransformed back, no record */
 	records_set(sig, lh, &h.rn);
 	free(sig);
 	free(out);
+	free(wrapped);
 }
 
 /* A named module that calls Probe must read its (unnamed) module. */
@@ -457,6 +595,21 @@ void inject_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	/* the handler's own catch and rethrow are known by their code; and
 	 * fallback.c's loop check */
 	w->can_get_bytecodes = p->can_get_bytecodes;
+	w->can_set_native_method_prefix = p->can_set_native_method_prefix;   /* cfwrap.h */
+}
+
+void inject_setup(void)
+{
+	jvmtiEnv *jv = agent.jvmti;
+
+	if (agent.opt.methods == OPT_METHODS_JVMTI)
+		return;
+	if (!agent.caps.can_set_native_method_prefix ||
+	    (*jv)->SetNativeMethodPrefix(jv, CFWRAP_AGENT_PREFIX) != JVMTI_ERROR_NONE) {
+		sj_info("no native-method prefix: matched native methods are said, not wrapped");
+		return;
+	}
+	prefix_set = true;
 }
 
 static void hook_enable(bool on)
@@ -731,11 +884,13 @@ static void restore_all(JNIEnv *jni)
 	struct collect_ctx cc = { false, &l, 0 };
 
 	atomic_store(&active, false);
-	hook_enable(false);
+	if (!atomic_load(&wrapped_any))
+		hook_enable(false);
 	/* at VM death the calls stay: they return at once, and the VM is going */
 	if (jni && records_count() && !atomic_load(&agent.dying)) {
 		agent_each_prepared_class(jni, false, collect_class, &cc);
-		/* our hook is off: each class is rebuilt from its original bytes */
+		/* injection is off: each class is rebuilt from its original bytes
+		 * (its natives wrapped again, if they were) */
 		size_t n = retransform(jni, &l, false);
 		if (n)
 			sj_info("injected calls removed: %zu class%s back to %s original code", n,

@@ -13,7 +13,8 @@ agent_libsjrewrite_la_SOURCES = \
 	agent/preinit.c agent/preinit.h \
 	agent/codeattr.c agent/codeattr.h \
 	agent/classfile.c agent/classfile.h \
-	agent/cfmethods.c agent/cfmethods.h
+	agent/cfmethods.c agent/cfmethods.h \
+	agent/cfwrap.c agent/cfwrap.h
 
 # The event path's buffers and clock: no JVMTI, so the unit tests use them on their own.
 noinst_LTLIBRARIES += agent/libsjevents.la

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "cfwrap.h"
 #include "conn.h"
 #include "descriptor.h"
 #include "mutf8.h"
@@ -145,6 +146,8 @@ static struct mentry *build(jmethodID id)
 	e->is_static = mods & 0x0008;
 	e->is_native = mods & 0x0100;
 	e->is_abstract = mods & 0x0400;
+	e->is_wrapped_native = e->is_native &&
+			       strncmp(mname, CFWRAP_AGENT_PREFIX, strlen(CFWRAP_AGENT_PREFIX)) == 0;
 	e->bp_ok = -1;
 	e->gen = 0;
 out:
@@ -177,7 +180,7 @@ bool mcache_each_method(const struct pattern *pat, jclass klass, const char *sig
 		return false;
 	for (jint i = 0; i < n; i++) {
 		const struct mentry *e = mcache_entry(methods[i]);
-		if (e && !fn(ctx, e))
+		if (e && !e->is_wrapped_native && !fn(ctx, e))
 			break;
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)methods);
@@ -228,7 +231,12 @@ static void match_entry(struct mentry *e, uint64_t gen, struct mmatch *m)
 	uint32_t want[3];
 	struct fire_set fire[3];
 
-	conns_method_events(e->name, e->name_len, want, fire);
+	if (e->is_wrapped_native) {
+		memset(want, 0, sizeof(want));
+		memset(fire, 0, sizeof(fire));
+	} else {
+		conns_method_events(e->name, e->name_len, want, fire);
+	}
 	pthread_rwlock_wrlock(&cache_lock);
 	/* a newer generation may have been stored meanwhile; never go back */
 	if (e->gen <= gen) {

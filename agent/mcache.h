@@ -29,6 +29,9 @@ struct mentry {
 	const char *source;      /* its class's source file ("Shop.java"), "" unknown */
 	uint32_t source_len;
 	bool is_static, is_native, is_abstract;
+	/* a native renamed with the agent's prefix (cfwrap.h): its wrapper has
+	 * the old name and the events; this one nothing ever matches */
+	bool is_wrapped_native;
 	/* under fallback.c's lock: its breakpoint at location 0 (see fallback.h) */
 	int8_t bp_ok;            /* -1 not checked yet, 0 cannot have one, 1 can */
 	bool bp_set;

@@ -343,6 +343,88 @@ check_overflow() {
 @test "overflow: a StackOverflowError through probed frames is said once, the returns reported are the popped ones (JDK 17)" { check_overflow "$JDK17"; }
 @test "overflow: a StackOverflowError through probed frames is said once, the returns reported are the popped ones (JDK 25)" { check_overflow "$JDK25"; }
 
+# Natives wrapped (agent/cfwrap.h): Natives is loaded after the registration,
+# so its natives get a Java method of their name in front, which has the
+# calls; the JVM still binds each native, by its JNI name or by
+# RegisterNatives (greet), and a synchronized one still runs holding its
+# monitor. NativesEarly was loaded before: its native is said, not wrapped.
+# Then the session ends and the class goes back to its original code: with
+# its natives wrapped again (a retransformation may drop no method), so the
+# JVM's second round runs as the first, unprobed, and nothing is refused.
+check_natives() {
+	local java=$1
+	start_jvm "$java" "" -- -Xverify:all --enable-native-access=ALL-UNNAMED Families natives "$T/go" "$BUILD/testsuite/java/libnatives.so" "$T/go2"
+	wait_until 20 sock_exists
+	wait_until 20 grep -qx loaded "$T/java.out"
+	start_bridge b -m 'Natives.*' -m 'NativesEarly.twice' --args --return
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_until 30 grep -qx 'early 42' "$T/java.out"
+	wait_until 30 grep -q 'method=Natives.boom(I)V popped=1' "$T/b.out"
+	kill -TERM "$BPID"
+	wait_exit "$BPID"
+	wait_until 30 log_has 'info: injected calls removed: 1 class back to its original code$'
+	touch "$T/go2"
+	wait_exit "$JPID"
+	JVMPID=$JPID JPID=
+	# (the Java methods of the class, less the natives' wrappers, aside: the
+	# renamed natives never show, nor are they said not reported)
+	grep '^method' "$T/b.out" | grep -Ev 'method=Natives[.](run|round|<init>)[(]' | mask | sed 's/ tid=T//' >"$T/got"
+	diff -u - "$T/got" <<-'EOF'
+		method.enter pid=P ts=X method=Natives.sum(IJD)J args=0,0,0.5
+		method.return pid=P ts=X method=Natives.sum(IJD)J popped=0 ret=5
+		method.enter pid=P ts=X method=Natives.greet(Ljava/lang/String;)Ljava/lang/String; args="x0"
+		method.return pid=P ts=X method=Natives.greet(Ljava/lang/String;)Ljava/lang/String; popped=0 ret="hello x0"
+		method.enter pid=P ts=X method=Natives.locked(I)I args=0
+		method.return pid=P ts=X method=Natives.locked(I)I popped=0 ret=1
+		method.enter pid=P ts=X method=Natives.sum(IJD)J args=1,10,0.5
+		method.return pid=P ts=X method=Natives.sum(IJD)J popped=0 ret=16
+		method.enter pid=P ts=X method=Natives.greet(Ljava/lang/String;)Ljava/lang/String; args="x1"
+		method.return pid=P ts=X method=Natives.greet(Ljava/lang/String;)Ljava/lang/String; popped=0 ret="hello x1"
+		method.enter pid=P ts=X method=Natives.locked(I)I args=1
+		method.return pid=P ts=X method=Natives.locked(I)I popped=0 ret=3
+		method.enter pid=P ts=X method=Natives.boom(I)V args=7
+		method.return pid=P ts=X method=Natives.boom(I)V popped=1 ret=java.io.IOException@H#ID
+	EOF
+	# the same output as without the agent, but the native's own frame,
+	# which has the prefix (the man page says so)
+	diff -u - "$T/java.out" <<-'EOF'
+		loaded
+		a sum 5
+		a greet hello x0
+		a locked 1
+		a sum 16
+		a greet hello x1
+		a locked 3
+		a caught boom 7 in $$stapjava$$boom
+		early 42
+		b sum 5
+		b greet hello x0
+		b locked 1
+		b sum 16
+		b greet hello x1
+		b locked 3
+		b caught boom 7 in $$stapjava$$boom
+		early 8
+	EOF
+	[ ! -s "$T/java.err" ]
+	[ "$(grep -c '^method' "$T/b.out")" -eq $((14 + 5)) ]   # and run, <init>, round: 5
+	log_has 'info: class Natives: 4 native methods wrapped (named [$][$]stapjava[$][$]... in the JVM.s stack traces)$'
+	[ "$(grep -c 'native methods wrapped' "$T/agent.log")" -eq 1 ]
+	# the one that came too late is said, with why; nothing else is
+	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/: pid [0-9]+: /: /')" = "$(printf '%s\n' \
+		'warn: method.enter of NativesEarly.twice(I)I cannot be reported (a native method of a class loaded before the registration: a native is wrapped only as its class loads)' \
+		'warn: method.return of NativesEarly.twice(I)I cannot be reported (a native method of a class loaded before the registration: a native is wrapped only as its class loads)' \
+		"$(silent_told method NativesEarly.twice 'enter, return')")" ]
+	! log_has 'could not be restored' || return 1
+	! log_has 'cannot be wrapped' || return 1
+	! log_has 'event MethodE' || return 1
+	! log_has 'by breakpoints' || return 1
+}
+
+@test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 17)" { check_natives "$JDK17"; }
+@test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 25)" { check_natives "$JDK25"; }
+
 # Method events with values go by the method's number to a peer that
 # negotiated CAP_METHOD_ID_VALUES (0x80000) and by name to one that did not:
 # the same lines either way (the Java thread writes them by the site's
@@ -911,7 +993,7 @@ check_hsperf_vs_jcmd() {
 # calls in every method of every class loaded (retransformed at VMInit, or
 # at load), each class verified (-Xverify:all), every class of every module
 # loaded and linked, code run through them (testsuite/rewrite-stress).
-@test "rewrite stress: every method of every JDK 17 and JDK 25 class rewritten, verified with -Xverify:all, linked and run" {
+@test "rewrite stress: every method of every JDK 17 and JDK 25 class rewritten, the natives of the classes outside the boot loader wrapped, verified with -Xverify:all, linked and run" {
 	run "$SRC/testsuite/rewrite-stress" --build "$BUILD" "$JDK17" "$JDK25"
 	[ "$status" -eq 0 ] || { printf '%s\n' "$output" >&2; false; }
 	# each JDK: thousands of classes linked, none failed, none refused
@@ -921,6 +1003,8 @@ check_hsperf_vs_jcmd() {
 	[ "$(awk '$1 == "methods" && $2 > 150000' <<<"$output" | wc -l)" -eq 2 ]
 	[ "$(awk '$1 == "thrown" && $2 > 0' <<<"$output" | wc -l)" -eq 2 ]
 	[ "$(grep -c '^balance 0$' <<<"$output")" -eq 2 ]
+	# (123 natives in each of our runs)
+	[ "$(awk '$1 == "wrapped" && $2 > 100' <<<"$output" | wc -l)" -eq 2 ]
 }
 
 # Calls put into a class and taken out again 100 times while four threads

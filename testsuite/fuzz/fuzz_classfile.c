@@ -21,6 +21,12 @@
  *    time too, i.e. the first pass wrote no malformed code, frames or tables
  *    (the same picks: enter only, say, does not scan a constructor as exit
  *    does, so it may let through what exit would refuse);
+ *  - natives wrapped (cfwrap.h), every one picked: > 0 with *out set and
+ *    as many wrapped as picked, 0 with *out untouched, or an error with a
+ *    reason; the output reads as a class file (cfmethods.h) with that many
+ *    more methods when the input does, asks about the same number of natives again (the
+ *    renamed ones), and the rewriter finds in it no malformed method that
+ *    it did not find in the input (the wrappers' code is well formed);
  *  - and ASan/UBSan: the input is an exact-size copy.
  * fuzz_classfile_rewritten counts the inputs rewritten (> 0) for the replay
  * of the corpus (replay_corpus.c, REPLAY_ACCEPTED).
@@ -32,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfmethods.h"
+#include "cfwrap.h"
 #include "classfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -228,6 +236,64 @@ static void one_mode(const uint8_t *in, size_t len, enum mode mode)
 	free(r.bad);
 }
 
+static bool pick_every_native(void *ctx, const char *name, size_t nl, const char *desc, size_t dl,
+			      uint16_t access)
+{
+	(void)name; (void)nl; (void)desc; (void)dl;
+	if (!(access & 0x0100) || (access & 0x0400))
+		die("SELECT offered a method that is not native, or abstract", NULL);
+	++*(size_t *)ctx;
+	return true;
+}
+
+static void wrap_mode(const uint8_t *in, size_t len)
+{
+	size_t asked = 0, again = 0;
+	uint8_t sentinel, *out = &sentinel, *out2 = &sentinel;
+	size_t out_len = 7, len2 = 7;
+	const char *why = "unset";
+	struct cfmethods before, after;
+
+	int rc = cfwrap_natives(in, len, "$w$", pick_every_native, &asked, &out, &out_len, &why);
+	if (rc <= 0) {
+		if (out != &sentinel || out_len != 7)
+			die("wrap: *out changed without a change", why);
+		if (rc == 0 && why)
+			die("wrap: 0 with a reason", why);
+		if (rc < 0 && (!why || !why[0] || (rc != -EINVAL && rc != -ENOTSUP && rc != -ENOMEM)))
+			die("wrap: an error without a reason, or an unexpected one", why);
+		return;
+	}
+	if (why || !out || out == &sentinel || (size_t)rc != asked)
+		die("wrap: wrapped is not what was picked, or a reason", why);
+	/* (cfmethods.h checks every method's descriptor, the wrapper only the natives') */
+	if (cfmethods_read(in, len, &before, &why) == 0) {
+		if (cfmethods_read(out, out_len, &after, &why) != 0 || after.nmethods != before.nmethods + (size_t)rc)
+			die("wrap: the output does not read as the input with its wrappers", why);
+		cfmethods_free(&after);
+	}
+	cfmethods_free(&before);
+	if (cfwrap_natives(out, out_len, "$w$", pick_every_native, &again, &out2, &len2, &why) != (int)asked ||
+	    again != asked)
+		die("wrap: the output's natives are not the renamed ones", why);
+	free(out2);
+	struct run r1, r2;
+	uint8_t *o1, *o2;
+	size_t l1, l2;
+	int rc1 = rewrite(in, len, PICK_BOTH, &r1, &o1, &l1);
+	int rc2 = rewrite(out, out_len, PICK_BOTH, &r2, &o2, &l2);
+	if (rc1 != -EINVAL && rc2 == -EINVAL)
+		die("wrap: the rewriter finds the output malformed, not the input", NULL);
+	for (size_t i = 0; rc1 != -EINVAL && i < r2.nbad; i++)
+		if (!was_bad(&r1, r2.bad[i]))
+			die("wrap: a wrapper's code is malformed", NULL);
+	free(o1);
+	free(o2);
+	free(r1.bad);
+	free(r2.bad);
+	free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* an exact-size copy, so that ASan sees any read past the end */
@@ -237,6 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(in, data, size);
 	one_mode(in, size, PICK_BOTH);
 	one_mode(in, size, PICK_ALTERNATE);
+	wrap_mode(in, size);
 	free(in);
 	return 0;
 }

@@ -94,12 +94,15 @@ FUZZ_CLASSFILE_SRC = \
 	$(top_srcdir)/agent/stackmap.c \
 	$(top_srcdir)/agent/preinit.c \
 	$(top_srcdir)/agent/codeattr.c \
-	$(top_srcdir)/agent/classfile.c
+	$(top_srcdir)/agent/classfile.c \
+	$(top_srcdir)/agent/cfmethods.c \
+	$(top_srcdir)/agent/cfwrap.c
 FUZZ_CLASSFILE_DEPS = \
 	$(top_srcdir)/agent/cfbytes.h $(top_srcdir)/agent/cfpool.h $(top_srcdir)/agent/bytecode.h \
 	$(top_srcdir)/agent/descriptor.h $(top_srcdir)/agent/codeedit.h \
 	$(top_srcdir)/agent/stackmap.h $(top_srcdir)/agent/preinit.h \
-	$(top_srcdir)/agent/codeattr.h $(top_srcdir)/agent/classfile.h
+	$(top_srcdir)/agent/codeattr.h $(top_srcdir)/agent/classfile.h \
+	$(top_srcdir)/agent/cfmethods.h $(top_srcdir)/agent/cfwrap.h
 FUZZ_CLASSFILE_JFILES = \
 	testsuite/fuzz/classfile-src/Ctors.java testsuite/fuzz/classfile-src/Lambdas.java \
 	testsuite/fuzz/classfile-src/Numbers.java testsuite/fuzz/classfile-src/Switches.java \
@@ -247,9 +250,8 @@ UNIT_TESTS += testsuite/fuzz/replay_mutf8
 # record, an annotation), plus a few truncated and malformed ones.
 FUZZ_CFMETHODS_SRC = \
 	$(top_srcdir)/testsuite/fuzz/fuzz_cfmethods.c \
-	$(top_srcdir)/agent/cfmethods.c \
 	$(filter-out %/fuzz_classfile.c,$(FUZZ_CLASSFILE_SRC))
-FUZZ_CFMETHODS_DEPS = $(FUZZ_CLASSFILE_DEPS) $(top_srcdir)/agent/cfmethods.h
+FUZZ_CFMETHODS_DEPS = $(FUZZ_CLASSFILE_DEPS)
 
 EXTRA_DIST += testsuite/fuzz/fuzz_cfmethods.c testsuite/fuzz/corpus-cfmethods \
 	testsuite/fuzz/classfile-src/Kinds.java

@@ -48,6 +48,10 @@ public class Families {
             Families.class.getClassLoader().loadClass("LateLink");
             System.out.println("loaded");
         }
+        if (scenario.equals("natives")) {
+            Class.forName("NativesEarly");
+            System.out.println("loaded");
+        }
         if (scenario.equals("unicode-loaded")) {
             // loaded, linked and initialised before the registration
             Class.forName("Unicode");
@@ -79,6 +83,7 @@ public class Families {
         case "vthreads": VThreads.run(); break;
         case "unwind": Unwind.run(); break;
         case "overflow": Overflow.run(); break;
+        case "natives": Natives.run(args[2], args[3]); break;
         case "paced": Paced.run(args[2]); break;
         case "rounds": Rounds.run(args[2]); break;
         case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;

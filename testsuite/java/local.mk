@@ -17,6 +17,7 @@ SJ_JAVA_FILES += testsuite/java/JfrWork.java
 SJ_JAVA_FILES += testsuite/java/JfrGc.java
 SJ_JAVA_FILES += testsuite/java/Roots.java
 SJ_JAVA_FILES += testsuite/java/HiddenNotify.java
+SJ_JAVA_FILES += testsuite/java/Natives.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp
@@ -47,3 +48,14 @@ CLEANFILES += testsuite/java/librewrite_stress.so
 
 # javaThreadId in recorded .jfr files (testsuite/record.bats).
 SJ_JAVA_FILES += testsuite/java/JavaIds.java
+
+# libnatives.so: the code of Natives.java's native methods, which the agent
+# wraps (agent/cfwrap.h; testsuite/agent.bats "natives").
+noinst_LTLIBRARIES += testsuite/java/libnatives.la
+testsuite_java_libnatives_la_SOURCES = testsuite/java/natives.c
+testsuite_java_libnatives_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+testsuite_java_libnatives_la_CPPFLAGS = $(AM_CPPFLAGS) $(JDK_CPPFLAGS)
+all-local: testsuite/java/libnatives.so
+testsuite/java/libnatives.so: testsuite/java/libnatives.la
+	$(AM_V_GEN)rm -f $@ && ln -s .libs/libnatives.so $@
+CLEANFILES += testsuite/java/libnatives.so

@@ -2,10 +2,14 @@
  * calls (agent/classfile.h) into EVERY method of every class the VM loads,
  * and counts the calls, so the JVM's own verifier (run with -Xverify:all)
  * checks the rewriter on real code: the JDK's modules and the application.
+ * Every native method of a class a loader other than the boot loader
+ * defines is wrapped first (agent/cfwrap.h, with the agent's prefix set as
+ * the agent sets it), so its wrapper gets the calls too; the report counts
+ * them ("wrapped N").
  *
  * Options (-agentpath:librewrite_stress.so=OPTS, comma-separated):
  *   report=FILE   at VM death, write "classes N\nmethods N\nrefused N\n
- *                 enter N\nreturn N\nthrown N\nbalance N" (balance: enter -
+ *                 enter N\nreturn N\nthrown N\nbalance N\nwrapped N" (balance: enter -
  *                 return - thrown over the threads that ended, must be 0
  *                 when nothing was retransformed mid-call) and each refused
  *                 method as "refused CLASS.NAME DESC: WHY"
@@ -22,10 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfwrap.h"
 #include "classfile.h"
 
 static jvmtiEnv *jvmti;
-static atomic_long n_classes, n_methods, n_refused, n_enter, n_return, n_thrown, n_unbalanced;
+static atomic_long n_classes, n_methods, n_refused, n_enter, n_return, n_thrown, n_unbalanced, n_wrapped;
 static atomic_int next_site;
 static char report_path[1024];
 static int want_retransform;
@@ -75,33 +80,56 @@ static void refused(void *arg, const char *name, size_t nl, const char *desc, si
 	note_refusal(((struct ctx *)arg)->cls, name, nl, desc, dl, why);
 }
 
+/* Every native: at a retransformation too, so the set is the first definition's. */
+static bool wrap_all(void *ctx, const char *name, size_t nl, const char *desc, size_t dl, uint16_t access)
+{
+	return true;
+}
+
 static void JNICALL hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
 			 jobject pd, jint len, const unsigned char *data, jint *new_len,
 			 unsigned char **new_data)
 {
 	struct ctx c = { name ? name : "?" };
 	struct classfile_hooks h = { &c, select_all, refused, NULL, NULL };
-	uint8_t *out = NULL;
-	size_t out_len = 0;
+	uint8_t *out = NULL, *wrapped = NULL;
+	size_t out_len = 0, in_len = (size_t)len;
+	const uint8_t *in = data;
 	const char *why = NULL;
 
 	/* the calls go to Probe and the VM's root class is never changed */
 	if (!name || strcmp(name, CLASSFILE_PROBE_CLASS) == 0 || strcmp(name, "java/lang/Object") == 0)
 		return;
-	int rc = classfile_inject(data, (size_t)len, &h, &out, &out_len, &why);
+	if (loader) {
+		int nw = cfwrap_natives(data, in_len, CFWRAP_AGENT_PREFIX, wrap_all, NULL, &wrapped, &in_len, &why);
+		if (nw < 0) {
+			note_refusal(c.cls, "", 0, "", 0, why ? why : "natives refused");
+			return;
+		}
+		if (nw > 0) {
+			in = wrapped;
+			if (!redefined)
+				atomic_fetch_add(&n_wrapped, nw);
+		}
+	}
+	int rc = classfile_inject(in, in_len, &h, &out, &out_len, &why);
 	if (rc < 0) {
 		note_refusal(c.cls, "", 0, "", 0, why ? why : "refused");
+		free(wrapped);
 		return;
 	}
 	atomic_fetch_add(&n_classes, 1);
 	atomic_fetch_add(&n_methods, rc);
+	const uint8_t *give = rc > 0 ? out : wrapped;
+	size_t give_len = rc > 0 ? out_len : in_len;
 	unsigned char *copy = NULL;
-	if (rc > 0 && (*jv)->Allocate(jv, (jlong)out_len, &copy) == JVMTI_ERROR_NONE) {
-		memcpy(copy, out, out_len);
+	if (give && (*jv)->Allocate(jv, (jlong)give_len, &copy) == JVMTI_ERROR_NONE) {
+		memcpy(copy, give, give_len);
 		*new_data = copy;
-		*new_len = (jint)out_len;
+		*new_len = (jint)give_len;
 	}
 	free(out);
+	free(wrapped);
 }
 
 static void JNICALL p_enter(JNIEnv *e, jclass c, jint site) { atomic_fetch_add(&n_enter, 1); depth++; }
@@ -196,10 +224,10 @@ static void JNICALL vm_death(jvmtiEnv *jv, JNIEnv *jni)
 	(*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
 	if (!f)
 		return;
-	fprintf(f, "classes %ld\nmethods %ld\nrefused %ld\nenter %ld\nreturn %ld\nthrown %ld\nbalance %ld\n",
-		atomic_load(&n_classes), atomic_load(&n_methods), atomic_load(&n_refused),
+	fprintf(f, "classes %ld\nmethods %ld\nrefused %ld\nenter %ld\nreturn %ld\nthrown %ld\nbalance %ld\n"
+		"wrapped %ld\n", atomic_load(&n_classes), atomic_load(&n_methods), atomic_load(&n_refused),
 		atomic_load(&n_enter), atomic_load(&n_return), atomic_load(&n_thrown),
-		atomic_load(&n_unbalanced));
+		atomic_load(&n_unbalanced), atomic_load(&n_wrapped));
 	pthread_mutex_lock(&refusals_lock);
 	if (refusals)
 		fputs(refusals, f);
@@ -229,7 +257,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 	memset(&caps, 0, sizeof(caps));
 	caps.can_retransform_classes = 1;
 	caps.can_retransform_any_class = 1;
-	if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE)
+	caps.can_set_native_method_prefix = 1;
+	if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE ||
+	    (*jvmti)->SetNativeMethodPrefix(jvmti, CFWRAP_AGENT_PREFIX) != JVMTI_ERROR_NONE)
 		return JNI_ERR;
 	memset(&cb, 0, sizeof(cb));
 	cb.ClassFileLoadHook = hook;

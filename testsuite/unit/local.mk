@@ -109,6 +109,13 @@ testsuite_unit_test_cfmethods_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 testsuite_unit_test_cfmethods_LDADD = $(SJREWRITE_TEST_LDADD)
 UNIT_TESTS += testsuite/unit/test_cfmethods
 
+check_PROGRAMS += testsuite/unit/test_cfwrap
+testsuite_unit_test_cfwrap_SOURCES = testsuite/unit/test_cfwrap.c
+testsuite_unit_test_cfwrap_CPPFLAGS = $(SJREWRITE_TEST_CPPFLAGS)
+testsuite_unit_test_cfwrap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+testsuite_unit_test_cfwrap_LDADD = $(SJREWRITE_TEST_LDADD)
+UNIT_TESTS += testsuite/unit/test_cfwrap
+
 # The one table of events (runtime/events.c) against the codec, --print and the markers.
 check_PROGRAMS += testsuite/unit/test_events
 testsuite_unit_test_events_SOURCES = testsuite/unit/test_events.c

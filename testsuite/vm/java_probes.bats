@@ -272,20 +272,29 @@ ctx_script() {
 	EOF
 }
 
+# run_c_registered NAME SCRIPT CMD [AGENT_OPTS]: SCRIPT through stap-java
+# and stap-vm with -c CMD, the agent logging to $D/NAME.agent.log (and
+# AGENT_OPTS, from ","); $D/NAME.go is made once the bridge has registered,
+# for the program to wait for. Output in $D/NAME.out and .err, status in
+# $status.
+run_c_registered() {
+	local name=$1 script=$2 cmd=$3 opts=${4:-} tcmd
+	rm -f "$D/$name.go"
+	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
+	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/$name.agent.log$opts
+	tcmd=$("$B/translator-patches/stap-java" --target-command "$cmd" "$script") || { status=$?; return 0; }
+	status=0
+	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
+		--before "(i=0; until grep -q 'Start: registrations complete' $D/$name.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/$name.go) &" \
+		-c "$tcmd" "$script" >"$D/$name.out" 2>"$D/$name.err" </dev/null || status=$?
+}
+
 @test "in-thread, -c: the Java handler runs in the Java thread (tid, pid, execname, target) and sees exactly the call's one write(2)" {
 	ctx_java
 	ctx_script
-	local tcmd
-	rm -f "$D/ctx.go" "$D/ctx.bin"
-	export STAPJAVA_BRIDGE_OPTS='--sockdir /run/sjd' STAPJAVA_WAIT_MS=600000
-	export STAPJAVA_AGENT_OPTS=sockdir=/run/sjd,loglevel=info,logfile=$D/ctxc.agent.log,strmax=480
+	rm -f "$D/ctx.bin"
 	# a simple command is exec'ed by the target shell: target() is the JVM's pid
-	tcmd=$("$B/translator-patches/stap-java" --target-command "$JAVA -cp $D Ctx $D/ctx.bin $D/ctx.go" "$D/ctx.stp")
-	# the JVM waits for ctx.go: made once the bridge has registered
-	status=0
-	timeout 1300 "$VM" --timeout 1200 --stap "$B/translator-patches/stap-java" \
-		--before "(i=0; until grep -q 'Start: registrations complete' $D/ctxc.agent.log 2>/dev/null; do i=\$((i+1)); [ \$i -lt 3000 ] || break; sleep 0.2; done; touch $D/ctx.go) &" \
-		-c "$tcmd" "$D/ctx.stp" >"$D/ctxc.out" 2>"$D/ctxc.err" </dev/null || status=$?
+	run_c_registered ctxc "$D/ctx.stp" "$JAVA -cp $D Ctx $D/ctx.bin $D/ctxc.go" ,strmax=480
 	[ "$status" -eq 0 ] || { show ctxc; false; }
 	[ "$(sed -E 's/ pid=[0-9]+$/ pid=N/' "$D/ctxc.out")" = "$(echo "note \"a,\\\"b\\\"\" ',' 402 -7"; echo 'marker in fire_slot0, inthread_fire on the stack:1'; printf 'enter %s tid==java_tid:1 pid==java_pid:1 pid==target:1 exec=java pid=N\nreturn writes=1\n' 65 66 67; echo 'vm.death tid==java_tid:1 pid==java_pid:1')" ] || { show ctxc; false; }
 	# the only warning: the stack goes on into JIT-compiled code, which has no unwind data
@@ -293,6 +302,54 @@ ctx_script() {
 	[ "$(cat "$D/ctx.bin")" = ABC ]
 	run grep -c 'FireInThread: its markers fire in the Java threads, session' "$D/ctxc.agent.log"
 	[ "$output" = 1 ] || { show ctxc; false; }
+}
+
+# A native method, wrapped (agent/cfwrap.h): NatWriter loads after the
+# registration, so its native gets a Java method in front, whose injected
+# calls fire in the Java thread; what the kernel does inside the native
+# call (its one write(2); the C is testsuite/java/natives.c) is between its
+# enter and its return, with the arguments and the value returned.
+@test "in-thread, -c: a native method, wrapped: its arguments, its value, and the one write(2) it makes between enter and return" {
+	cat >"$D/NatIO.java" <<-'EOF'
+		public class NatIO {
+			public static void main(String[] args) throws Exception {
+				System.load(args[0]);
+				java.io.File go = new java.io.File(args[2]);
+				for (int i = 0; i < 24000 && !go.exists(); i++)	// bounded: 20 min, the run's own bound
+					Thread.sleep(50);
+				for (int i = 0; i < 3; i++)
+					System.out.println("wrote " + NatWriter.writeTo(args[1], 65 + i));
+			}
+		}
+		class NatWriter {
+			static native int writeTo(String path, int b);
+		}
+	EOF
+	javac -d "$D" "$D/NatIO.java"
+	cat >"$D/nat.stp" <<-'EOF'
+		global inside, writes
+		probe java.method("NatWriter.writeTo").enter {
+			inside[tid()] = 1
+			writes[tid()] = 0
+			printf("enter %s tid==java_tid:%d %s\n", java_name, tid() == java_tid, java_args)
+		}
+		probe syscall.write { if (tid() in inside) writes[tid()]++ }
+		probe java.method("NatWriter.writeTo").return {
+			delete inside[tid()]
+			printf("return %s writes=%d\n", java_return, writes[tid()])
+		}
+	EOF
+	rm -f "$D/nat.bin"
+	run_c_registered nat "$D/nat.stp" "$JAVA -cp $D NatIO $B/testsuite/java/libnatives.so $D/nat.bin $D/nat.go"
+	[ "$status" -eq 0 ] || { show nat; false; }
+	# (the JVM's own lines, "wrote 1", share stap's stdout, in any order with it)
+	[ "$(grep -c '^wrote 1$' "$D/nat.out")" = 3 ] || { show nat; false; }
+	[ "$(grep -v '^wrote ' "$D/nat.out")" = "$(printf 'enter NatWriter.writeTo(Ljava/lang/String;I)I tid==java_tid:1 "%s",%d\nreturn 1 writes=1\n' \
+		"$D/nat.bin" 65 "$D/nat.bin" 66 "$D/nat.bin" 67)" ] || { show nat; false; }
+	[ "$(cat "$D/nat.bin")" = ABC ]
+	run grep -c 'info: class NatWriter: 1 native method wrapped' "$D/nat.agent.log"
+	[ "$output" = 1 ] || { show nat; false; }
+	[ -z "$(clean_err "$D/nat.err" | grep -vxF "$JIT_UNWIND_WARNING")" ] || { show nat; false; }
 }
 
 # run_ctx_x_pid NAME AGENT OPTS SCRIPT: the Ctx program (ctx_java) in a JVM

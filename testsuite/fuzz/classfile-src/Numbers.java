@@ -1,6 +1,12 @@
 // Corpus source for fuzz_classfile: every kind of parameter and return
-// value, long/double arithmetic, arrays, wide locals, iinc.
+// value, long/double arithmetic, arrays, wide locals, iinc; natives for
+// the wrapper (agent/cfwrap.h), every kind of parameter, past slot 3.
 public class Numbers {
+    static native long natMix(boolean z, byte b, char c, short s, int i, long j, float f, double d,
+                              Object o, int[] a);
+    synchronized native String natSelf(long x, String s) throws java.io.IOException;
+    static native void natVoid();
+
     static long mix(boolean z, byte b, char c, short s, int i, long j, float f, double d,
                     Object o, int[] a) {
         long r = j;
