@@ -425,6 +425,35 @@ check_natives() {
 @test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 17)" { check_natives "$JDK17"; }
 @test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 25)" { check_natives "$JDK25"; }
 
+# Escape analysis stays on with the agent, its calls injected into the very
+# method (Escape.work, with its arguments and return value): C2 allocates
+# none of work()'s Points. The measure is shown able to fail: the same
+# program without escape analysis allocates every Point.
+check_escape() {
+	local java=$1
+	start_jvm "$java" "" -- -Xbatch Families escape "$T/go"
+	wait_until 20 sock_exists
+	start_bridge b -m 'Escape.work' --args --return
+	wait_until 20 registered 1
+	touch "$T/go"
+	wait_exit "$JPID" 120
+	JVMPID=$JPID JPID=
+	wait_exit "$BPID"
+	[ "$(cat "$T/java.out")" = "$(printf 'sum 1006000000000\npoints allocated: no')" ]
+	# every call reported, its argument and value
+	[ "$(grep -c '^method.enter .* method=Escape.work(I)J args=1000$' "$T/b.out")" = 6000 ]
+	[ "$(grep -c '^method.return .* method=Escape.work(I)J popped=0 ret=1000000$' "$T/b.out")" = 6000 ]
+	[ "$(grep -c '^method' "$T/b.out")" = 12002 ]
+	log_has 'info: method calls injected in 1 class$'
+	start_plain_jvm "$java" -Xbatch -XX:-DoEscapeAnalysis Families escape "$T/go"
+	wait_exit "$JPID" 120
+	JPID=
+	[ "$(cat "$T/java.out")" = "$(printf 'sum 1006000000000\npoints allocated: yes')" ]
+}
+
+@test "escape analysis: C2 allocates no non-escaping object of a method with injected calls, as without the agent (JDK 17)" { check_escape "$JDK17"; }
+@test "escape analysis: C2 allocates no non-escaping object of a method with injected calls, as without the agent (JDK 25)" { check_escape "$JDK25"; }
+
 # Method events with values go by the method's number to a peer that
 # negotiated CAP_METHOD_ID_VALUES (0x80000) and by name to one that did not:
 # the same lines either way (the Java thread writes them by the site's

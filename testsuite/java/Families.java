@@ -84,6 +84,7 @@ public class Families {
         case "unwind": Unwind.run(); break;
         case "overflow": Overflow.run(); break;
         case "natives": Natives.run(args[2], args[3]); break;
+        case "escape": Escape.run(); break;
         case "paced": Paced.run(args[2]); break;
         case "rounds": Rounds.run(args[2]); break;
         case "throwing": Throwing.run(Integer.parseInt(args[2]), args[3]); break;

@@ -18,6 +18,7 @@ SJ_JAVA_FILES += testsuite/java/JfrGc.java
 SJ_JAVA_FILES += testsuite/java/Roots.java
 SJ_JAVA_FILES += testsuite/java/HiddenNotify.java
 SJ_JAVA_FILES += testsuite/java/Natives.java
+SJ_JAVA_FILES += testsuite/java/Escape.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
 build-tests: testsuite/java/classes.stamp
