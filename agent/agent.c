@@ -29,6 +29,7 @@
 #include "jvmti_events.h"
 #include "log.h"
 #include "mutf8.h"
+#include "natwrap.h"
 #include "options.h"
 #include "scratch.h"
 #include "tbuf.h"
@@ -188,7 +189,7 @@ static void start_jvmti(JNIEnv *jni)
 	if ((*jv)->AddCapabilities(jv, &want) != JVMTI_ERROR_NONE)
 		sj_warn("some JVMTI capabilities were refused; some probes will stay silent");
 	(*jv)->GetCapabilities(jv, &agent.caps);
-	inject_setup();
+	natwrap_setup();
 	conn_table_init();
 	scratch_init();
 	tbuf_init(agent.opt.threadbuf);

@@ -10,6 +10,7 @@
 static int read_methods(struct cf_rd *r, const struct cfpool *cp, struct cfmethods *out,
 			const char **why)
 {
+	out->methods_at = r->off;
 	uint32_t n = rd_u2(r);
 
 	if (r->err)
@@ -21,13 +22,17 @@ static int read_methods(struct cf_rd *r, const struct cfpool *cp, struct cfmetho
 		return *why = "out of memory", -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		struct cfmethod *m = &out->methods[i];
+		m->start = r->off;
 		m->access = (uint16_t)rd_u2(r);
-		uint32_t name = rd_u2(r), desc = rd_u2(r);
+		m->name_idx = rd_u2(r);
+		m->desc_idx = rd_u2(r);
+		m->attrs = r->off;
 		rd_skip_attributes(r);
+		m->end = r->off;
 		if (r->err)
 			return *why = "methods truncated", -EINVAL;
-		if (cfpool_utf8(cp, name, &m->name, &m->name_len) < 0 ||
-		    cfpool_utf8(cp, desc, &m->desc, &m->desc_len) < 0)
+		if (cfpool_utf8(cp, m->name_idx, &m->name, &m->name_len) < 0 ||
+		    cfpool_utf8(cp, m->desc_idx, &m->desc, &m->desc_len) < 0)
 			return *why = "method name or descriptor is not a Utf8 constant", -EINVAL;
 		if (m->name_len == 0)
 			return *why = "a method with an empty name", -EINVAL;
@@ -35,6 +40,7 @@ static int read_methods(struct cf_rd *r, const struct cfpool *cp, struct cfmetho
 			return *why = "a method descriptor that does not start with '('", -EINVAL;
 		out->nmethods++;
 	}
+	out->methods_end = r->off;
 	return 0;
 }
 
@@ -49,10 +55,11 @@ static int read_class(struct cf_rd *r, struct cfpool *cp, struct cfmethods *out,
 	if (rc < 0)
 		return rc == -ENOMEM ? (*why = "out of memory", rc) : rc;
 	out->access = (uint16_t)rd_u2(r);
-	uint32_t this_class = rd_u2(r), super_class = rd_u2(r);
+	out->this_class = rd_u2(r);
+	uint32_t super_class = rd_u2(r);
 	if (r->err)
 		return *why = "class header truncated", -EINVAL;
-	if (cfpool_class(cp, this_class, &out->name, &out->name_len) < 0 || out->name_len == 0)
+	if (cfpool_class(cp, out->this_class, &out->name, &out->name_len) < 0 || out->name_len == 0)
 		return *why = "this_class is not a Class constant with a name", -EINVAL;
 	if (super_class && cfpool_class(cp, super_class, &out->super, &out->super_len) < 0)
 		return *why = "super_class is not a Class constant with a name", -EINVAL;
@@ -74,12 +81,10 @@ static int read_class(struct cf_rd *r, struct cfpool *cp, struct cfmethods *out,
 int cfmethods_read(const uint8_t *in, size_t len, struct cfmethods *out, const char **why)
 {
 	struct cf_rd r = { .p = in, .len = len };
-	struct cfpool cp = { 0 };
 
 	*out = (struct cfmethods){ 0 };
 	*why = NULL;
-	int rc = read_class(&r, &cp, out, why);
-	cfpool_free(&cp);
+	int rc = read_class(&r, &out->pool, out, why);
 	if (rc < 0)
 		cfmethods_free(out);
 	return rc;
@@ -88,5 +93,6 @@ int cfmethods_read(const uint8_t *in, size_t len, struct cfmethods *out, const c
 void cfmethods_free(struct cfmethods *m)
 {
 	free(m->methods);
+	cfpool_free(&m->pool);
 	*m = (struct cfmethods){ 0 };
 }

@@ -10,10 +10,13 @@
  * fields and methods complete, each method's name a non-empty Utf8 and its
  * descriptor a Utf8 starting with '(', the class's attributes complete and
  * nothing after them. Names are pointers into IN, in modified UTF-8 and not
- * NUL-terminated (mutf8.h converts a copy). Returns 0, -EINVAL with *WHY
+ * NUL-terminated (mutf8.h converts a copy); offsets and constant indices say
+ * where each part is, for a writer that copies the class with changes
+ * (cfwrap.h), which then reads the pool kept in OUT. Returns 0, -EINVAL with *WHY
  * saying in a few words what is wrong (the offset is not told: the caller
  * names the file), or -ENOMEM. On success OUT->methods is malloc()ed (NULL
- * when the class has none): cfmethods_free() releases it. Pure: no JVMTI,
+ * when the class has none) and OUT->pool holds the constant pool:
+ * cfmethods_free() releases both. Pure: no JVMTI,
  * no global state, nothing printed.
  */
 #ifndef STAPJAVA_AGENT_CFMETHODS_H
@@ -21,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cfpool.h"
 
 /* Access flags (JVMS 4.1, 4.6) the readers of the listing look at. */
 #define CFM_ACC_INTERFACE 0x0200u
@@ -31,6 +36,8 @@ struct cfmethod {
 	const char *name, *desc;	/* "buy", "(I)V" */
 	size_t name_len, desc_len;
 	uint16_t access;
+	uint32_t name_idx, desc_idx;	/* their Utf8 constants */
+	size_t start, attrs, end;	/* offsets in IN: access_flags, attributes_count, past it */
 };
 
 struct cfmethods {
@@ -39,8 +46,11 @@ struct cfmethods {
 	const char *super;	/* "java/lang/Object"; NULL for a class without one */
 	size_t super_len;
 	uint16_t access;
+	uint32_t this_class;		/* its Class constant */
 	struct cfmethod *methods;	/* in the order of the class file */
 	size_t nmethods;
+	size_t methods_at, methods_end;	/* offsets in IN: methods_count, the class's attributes */
+	struct cfpool pool;
 };
 
 int cfmethods_read(const uint8_t *in, size_t len, struct cfmethods *out, const char **why);

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "cfbytes.h"
+#include "cfmethods.h"
 #include "cfpool.h"
 #include "descriptor.h"
 
 #define ACC_PRIVATE 0x0002u
 #define ACC_STATIC 0x0008u
-#define ACC_NATIVE 0x0100u
-#define ACC_INTERFACE 0x0200u
-#define ACC_ABSTRACT 0x0400u
+#define ACC_NATIVE CFM_ACC_NATIVE
+#define ACC_ABSTRACT CFM_ACC_ABSTRACT
 #define ACC_SYNTHETIC 0x1000u
 
 enum {
@@ -21,22 +21,12 @@ enum {
 	OP_INVOKESPECIAL = 0xb7, OP_INVOKESTATIC = 0xb8,
 };
 
-/* A method of the class file, where it is in IN. */
-struct member {
-	size_t start, attrs, end;        /* its access; its attributes_count; past it */
-	uint16_t access;
-	uint32_t name, desc;             /* Utf8 constants */
-	bool wrap;
-};
-
 struct wrap {
 	const uint8_t *in;
 	size_t len;
-	struct cfpool cp;
-	uint32_t this_class;
-	size_t methods_at, methods_end;  /* methods_count; the class's attributes */
-	struct member *m;
-	uint32_t nmethods, nwrap;
+	struct cfmethods cm;            /* the class as read; its pool */
+	bool *wrap;                     /* per method: wrapped */
+	uint32_t nwrap;
 	const char *why;
 };
 
@@ -46,80 +36,23 @@ static int fail(struct wrap *w, int err, const char *why)
 	return err;
 }
 
-static int read_methods(struct wrap *w, struct cf_rd *r)
-{
-	w->methods_at = r->off;
-	w->nmethods = rd_u2(r);
-	if (r->err || (size_t)w->nmethods * 8 > r->len - r->off)
-		return fail(w, -EINVAL, "methods truncated");
-	if (w->nmethods && !(w->m = calloc(w->nmethods, sizeof(*w->m))))
-		return fail(w, -ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < w->nmethods; i++) {
-		struct member *m = &w->m[i];
-		m->start = r->off;
-		m->access = (uint16_t)rd_u2(r);
-		m->name = rd_u2(r);
-		m->desc = rd_u2(r);
-		m->attrs = r->off;
-		rd_skip_attributes(r);
-		m->end = r->off;
-		if (r->err)
-			return fail(w, -EINVAL, "methods truncated");
-		if (cfpool_tag(&w->cp, m->name) != CP_UTF8 || cfpool_tag(&w->cp, m->desc) != CP_UTF8)
-			return fail(w, -EINVAL, "method name or descriptor is not a Utf8 constant");
-	}
-	w->methods_end = r->off;
-	return 0;
-}
-
-static int read_class(struct wrap *w)
-{
-	struct cf_rd r = { .p = w->in, .len = w->len };
-	const char *name;
-	size_t nl;
-
-	if (rd_u4(&r) != 0xCAFEBABEu)
-		return fail(w, -EINVAL, "not a class file (bad magic)");
-	rd_skip(&r, 4);
-	if (r.err)
-		return fail(w, -EINVAL, "not a class file (truncated header)");
-	int rc = cfpool_parse(&w->cp, &r, &w->why);
-	if (rc < 0)
-		return rc == -ENOMEM ? fail(w, rc, "out of memory") : rc;
-	uint32_t access = rd_u2(&r);
-	w->this_class = rd_u2(&r);
-	rd_skip(&r, 2);
-	if (r.err)
-		return fail(w, -EINVAL, "class header truncated");
-	if (cfpool_class(&w->cp, w->this_class, &name, &nl) < 0 || nl == 0)
-		return fail(w, -EINVAL, "this_class is not a Class constant with a name");
-	rd_skip(&r, 2 * (size_t)rd_u2(&r));
-	if (r.err)
-		return fail(w, -EINVAL, "interfaces truncated");
-	rd_skip_members(&r);
-	if (r.err)
-		return fail(w, -EINVAL, "fields truncated");
-	if ((rc = read_methods(w, &r)) < 0)
-		return rc;
-	rd_skip_attributes(&r);
-	if (r.err || r.off != r.len)
-		return fail(w, -EINVAL, "class attributes truncated or trailing bytes");
-	/* an interface has no native method (JVMS 4.6): nothing is asked */
-	return access & ACC_INTERFACE ? 1 : 0;
-}
-
-/* Has M a Code attribute? A native has none (JVMS 4.7.3); its wrapper gets one. */
-static bool has_code(const struct wrap *w, const struct member *m)
+/* A native's attributes, which its wrapper gets after its own Code: each
+ * named by a Utf8 constant of the input (an index past the pool would name
+ * one of those appended), none a Code (JVMS 4.7.3: a native has none). */
+static int check_attributes(struct wrap *w, const struct cfmethod *m)
 {
 	struct cf_rd r = { .p = w->in, .len = m->end, .off = m->attrs };
 	uint32_t n = rd_u2(&r);
 
 	for (uint32_t i = 0; i < n && !r.err; i++) {
-		if (cfpool_utf8_is(&w->cp, rd_u2(&r), "Code"))
-			return true;
+		uint32_t name = rd_u2(&r);
+		if (cfpool_tag(&w->cm.pool, name) != CP_UTF8)
+			return fail(w, -EINVAL, "a native method's attribute is not named by a Utf8 constant");
+		if (cfpool_utf8_is(&w->cm.pool, name, "Code"))
+			return fail(w, -EINVAL, "a native method with code");
 		rd_skip(&r, rd_u4(&r));
 	}
-	return false;
+	return 0;
 }
 
 static uint8_t load_op(char kind, unsigned slot)
@@ -143,17 +76,16 @@ static uint8_t return_op(char kind)
 
 /* The Code attribute (its name's constant CODE) of the wrapper of M, which
  * calls constant REF. */
-static int write_code(struct wrap *w, struct cf_wr *o, const struct member *m, uint32_t code,
+static int write_code(struct wrap *w, struct cf_wr *o, const struct cfmethod *m, uint32_t code,
 		      uint32_t ref)
 {
-	const char *d;
-	size_t dl, pos = 1;
+	const char *d = m->desc;
+	size_t dl = m->desc_len, pos = 1;
 	bool is_static = m->access & ACC_STATIC;
 	unsigned slot = is_static ? 0 : 1;
 	uint8_t body[3 * 256 + 4];
 	size_t n = 0;
 
-	cfpool_utf8(&w->cp, m->desc, &d, &dl);
 	int args = descriptor_arg_slots(d, dl), ret = descriptor_ret_slots(d, dl);
 	char ret_kind = descriptor_ret_kind(d, dl);
 	if (args < 0 || ret < 0 || !ret_kind || (unsigned)args + slot > 255)
@@ -185,37 +117,36 @@ static int write_code(struct wrap *w, struct cf_wr *o, const struct member *m, u
 
 static int write_class(struct wrap *w, const char *prefix, struct cf_wr *o)
 {
+	const struct cfmethods *cm = &w->cm;
+	const struct cfpool *cp = &cm->pool;
 	size_t plen = strlen(prefix);
-	uint32_t code = cfpool_find_utf8(&w->cp, "Code");
+	uint32_t code = cfpool_find_utf8(cp, "Code");
 	uint32_t added = 3 * w->nwrap + (code ? 0 : 1);
 
-	if (w->cp.count + added > 0xffff)
+	if (cp->count + added > 0xffff)
 		return fail(w, -ENOTSUP, "the constant pool would overflow");
-	if (w->nmethods + w->nwrap > 0xffff)
+	if (cm->nmethods + w->nwrap > 0xffff)
 		return fail(w, -ENOTSUP, "too many methods");
 	wr_bytes(o, w->in, 8);
-	wr_u2(o, w->cp.count + added);
-	wr_bytes(o, w->in + w->cp.start, w->cp.end - w->cp.start);
+	wr_u2(o, cp->count + added);
+	wr_bytes(o, w->in + cp->start, cp->end - cp->start);
 	/* per wrapped native, from NEXT: its new name, NameAndType, Methodref */
-	uint32_t next = w->cp.count;
-	for (uint32_t i = 0; i < w->nmethods; i++) {
-		const struct member *m = &w->m[i];
-		const char *name;
-		size_t nl;
-		if (!m->wrap)
+	uint32_t next = cp->count;
+	for (size_t i = 0; i < cm->nmethods; i++) {
+		const struct cfmethod *m = &cm->methods[i];
+		if (!w->wrap[i])
 			continue;
-		cfpool_utf8(&w->cp, m->name, &name, &nl);
-		if (plen + nl > 0xffff)
+		if (plen + m->name_len > 0xffff)
 			return fail(w, -ENOTSUP, "a wrapped native's name would be too long");
 		wr_u1(o, CP_UTF8);
-		wr_u2(o, (uint32_t)(plen + nl));
+		wr_u2(o, (uint32_t)(plen + m->name_len));
 		wr_bytes(o, prefix, plen);
-		wr_bytes(o, name, nl);
+		wr_bytes(o, m->name, m->name_len);
 		wr_u1(o, CP_NAME_AND_TYPE);
 		wr_u2(o, next);
-		wr_u2(o, m->desc);
+		wr_u2(o, m->desc_idx);
 		wr_u1(o, CP_METHODREF);
-		wr_u2(o, w->this_class);
+		wr_u2(o, cm->this_class);
 		wr_u2(o, next + 1);
 		next += 3;
 	}
@@ -226,33 +157,33 @@ static int write_class(struct wrap *w, const char *prefix, struct cf_wr *o)
 		wr_bytes(o, "Code", 4);
 	}
 	/* access ... fields as they were; the methods, the natives renamed */
-	wr_bytes(o, w->in + w->cp.end, w->methods_at - w->cp.end);
-	wr_u2(o, w->nmethods + w->nwrap);
-	next = w->cp.count;
-	for (uint32_t i = 0; i < w->nmethods; i++) {
-		const struct member *m = &w->m[i];
-		if (!m->wrap) {
+	wr_bytes(o, w->in + cp->end, cm->methods_at - cp->end);
+	wr_u2(o, (uint32_t)cm->nmethods + w->nwrap);
+	next = cp->count;
+	for (size_t i = 0; i < cm->nmethods; i++) {
+		const struct cfmethod *m = &cm->methods[i];
+		if (!w->wrap[i]) {
 			wr_bytes(o, w->in + m->start, m->end - m->start);
 			continue;
 		}
 		wr_u2(o, ACC_PRIVATE | ACC_NATIVE | ACC_SYNTHETIC | (m->access & ACC_STATIC));
 		wr_u2(o, next);
-		wr_u2(o, m->desc);
+		wr_u2(o, m->desc_idx);
 		wr_u2(o, 0);
 		next += 3;
 	}
 	/* the wrappers: Code, then the native's own attributes */
-	next = w->cp.count;
-	for (uint32_t i = 0; i < w->nmethods; i++) {
-		const struct member *m = &w->m[i];
-		if (!m->wrap)
+	next = cp->count;
+	for (size_t i = 0; i < cm->nmethods; i++) {
+		const struct cfmethod *m = &cm->methods[i];
+		if (!w->wrap[i])
 			continue;
 		uint32_t nattrs = (uint32_t)w->in[m->attrs] << 8 | w->in[m->attrs + 1];
 		if (nattrs == 0xffff)
 			return fail(w, -ENOTSUP, "a native with too many attributes");
 		wr_u2(o, m->access & ~ACC_NATIVE);
-		wr_u2(o, m->name);
-		wr_u2(o, m->desc);
+		wr_u2(o, m->name_idx);
+		wr_u2(o, m->desc_idx);
 		wr_u2(o, nattrs + 1);
 		int rc = write_code(w, o, m, code, next + 2);
 		if (rc < 0)
@@ -260,8 +191,40 @@ static int write_class(struct wrap *w, const char *prefix, struct cf_wr *o)
 		wr_bytes(o, w->in + m->attrs + 2, m->end - m->attrs - 2);
 		next += 3;
 	}
-	wr_bytes(o, w->in + w->methods_end, w->len - w->methods_end);
+	wr_bytes(o, w->in + cm->methods_end, w->len - cm->methods_end);
 	return o->err ? fail(w, -ENOMEM, "out of memory") : 0;
+}
+
+/* Which natives SELECT picks, into W->wrap; 0 or a malformed native's error. */
+static int pick_natives(struct wrap *w, const char *prefix, cfwrap_select_fn select, void *ctx)
+{
+	const struct cfmethods *cm = &w->cm;
+	const size_t plen = strlen(prefix);
+
+	/* an interface has no native method (JVMS 4.6): nothing is asked */
+	if (cm->access & CFM_ACC_INTERFACE)
+		return 0;
+	if (cm->nmethods && !(w->wrap = calloc(cm->nmethods, sizeof(*w->wrap))))
+		return fail(w, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < cm->nmethods; i++) {
+		const struct cfmethod *m = &cm->methods[i];
+		/* not a native: an initializer, whose flags but static and
+		 * strict the VM ignores (a native <init> it refuses); nor one
+		 * that has the prefix already (bytes saved from a JVM of ours) */
+		if ((m->access & (ACC_NATIVE | ACC_ABSTRACT)) != ACC_NATIVE || m->name[0] == '<' ||
+		    (m->name_len >= plen && memcmp(m->name, prefix, plen) == 0))
+			continue;
+		if (descriptor_arg_slots(m->desc, m->desc_len) < 0 || !descriptor_ret_kind(m->desc, m->desc_len))
+			return fail(w, -EINVAL, "a native method's descriptor is malformed");
+		int rc = check_attributes(w, m);
+		if (rc < 0)
+			return rc;
+		if (select(ctx, m->name, m->name_len, m->desc, m->desc_len, m->access)) {
+			w->wrap[i] = true;
+			w->nwrap++;
+		}
+	}
+	return 0;
 }
 
 int cfwrap_natives(const uint8_t *in, size_t len, const char *prefix, cfwrap_select_fn select,
@@ -271,28 +234,9 @@ int cfwrap_natives(const uint8_t *in, size_t len, const char *prefix, cfwrap_sel
 	struct cf_wr o = { 0 };
 
 	*why = NULL;
-	int rc = read_class(&w);
-	for (uint32_t i = 0; rc == 0 && i < w.nmethods; i++) {
-		struct member *m = &w.m[i];
-		const char *name, *desc;
-		size_t nl, dl;
-		if ((m->access & (ACC_NATIVE | ACC_ABSTRACT)) != ACC_NATIVE)
-			continue;
-		cfpool_utf8(&w.cp, m->name, &name, &nl);
-		cfpool_utf8(&w.cp, m->desc, &desc, &dl);
-		if (descriptor_arg_slots(desc, dl) < 0 || !descriptor_ret_kind(desc, dl))
-			rc = fail(&w, -EINVAL, "a native method's descriptor is malformed");
-		else if (nl == 0 || name[0] == '<')
-			rc = fail(&w, -EINVAL, "a native method with an initializer's name");
-		else if (has_code(&w, m))
-			rc = fail(&w, -EINVAL, "a native method with code");
-		else if (select(ctx, name, nl, desc, dl, m->access)) {
-			m->wrap = true;
-			w.nwrap++;
-		}
-	}
-	if (rc == 1)
-		rc = 0;
+	int rc = cfmethods_read(in, len, &w.cm, &w.why);
+	if (rc == 0)
+		rc = pick_natives(&w, prefix, select, ctx);
 	if (rc == 0 && w.nwrap) {
 		rc = write_class(&w, prefix, &o);
 		if (rc == 0) {
@@ -303,8 +247,8 @@ int cfwrap_natives(const uint8_t *in, size_t len, const char *prefix, cfwrap_sel
 		}
 	}
 	free(o.p);
-	free(w.m);
-	cfpool_free(&w.cp);
+	free(w.wrap);
+	cfmethods_free(&w.cm);
 	*why = rc < 0 ? w.why : NULL;
 	return rc;
 }

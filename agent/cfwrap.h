@@ -6,10 +6,14 @@
  * still binds the renamed native to the old name's JNI function or
  * RegisterNatives entry. That adds a method, which only a class's first
  * definition may do: every later retransformation must wrap the same natives
- * again (inject.c).
+ * again (natwrap.h).
  *
- * Contract: cfwrap_natives() parses IN (JVMS chapter 4) and asks SELECT about
- * each native method of a class that is not an interface. Each one picked is
+ * Contract: cfwrap_natives() reads IN with cfmethods_read() (a class it
+ * refuses is refused with its reason, whether or not a native is at fault:
+ * the VM's format check refuses such a class too) and asks SELECT about each
+ * native method of a class that is not an interface (not an initializer,
+ * whose flags the VM ignores but static's, nor one whose name has the
+ * prefix already). Each one picked is
  * renamed PREFIX+name and made private and synthetic (static kept; nothing
  * else, no attributes), and a method with the old name, descriptor, access
  * (all but native) and attributes is appended whose code passes its

@@ -15,6 +15,7 @@
 #include "inject.h"
 #include "log.h"
 #include "mcache.h"
+#include "natwrap.h"
 #include "pattern.h"
 
 #define METHOD_EVENTS (WIRE_METHOD_ENTER | WIRE_METHOD_RETURN)
@@ -162,7 +163,7 @@ static const char *native_why(JNIEnv *jni, jclass klass)
 {
 	jobject loader = NULL;
 
-	if (all || !inject_active() ||
+	if (all || !inject_active() || !natwrap_enabled() ||
 	    (*agent.jvmti)->GetClassLoader(agent.jvmti, klass, &loader) != JVMTI_ERROR_NONE || !loader)
 		return "a native method";
 	(*jni)->DeleteLocalRef(jni, loader);

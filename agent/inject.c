@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "agent.h"
-#include "cfwrap.h"
 #include "classfile.h"
 #include "conn.h"
 #include "emit.h"
@@ -21,6 +20,7 @@
 #include "log.h"
 #include "mcache.h"
 #include "mutf8.h"
+#include "natwrap.h"
 #include "nomatch.h"
 #include "notifysites.h"
 #include "pattern.h"
@@ -33,12 +33,6 @@
 static atomic_bool active;
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool hook_on;
-/* SetNativeMethodPrefix took ours: natives of classes loaded from now on can be wrapped */
-static bool prefix_set;
-/* Some class has wrapped natives: every retransformation of it must wrap
- * them again (a retransformation adds and removes no method), so the hook
- * stays on for the JVM's life. */
-static atomic_bool wrapped_any;
 /* a leaf lock: log_count() runs from ClassPrepare too, maybe on the thread
  * that holds update_lock (a class the VM prepares inside a JVMTI call) */
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -279,99 +273,18 @@ static void refuse_all(struct record_names *rn, const char *why)
 	}
 }
 
-/* ---- natives wrapped (cfwrap.h) */
-struct wrap_ctx {
-	struct hook_ctx *h;
-	jclass redefined;        /* NULL: the class's first definition */
-	bool listed;             /* the renamed natives of REDEFINED were read */
-	char **renamed;          /* their names without the prefix, then their descriptors */
-	jint n;
-};
-
-/* The natives wrapped when REDEFINED was first defined: its methods named
- * with our prefix, by name and descriptor (modified UTF-8, as the class file's). */
-static void list_renamed(struct wrap_ctx *w)
-{
-	jvmtiEnv *jv = agent.jvmti;
-	jmethodID *methods = NULL;
-	jint n = 0;
-
-	w->listed = true;
-	if ((*jv)->GetClassMethods(jv, w->redefined, &n, &methods) != JVMTI_ERROR_NONE)
-		return;
-	w->renamed = calloc((size_t)n * 2 + 1, sizeof(char *));
-	for (jint i = 0; w->renamed && i < n; i++) {
-		char *mname = NULL, *msig = NULL;
-		if ((*jv)->GetMethodName(jv, methods[i], &mname, &msig, NULL) != JVMTI_ERROR_NONE)
-			continue;
-		if (strncmp(mname, CFWRAP_AGENT_PREFIX, strlen(CFWRAP_AGENT_PREFIX)) == 0) {
-			w->renamed[2 * w->n] = strdup(mname + strlen(CFWRAP_AGENT_PREFIX));
-			w->renamed[2 * w->n + 1] = strdup(msig);
-			if (w->renamed[2 * w->n] && w->renamed[2 * w->n + 1])
-				w->n++;
-		}
-		(*jv)->Deallocate(jv, (unsigned char *)mname);
-		(*jv)->Deallocate(jv, (unsigned char *)msig);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)methods);
-}
-
-static void free_renamed(struct wrap_ctx *w)
-{
-	for (jint i = 0; w->renamed && i < 2 * w->n; i++)
-		free(w->renamed[i]);
-	free(w->renamed);
-}
-
-/* At the first definition: a native some registration selects for method
- * events. At a retransformation: exactly those wrapped at the first. */
+/* At a class's first definition: a native some registration selects for
+ * method events (natwrap.h). */
 static bool wrap_select(void *arg, const char *name, size_t nl, const char *desc, size_t dl, uint16_t access)
 {
-	struct wrap_ctx *w = arg;
+	struct hook_ctx *h = arg;
 	size_t n;
 
 	(void)access;
-	if (!w->redefined) {
-		char *wire = wire_name(w->h, name, nl, desc, dl, &n);
-		bool pick = wire && (conns_method_events(wire, n, NULL, NULL) & METHOD_EVENTS);
-		free(wire);
-		return pick;
-	}
-	if (!w->listed)
-		list_renamed(w);
-	for (jint i = 0; i < w->n; i++)
-		if (strlen(w->renamed[2 * i]) == nl && memcmp(w->renamed[2 * i], name, nl) == 0 &&
-		    strlen(w->renamed[2 * i + 1]) == dl && memcmp(w->renamed[2 * i + 1], desc, dl) == 0)
-			return true;
-	return false;
-}
-
-/* The class's natives wrapped as wrap_select() says, into *OUT; the number
- * wrapped, 0 for none (or a failure, logged: the class is then changed
- * without its natives wrapped). Only classes of a loader other than the
- * boot loader's: its natives may be intrinsics, or look at their caller's
- * frame, which a wrapper would move. */
-static int wrap_natives(struct hook_ctx *h, jclass redefined, jobject loader, const unsigned char *in,
-			size_t len, uint8_t **out, size_t *out_len)
-{
-	struct wrap_ctx w = { .h = h, .redefined = redefined };
-	const char *why = NULL;
-
-	if (!prefix_set || !loader || (!redefined && !h->methods) || (redefined && !atomic_load(&wrapped_any)))
-		return 0;
-	int n = cfwrap_natives(in, len, CFWRAP_AGENT_PREFIX, wrap_select, &w, out, out_len, &why);
-	free_renamed(&w);
-	/* named as the other lines of the hook name a class: internal form */
-	int cl = (int)strlen(h->sig) - 2;
-	if (n < 0)
-		sj_warn("class %.*s: its native methods cannot be wrapped (%s)", cl, h->sig + 1,
-			why ? why : "out of memory");
-	else if (n > 0 && !redefined) {
-		atomic_store(&wrapped_any, true);
-		sj_info("class %.*s: %d native method%s wrapped (named %s... in the JVM's stack traces)",
-			cl, h->sig + 1, n, n == 1 ? "" : "s", CFWRAP_AGENT_PREFIX);
-	}
-	return n > 0 ? n : 0;
+	char *wire = wire_name(h, name, nl, desc, dl, &n);
+	bool pick = wire && (conns_method_events(wire, n, NULL, NULL) & METHOD_EVENTS);
+	free(wire);
+	return pick;
 }
 
 /* Hand BYTES[0..LEN) to the VM as the class's new definition. */
@@ -394,12 +307,11 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 {
 	bool act = atomic_load(&active);
 
-	(void)jni;
 	(void)protection_domain;
 	/* the calls' own class, and the root of every class and of the VM's
 	 * object layout, are never changed; with injection off, only a class
 	 * being retransformed may need its natives wrapped again */
-	if ((!act && !(class_being_redefined && atomic_load(&wrapped_any))) || !name ||
+	if ((!act && !(class_being_redefined && natwrap_any())) || !name ||
 	    strcmp(name, CLASSFILE_PROBE_CLASS) == 0 || strcmp(name, "java/lang/Object") == 0)
 		return;
 	/* on the heap, whatever the name's length: a class skipped here would
@@ -422,7 +334,8 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	size_t wrapped_len = 0, out_len = 0;
 	const uint8_t *data = class_data;
 	size_t data_len = (size_t)class_data_len;
-	if (wrap_natives(&h, class_being_redefined, loader, class_data, data_len, &wrapped, &wrapped_len) > 0) {
+	if (natwrap_class(jni, sig, class_being_redefined, loader, h.methods ? wrap_select : NULL, &h, &active,
+			  class_data, data_len, &wrapped, &wrapped_len) > 0) {
 		data = wrapped;
 		data_len = wrapped_len;
 	}
@@ -595,21 +508,7 @@ void inject_want_capabilities(jvmtiCapabilities *w, const jvmtiCapabilities *p)
 	/* the handler's own catch and rethrow are known by their code; and
 	 * fallback.c's loop check */
 	w->can_get_bytecodes = p->can_get_bytecodes;
-	w->can_set_native_method_prefix = p->can_set_native_method_prefix;   /* cfwrap.h */
-}
-
-void inject_setup(void)
-{
-	jvmtiEnv *jv = agent.jvmti;
-
-	if (agent.opt.methods == OPT_METHODS_JVMTI)
-		return;
-	if (!agent.caps.can_set_native_method_prefix ||
-	    (*jv)->SetNativeMethodPrefix(jv, CFWRAP_AGENT_PREFIX) != JVMTI_ERROR_NONE) {
-		sj_info("no native-method prefix: matched native methods are said, not wrapped");
-		return;
-	}
-	prefix_set = true;
+	w->can_set_native_method_prefix = p->can_set_native_method_prefix;   /* natwrap.h */
 }
 
 static void hook_enable(bool on)
@@ -883,8 +782,9 @@ static void restore_all(JNIEnv *jni)
 	struct class_list l = { 0 };
 	struct collect_ctx cc = { false, &l, 0 };
 
+	/* in this order: natwrap.c's wrap_first() stores the other way round */
 	atomic_store(&active, false);
-	if (!atomic_load(&wrapped_any))
+	if (!natwrap_any())
 		hook_enable(false);
 	/* at VM death the calls stay: they return at once, and the VM is going */
 	if (jni && records_count() && !atomic_load(&agent.dying)) {

@@ -24,9 +24,9 @@
  *
  * Natives: when a class other than the boot loader's is first defined while
  * a registration selects one of its native methods for method events, that
- * native is wrapped (cfwrap.h) and its wrapper gets the calls like any
+ * native is wrapped (natwrap.h) and its wrapper gets the calls like any
  * method. Every later retransformation of the class wraps the same natives
- * again (the VM's own list of the renamed ones says which), so the hook
+ * again (natwrap.h remembers which), so the hook
  * stays on for the JVM's life once any native was wrapped, and the wrappers
  * stay, calling through, when no registration wants them any more. A native
  * of a class loaded before the registration, or of the boot loader's, is
@@ -75,9 +75,6 @@ bool inject_own_handler(jmethodID method, jlocation location, bool rethrow);
 void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig);
 /* Capabilities injection needs (those the VM can give). */
 void inject_want_capabilities(jvmtiCapabilities *want, const jvmtiCapabilities *potential);
-/* Once the capabilities are added: our native-method prefix (cfwrap.h), so
- * that a native a registration selects is wrapped when its class loads. */
-void inject_setup(void);
 void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_being_redefined,
 				     jobject loader, const char *name, jobject protection_domain,
 				     jint class_data_len, const unsigned char *class_data,

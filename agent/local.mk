@@ -49,6 +49,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/records.c agent/records.h \
 	agent/probe.c agent/probe.h \
 	agent/inject.c agent/inject.h \
+	agent/natwrap.c agent/natwrap.h \
 	agent/scratch.c agent/scratch.h \
 	agent/capture.c agent/capture.h \
 	agent/callbacks.h \

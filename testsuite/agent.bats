@@ -348,23 +348,30 @@ check_overflow() {
 # calls; the JVM still binds each native, by its JNI name or by
 # RegisterNatives (greet), and a synchronized one still runs holding its
 # monitor. NativesEarly was loaded before: its native is said, not wrapped.
-# Then the session ends and the class goes back to its original code: with
-# its natives wrapped again (a retransformation may drop no method), so the
-# JVM's second round runs as the first, unprobed, and nothing is refused.
+# NativesUnlinked is loaded, not linked, and retransformed by another agent
+# (a Java agent, Retransformer.java) before the VM links it: the VM lists
+# no method of such a class, and the agent must still wrap the same natives
+# again (without them the VM refuses the instance native's loss, and drops
+# the static one's wrapper silently). Then the session ends and the classes
+# go back to their original code: with their natives wrapped again (a
+# retransformation may drop no method), so the JVM's second round runs as
+# the first, unprobed, and nothing is refused.
 check_natives() {
 	local java=$1
-	start_jvm "$java" "" -- -Xverify:all --enable-native-access=ALL-UNNAMED Families natives "$T/go" "$BUILD/testsuite/java/libnatives.so" "$T/go2"
+	start_jvm "$java" "" -- -Xverify:all --enable-native-access=ALL-UNNAMED \
+		-javaagent:"$BUILD/testsuite/java/retransformer.jar" \
+		Families natives "$T/go" "$BUILD/testsuite/java/libnatives.so" "$T/go2"
 	wait_until 20 sock_exists
 	wait_until 20 grep -qx loaded "$T/java.out"
-	start_bridge b -m 'Natives.*' -m 'NativesEarly.twice' --args --return
+	start_bridge b -m 'Natives.*' -m 'NativesEarly.twice' -m 'NativesUnlinked.*' --args --return
 	wait_until 20 registered 1
 	touch "$T/go"
 	wait_until 30 grep -qx 'early 42' "$T/java.out"
-	# round()'s return: the session's last event (run() returns after it ends)
-	wait_until 30 grep -q '^method.return .* method=Natives.round(LNatives;Ljava/lang/String;)V popped=0' "$T/b.out"
+	# third()'s return: the session's last event (run() returns after it ends)
+	wait_until 30 grep -q '^method.return .* method=NativesUnlinked.third(I)I popped=0' "$T/b.out"
 	kill -TERM "$BPID"
 	wait_exit "$BPID"
-	wait_until 30 log_has 'info: injected calls removed: 1 class back to its original code$'
+	wait_until 30 log_has 'info: injected calls removed: 2 classes back to their original code$'
 	touch "$T/go2"
 	wait_exit "$JPID"
 	JVMPID=$JPID JPID=
@@ -386,6 +393,12 @@ check_natives() {
 		method.return pid=P ts=X method=Natives.locked(I)I popped=0 ret=3
 		method.enter pid=P ts=X method=Natives.boom(I)V args=7
 		method.return pid=P ts=X method=Natives.boom(I)V popped=1 ret=java.io.IOException@H#ID
+		method.enter pid=P ts=X method=NativesUnlinked.<init>()V args=
+		method.return pid=P ts=X method=NativesUnlinked.<init>()V popped=0 ret=void
+		method.enter pid=P ts=X method=NativesUnlinked.half(I)I args=42
+		method.return pid=P ts=X method=NativesUnlinked.half(I)I popped=0 ret=21
+		method.enter pid=P ts=X method=NativesUnlinked.third(I)I args=9
+		method.return pid=P ts=X method=NativesUnlinked.third(I)I popped=0 ret=3
 	EOF
 	# the same output as without the agent, but the native's own frame,
 	# which has the prefix (the man page says so)
@@ -399,6 +412,8 @@ check_natives() {
 		a locked 3
 		a caught boom 7 in $$stapjava$$boom
 		early 42
+		unlinked retransformed
+		unlinked 21 3
 		b sum 5
 		b greet hello x0
 		b locked 1
@@ -407,11 +422,13 @@ check_natives() {
 		b locked 3
 		b caught boom 7 in $$stapjava$$boom
 		early 8
+		unlinked 21 3
 	EOF
 	[ ! -s "$T/java.err" ]
-	[ "$(grep -c '^method' "$T/b.out")" -eq $((14 + 5)) ]   # and run, <init>, round: 5
+	[ "$(grep -c '^method' "$T/b.out")" -eq $((20 + 5)) ]   # and run, <init>, round: 5
 	log_has 'info: class Natives: 4 native methods wrapped (named [$][$]stapjava[$][$]... in the JVM.s stack traces)$'
-	[ "$(grep -c 'native methods wrapped' "$T/agent.log")" -eq 1 ]
+	log_has 'info: class NativesUnlinked: 2 native methods wrapped (named [$][$]stapjava[$][$]... in the JVM.s stack traces)$'
+	[ "$(grep -c 'native methods wrapped' "$T/agent.log")" -eq 2 ]
 	# the one that came too late is said, with why; nothing else is
 	[ "$(grep -E ': (warn|error): ' "$T/b.log" | sed -E 's/^stpd-bridge\[[0-9]+\]: //; s/: pid [0-9]+: /: /')" = "$(printf '%s\n' \
 		'warn: method.enter of NativesEarly.twice(I)I cannot be reported (a native method of a class loaded before the registration: a native is wrapped only as its class loads)' \

@@ -23,9 +23,10 @@
  *    does, so it may let through what exit would refuse);
  *  - natives wrapped (cfwrap.h), every one picked: > 0 with *out set and
  *    as many wrapped as picked, 0 with *out untouched, or an error with a
- *    reason; the output reads as a class file (cfmethods.h) with that many
- *    more methods when the input does, asks about the same number of natives again (the
- *    renamed ones), and the rewriter finds in it no malformed method that
+ *    reason; only an input that reads as a class file (cfmethods.h) is
+ *    wrapped, the output reads too, with that many more methods, asks about
+ *    none of its natives with the same prefix and about the same number
+ *    (the renamed ones) with another, and the rewriter finds in it no malformed method that
  *    it did not find in the input (the wrappers' code is well formed);
  *  - and ASan/UBSan: the input is an exact-size copy.
  * fuzz_classfile_rewritten counts the inputs rewritten (> 0) for the replay
@@ -246,6 +247,26 @@ static bool pick_every_native(void *ctx, const char *name, size_t nl, const char
 	return true;
 }
 
+/* In the output, with another prefix: every native asked is a renamed one. */
+static bool pick_prefixed_native(void *ctx, const char *name, size_t nl, const char *desc, size_t dl,
+				 uint16_t access)
+{
+	if (nl < 3 || memcmp(name, "$w$", 3) != 0)
+		die("wrap: a native of the output that is not a renamed one", NULL);
+	return pick_every_native(ctx, name, nl, desc, dl, access);
+}
+
+/* The natives of C that have our prefix already: cfwrap.h leaves them. */
+static size_t prefixed_natives(const struct cfmethods *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; !(c->access & CFM_ACC_INTERFACE) && i < c->nmethods; i++)
+		n += (c->methods[i].access & (CFM_ACC_NATIVE | CFM_ACC_ABSTRACT)) == CFM_ACC_NATIVE &&
+		     c->methods[i].name_len >= 3 && memcmp(c->methods[i].name, "$w$", 3) == 0;
+	return n;
+}
+
 static void wrap_mode(const uint8_t *in, size_t len)
 {
 	size_t asked = 0, again = 0;
@@ -266,17 +287,25 @@ static void wrap_mode(const uint8_t *in, size_t len)
 	}
 	if (why || !out || out == &sentinel || (size_t)rc != asked)
 		die("wrap: wrapped is not what was picked, or a reason", why);
-	/* (cfmethods.h checks every method's descriptor, the wrapper only the natives') */
-	if (cfmethods_read(in, len, &before, &why) == 0) {
-		if (cfmethods_read(out, out_len, &after, &why) != 0 || after.nmethods != before.nmethods + (size_t)rc)
-			die("wrap: the output does not read as the input with its wrappers", why);
-		cfmethods_free(&after);
-	}
+	/* the wrapper reads with cfmethods.h: it wraps only what that reads */
+	if (cfmethods_read(in, len, &before, &why) != 0)
+		die("wrap: a class cfmethods_read() refuses was wrapped", why);
+	if (cfmethods_read(out, out_len, &after, &why) != 0 || after.nmethods != before.nmethods + (size_t)rc)
+		die("wrap: the output does not read as the input with its wrappers", why);
+	const size_t left = prefixed_natives(&before);
+	cfmethods_free(&after);
 	cfmethods_free(&before);
-	if (cfwrap_natives(out, out_len, "$w$", pick_every_native, &again, &out2, &len2, &why) != (int)asked ||
-	    again != asked)
+	/* its natives are the renamed ones (and those the input had with our
+	 * prefix): never wrapped twice with one prefix, all there for another */
+	if (cfwrap_natives(out, out_len, "$w$", pick_every_native, &again, &out2, &len2, &why) != 0 || again)
+		die("wrap: the output's natives are wrapped again", why);
+	/* (natives the input had with our prefix were never checked: they may
+	 * be malformed) */
+	if (!left && (cfwrap_natives(out, out_len, "$v$", pick_prefixed_native, &again, &out2, &len2, &why) !=
+		      (int)asked || again != asked))
 		die("wrap: the output's natives are not the renamed ones", why);
-	free(out2);
+	if (out2 != &sentinel)
+		free(out2);
 	struct run r1, r2;
 	uint8_t *o1, *o2;
 	size_t l1, l2;

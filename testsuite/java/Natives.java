@@ -2,6 +2,9 @@
 // their code in libnatives.so (natives.c). Natives is loaded after the
 // registration, so the agent wraps the natives it selects; NativesEarly is
 // loaded before it, so its native can only be said not reported.
+// NativesUnlinked is loaded during the registration but not linked, and then
+// retransformed by another agent (Retransformer.java), which must find its
+// natives wrapped again.
 import java.io.IOException;
 
 class Natives {
@@ -28,13 +31,23 @@ class Natives {
         Natives n = new Natives();
         round(n, "a");
         System.out.println("early " + NativesEarly.twice(21));
-        // the test ends the session here; the class goes back to its code
+        Class<?> u = Class.forName("NativesUnlinked", false, Natives.class.getClassLoader());
+        System.out.println("unlinked " + Retransformer.retransform(u));
+        NativesUnlinked nu = new NativesUnlinked();
+        System.out.println("unlinked " + nu.half(42) + " " + NativesUnlinked.third(9));
+        // the test ends the session here; the classes go back to their code
         Families.waitFor(go2);
         round(n, "b");
         System.out.println("early " + NativesEarly.twice(4));
+        System.out.println("unlinked " + nu.half(42) + " " + NativesUnlinked.third(9));
     }
 }
 
 class NativesEarly {
     static native int twice(int x);
+}
+
+class NativesUnlinked {
+    native int half(int x);             // a private instance native once wrapped: one the VM cannot drop
+    static native int third(int x);     // a private static one, which it could
 }

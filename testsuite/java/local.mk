@@ -17,7 +17,7 @@ SJ_JAVA_FILES += testsuite/java/JfrWork.java
 SJ_JAVA_FILES += testsuite/java/JfrGc.java
 SJ_JAVA_FILES += testsuite/java/Roots.java
 SJ_JAVA_FILES += testsuite/java/HiddenNotify.java
-SJ_JAVA_FILES += testsuite/java/Natives.java
+SJ_JAVA_FILES += testsuite/java/Natives.java testsuite/java/Retransformer.java
 SJ_JAVA_FILES += testsuite/java/Escape.java
 EXTRA_DIST += $(SJ_JAVA_FILES) testsuite/agent.bats
 check_DATA += testsuite/java/classes.stamp
@@ -49,6 +49,15 @@ CLEANFILES += testsuite/java/librewrite_stress.so
 
 # javaThreadId in recorded .jfr files (testsuite/record.bats).
 SJ_JAVA_FILES += testsuite/java/JavaIds.java
+
+# retransformer.jar: a Java agent (Retransformer.java) that retransforms the
+# classes it is asked to, as monitoring agents do (testsuite/agent.bats "natives").
+check_DATA += testsuite/java/retransformer.jar
+build-tests: testsuite/java/retransformer.jar
+testsuite/java/retransformer.jar: testsuite/java/classes.stamp
+	$(AM_V_GEN)printf 'Premain-Class: Retransformer\nCan-Retransform-Classes: true\n' >testsuite/java/retransformer.mf && \
+	  $(JAR) --create --file $@ --manifest testsuite/java/retransformer.mf -C testsuite/java/classes Retransformer.class
+CLEANFILES += testsuite/java/retransformer.jar testsuite/java/retransformer.mf
 
 # libnatives.so: the code of Natives.java's native methods, which the agent
 # wraps (agent/cfwrap.h; testsuite/agent.bats "natives").

@@ -1,6 +1,7 @@
 /* natives.c: the code of testsuite/java/Natives.java's native methods,
  * linked both ways the JVM binds a native: by its JNI name (sum, boom,
- * locked, NativesEarly.twice) and by RegisterNatives (greet); and of
+ * locked, NativesEarly.twice, NativesUnlinked's) and by RegisterNatives
+ * (greet); and of
  * NatWriter.writeTo, testsuite/vm/java_probes.bats's native that makes
  * exactly one write(2). */
 #include <fcntl.h>
@@ -14,6 +15,8 @@ JNIEXPORT jint JNICALL Java_Natives_locked(JNIEnv *env, jobject self, jint x);
 JNIEXPORT void JNICALL Java_Natives_boom(JNIEnv *env, jclass cls, jint code);
 JNIEXPORT jint JNICALL Java_NativesEarly_twice(JNIEnv *env, jclass cls, jint x);
 JNIEXPORT jint JNICALL Java_NatWriter_writeTo(JNIEnv *env, jclass cls, jstring path, jint b);
+JNIEXPORT jint JNICALL Java_NativesUnlinked_half(JNIEnv *env, jobject self, jint x);
+JNIEXPORT jint JNICALL Java_NativesUnlinked_third(JNIEnv *env, jclass cls, jint x);
 
 JNIEXPORT jlong JNICALL Java_Natives_sum(JNIEnv *env, jclass cls, jint a, jlong b, jdouble c)
 {
@@ -48,6 +51,20 @@ JNIEXPORT jint JNICALL Java_NativesEarly_twice(JNIEnv *env, jclass cls, jint x)
 	(void)env;
 	(void)cls;
 	return 2 * x;
+}
+
+JNIEXPORT jint JNICALL Java_NativesUnlinked_half(JNIEnv *env, jobject self, jint x)
+{
+	(void)env;
+	(void)self;
+	return x / 2;
+}
+
+JNIEXPORT jint JNICALL Java_NativesUnlinked_third(JNIEnv *env, jclass cls, jint x)
+{
+	(void)env;
+	(void)cls;
+	return x / 3;
 }
 
 /* One write(2) of the byte B at the end of PATH; its result (1), -1 when

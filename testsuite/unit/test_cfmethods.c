@@ -90,8 +90,30 @@ static void test_shop(void **state)
 	expect_method(&c.methods[3], HULLO, "()V", 0x0101);
 	/* the names point into the input */
 	assert_ptr_equal(c.name, shop + 20);
+	/* where each part is, for a writer that copies the class (cfwrap.h) */
+	assert_int_equal(c.this_class, 3);
+	assert_int_equal(c.methods_at, AT_METHODS);
+	const size_t ends[4] = { AT_METHODS + 2 + 19, AT_METHODS + 2 + 27, AT_METHODS + 2 + 35, 231 };
+	for (size_t i = 0; i < 4; i++) {
+		const struct cfmethod *m = &c.methods[i];
+		assert_int_equal(m->start, i ? ends[i - 1] : AT_METHODS + 2);
+		assert_int_equal(m->end, ends[i]);
+		/* its name and descriptor constants, its attributes_count */
+		assert_int_equal(shop[m->start + 2] << 8 | shop[m->start + 3], m->name_idx);
+		assert_int_equal(shop[m->start + 4] << 8 | shop[m->start + 5], m->desc_idx);
+		assert_int_equal(m->attrs, m->start + 6);
+	}
+	assert_int_equal(c.methods[0].name_idx, 9);
+	assert_int_equal(c.methods[2].desc_idx, 8);
+	assert_int_equal(c.methods_end, 231);
+	/* the pool, kept for that writer */
+	assert_int_equal(c.pool.count, 16);
+	assert_int_equal(c.pool.start, 10);
+	assert_int_equal(c.pool.end, 158);
+	assert_true(cfpool_utf8_is(&c.pool, 1, "Code"));
 	cfmethods_free(&c);
 	assert_null(c.methods);
+	assert_null(c.pool.off);
 	assert_int_equal(c.nmethods, 0);
 }
 

@@ -1,7 +1,7 @@
 /* Unit tests of agent/cfwrap.c: natives wrapped, the output spelled out
  * byte by byte; what is asked, what is not; the result read back by
  * cfmethods.c and rewritten by classfile.c; every truncation and malformed
- * native refused with its reason. */
+ * native, and a class cfmethods.c refuses, refused with its reason. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <setjmp.h>
@@ -247,6 +247,32 @@ static void test_every_truncation(void **state)
 	}
 }
 
+/* Not asked: a native named as an initializer (the VM ignores a
+ * <clinit>'s flags but static, and refuses a native <init>), and one with
+ * the prefix already (the bytes of a class from a JVM of ours). */
+static void test_initializer_and_prefixed_not_asked(void **state)
+{
+	(void)state;
+	uint8_t b[sizeof t_class];
+	const size_t methods_at = AT_METHODS;
+	struct asked a = { .pick = "$w$y keep " };
+	uint8_t *out = NULL;
+	size_t len = 0;
+	const char *why = "unset";
+
+	memcpy(b, t_class, sizeof b);
+	b[10 + 3] = '<';              /* #1 is "<" (the class's name too) */
+	b[methods_at + 5] = 1;        /* sum is named by #1 */
+	uint8_t *say = memmem(b, sizeof b, "\x01\x00\x03say", 6);
+	assert_non_null(say);
+	memcpy(say + 3, "$w$", 3);    /* say is "$w$" */
+	assert_int_equal(cfwrap_natives(b, sizeof b, "$w$", select_named, &a, &out, &len, &why), 1);
+	assert_null(why);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.names[0], "keep");
+	free(out);
+}
+
 static void test_malformed_natives(void **state)
 {
 	(void)state;
@@ -254,15 +280,23 @@ static void test_malformed_natives(void **state)
 	const size_t methods_at = AT_METHODS;
 
 	memcpy(b, t_class, sizeof b);
-	b[methods_at + 7] = 5;        /* sum's descriptor is "sum" */
+	uint8_t *keep_desc = memmem(b, sizeof b, "()Z", 3);
+	assert_non_null(keep_desc);
+	memcpy(keep_desc, "(Z)", 3);  /* keep's descriptor has no return type */
 	expect_refused(b, sizeof b, -EINVAL, "a native method's descriptor is malformed");
+	/* a class cfmethods_read() refuses, the natives well formed: keep is
+	 * no longer native, its descriptor is "keep" (the VM's format check
+	 * refuses such a class as well) */
+	memcpy(b, t_class, sizeof b);
+	const size_t keep_at = methods_at + 2 + 8 + 18;
+	assert_int_equal(b[keep_at], 0x01);
+	b[keep_at] = 0x00;
+	assert_int_equal(b[keep_at + 5], 13);
+	b[keep_at + 5] = 12;
+	expect_refused(b, sizeof b, -EINVAL, "a method descriptor that does not start with '('");
 	memcpy(b, t_class, sizeof b);
 	b[methods_at + 7] = 2;        /* a Class, not a Utf8 */
 	expect_refused(b, sizeof b, -EINVAL, "method name or descriptor is not a Utf8 constant");
-	memcpy(b, t_class, sizeof b);
-	b[10 + 3] = '<';              /* #1 is "<" (the class's name too) */
-	b[methods_at + 5] = 1;        /* sum is named by #1 */
-	expect_refused(b, sizeof b, -EINVAL, "a native method with an initializer's name");
 	/* a native with a Code attribute (found by fuzz_classfile: its wrapper
 	 * had two): #12 "keep" becomes "Code", and names say's attribute */
 	memcpy(b, t_class, sizeof b);
@@ -272,6 +306,12 @@ static void test_malformed_natives(void **state)
 	assert_int_equal(b[methods_at + 2 + 8 + 9], 9);
 	b[methods_at + 2 + 8 + 9] = 12;
 	expect_refused(b, sizeof b, -EINVAL, "a native method with code");
+	/* say's Exceptions named by #20, past the pool: the first constant the
+	 * wrapper appends is "$w$sum", the last "Code", which would make two
+	 * Code attributes (found by fuzz_classfile) */
+	memcpy(b, t_class, sizeof b);
+	b[methods_at + 2 + 8 + 9] = 20;
+	expect_refused(b, sizeof b, -EINVAL, "a native method's attribute is not named by a Utf8 constant");
 }
 
 int main(void)
@@ -283,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_interface_and_abstract_not_asked),
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_malformed_natives),
+		cmocka_unit_test(test_initializer_and_prefixed_not_asked),
 	};
 	return cmocka_run_group_tests_name("cfwrap", tests, NULL, NULL);
 }
