@@ -104,17 +104,6 @@ struct picks {
 	bool nomem;
 };
 
-static char *copy_n(const char *s, size_t n)
-{
-	char *c = malloc(n + 1);
-
-	if (c) {
-		memcpy(c, s, n);
-		c[n] = '\0';
-	}
-	return c;
-}
-
 static bool select_first(void *arg, const char *name, size_t nl, const char *desc, size_t dl,
 			 uint16_t access)
 {
@@ -130,7 +119,8 @@ static bool select_first(void *arg, const char *name, size_t nl, const char *des
 		p->natives = grown;
 		p->cap = cap;
 	}
-	char *n = copy_n(name, nl), *d = copy_n(desc, dl);
+	/* modified UTF-8 has no NUL byte: strndup copies the whole name */
+	char *n = strndup(name, nl), *d = strndup(desc, dl);
 	if (!n || !d) {
 		free(n);
 		free(d);
