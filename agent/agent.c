@@ -31,6 +31,7 @@
 #include "mutf8.h"
 #include "natwrap.h"
 #include "options.h"
+#include "overflow.h"
 #include "scratch.h"
 #include "tbuf.h"
 
@@ -156,6 +157,7 @@ void JNICALL agent_vm_death(jvmtiEnv *jv, JNIEnv *jni)
 	 * and what no tracer saw is said */
 	jfr_vm_death();
 	inthread_tell_unseen();
+	overflow_poll(jni);   /* a return lost to the last overflow goes before the end */
 	vm_event(WIRE_EV_VM_DEATH);
 	atomic_store(&agent.dying, true);
 	events_disable_all();

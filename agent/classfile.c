@@ -38,6 +38,10 @@ const struct classfile_probe_method classfile_probe_methods[CF_NPROBE] = {
  * notify calls, after "StackMapTable" and before the Integers, so a class
  * without them is rewritten as before there were any. */
 #define NOTIFY_CONSTANTS 4u
+/* Probe.lost's and Probe.overflows's name, type, NameAndType, Fieldref: only
+ * in a class with exits, after the Integers, so that the constants before
+ * them are where they were before there were any. */
+#define FIELD_CONSTANTS 8u
 
 struct pick {
 	struct classfile_pick p;
@@ -63,6 +67,7 @@ struct cf {
 	uint32_t smt_name;       /* the pool's "StackMapTable", or 0 */
 	int32_t notify_site[2];  /* the sites of the notify calls, < 0 for none */
 	uint32_t nnotify;        /* how many of the two have one */
+	bool exits;              /* a picked method gets exit calls */
 	uint32_t next;           /* the next constant's index */
 	struct codeattr_ctx code;
 	const char *why;
@@ -223,6 +228,8 @@ static void choose_notify(struct cf *c, const struct classfile_hooks *h)
 		c->picks[m].notify &= given;
 }
 
+static uint64_t total_constants(const struct cf *c);
+
 /* First pass over the methods: ask SELECT about each one with code. */
 static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 {
@@ -278,6 +285,7 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 			if (notify && code_body)
 				p->notify = notify_calls(c, code_body, code_len);
 			c->nints += (p->p.site >= 0) + p->nlines;
+			c->exits |= p->p.site >= 0 && p->p.exit;
 		}
 	}
 	if (r.err)
@@ -289,11 +297,15 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 	for (uint32_t m = 0; m < c->nmethods; m++)
 		c->npicked += touched(&c->picks[m]);
 	c->smt_name = cfpool_find_utf8(&c->cp, "StackMapTable");
-	uint64_t total = (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints +
-			 (c->nnotify ? NOTIFY_CONSTANTS : 0);
-	if (total > 65535)
+	if (total_constants(c) > 65535)
 		return fail(c, -ENOTSUP, "constant pool would overflow");
 	return 0;
+}
+
+static uint64_t total_constants(const struct cf *c)
+{
+	return (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints +
+	       (c->nnotify ? NOTIFY_CONSTANTS : 0) + (c->exits ? FIELD_CONSTANTS : 0);
 }
 
 static void write_utf8(struct cf_wr *w, const char *s)
@@ -313,22 +325,32 @@ static uint32_t append_class(struct cf *c, struct cf_wr *w, const char *name)
 	return c->next - 1;
 }
 
-/* Probe.CALL's name, type, NameAndType and Methodref, into c->code.probe. */
+/* A member of Probe: its name, type, NameAndType and Methodref or
+ * Fieldref (TAG) at NEXT..NEXT+3; returns the ref's index. */
+static uint32_t write_member_ref(uint32_t *next, struct cf_wr *w, uint32_t probe, uint8_t tag,
+				 const char *name, const char *desc)
+{
+	uint32_t at = *next;
+
+	write_utf8(w, name);                                             /* at */
+	write_utf8(w, desc);                                             /* at+1 */
+	wr_u1(w, CP_NAME_AND_TYPE); wr_u2(w, at); wr_u2(w, at + 1);      /* at+2 */
+	wr_u1(w, tag); wr_u2(w, probe); wr_u2(w, at + 2);                /* at+3 */
+	*next += 4;
+	return at + 3;
+}
+
+/* Probe.CALL's constants, into c->code.probe. */
 static void write_probe_ref(struct cf *c, struct cf_wr *w, uint32_t probe, enum classfile_probe_fn fn)
 {
-	uint32_t at = c->next;
-
-	write_utf8(w, classfile_probe_methods[fn].name);                 /* at */
-	write_utf8(w, classfile_probe_methods[fn].desc);                 /* at+1 */
-	wr_u1(w, CP_NAME_AND_TYPE); wr_u2(w, at); wr_u2(w, at + 1);      /* at+2 */
-	wr_u1(w, CP_METHODREF); wr_u2(w, probe); wr_u2(w, at + 2);       /* at+3 */
-	c->code.probe[fn] = at + 3;
-	c->next += 4;
+	c->code.probe[fn] = write_member_ref(&c->next, w, probe, CP_METHODREF,
+					     classfile_probe_methods[fn].name, classfile_probe_methods[fn].desc);
 }
 
 /* The fixed constants (see FIXED_CONSTANTS), Probe.notify's (see
  * NOTIFY_CONSTANTS), then one Integer per site: a method's, then its
- * lines' (each line's .site becomes its constant), then the notify sites. */
+ * lines' (each line's .site becomes its constant), then the notify sites;
+ * then Probe's fields (FIELD_CONSTANTS). */
 static void write_constants(struct cf *c, struct cf_wr *w)
 {
 	c->next = c->cp.count;
@@ -364,6 +386,13 @@ static void write_constants(struct cf *c, struct cf_wr *w)
 			wr_u4(w, (uint32_t)c->notify_site[k]);
 			c->code.notify_site[k] = next++;
 		}
+	}
+	c->code.lost_field = c->code.overflows_field = 0;
+	if (c->exits) {
+		c->code.lost_field = write_member_ref(&next, w, probe, CP_FIELDREF, CLASSFILE_LOST_NAME,
+						      CLASSFILE_LOST_DESC);
+		c->code.overflows_field = write_member_ref(&next, w, probe, CP_FIELDREF,
+							   CLASSFILE_OVERFLOWS_NAME, CLASSFILE_OVERFLOWS_DESC);
 	}
 }
 
@@ -410,6 +439,7 @@ static int copy_methods(struct cf *c, const struct classfile_hooks *h, struct cf
 			cc.enter = p->p.enter;
 			cc.exit = p->p.exit;
 			cc.site = site;
+			cc.site_id = p->p.site;
 			cc.lines = p->lines;
 			cc.nlines = p->nlines;
 			wr_u2(w, name);
@@ -456,8 +486,7 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 	if (err == 0 && c.npicked) {
 		size_t methods_at = c.r.off;
 		wr_bytes(&w, in, 8);
-		wr_u2(&w, c.cp.count + FIXED_CONSTANTS + !c.smt_name + c.nints +
-			  (c.nnotify ? NOTIFY_CONSTANTS : 0));
+		wr_u2(&w, (uint32_t)total_constants(&c));
 		wr_bytes(&w, in + c.cp.start, c.cp.end - c.cp.start);
 		write_constants(&c, &w);
 		wr_bytes(&w, in + c.cp.end, methods_at - c.cp.end);
@@ -494,7 +523,7 @@ int classfile_probe_class(uint8_t **out, size_t *out_len)
 	wr_u4(&w, 0xCAFEBABEu);
 	wr_u2(&w, 0);
 	wr_u2(&w, 52);
-	wr_u2(&w, 5 + 2 * CF_NPROBE);               /* constant_pool_count */
+	wr_u2(&w, 9 + 2 * CF_NPROBE);               /* constant_pool_count */
 	write_utf8(&w, CLASSFILE_PROBE_CLASS);      /* #1 */
 	wr_u1(&w, CP_CLASS); wr_u2(&w, 1);          /* #2 Class #1: this */
 	write_utf8(&w, "java/lang/Object");         /* #3 */
@@ -503,11 +532,22 @@ int classfile_probe_class(uint8_t **out, size_t *out_len)
 		write_utf8(&w, classfile_probe_methods[i].name);
 		write_utf8(&w, classfile_probe_methods[i].desc);
 	}
+	const uint32_t fields = 5 + 2 * CF_NPROBE;  /* name, descriptor of lost, then overflows's */
+	write_utf8(&w, CLASSFILE_LOST_NAME);
+	write_utf8(&w, CLASSFILE_LOST_DESC);
+	write_utf8(&w, CLASSFILE_OVERFLOWS_NAME);
+	write_utf8(&w, CLASSFILE_OVERFLOWS_DESC);
 	wr_u2(&w, 0x0031);                          /* public final super */
 	wr_u2(&w, 2);
 	wr_u2(&w, 4);
 	wr_u2(&w, 0);                               /* interfaces */
-	wr_u2(&w, 0);                               /* fields */
+	wr_u2(&w, 2);                               /* fields, each public static */
+	for (uint32_t i = 0; i < 2; i++) {
+		wr_u2(&w, 0x0009);
+		wr_u2(&w, fields + 2 * i);
+		wr_u2(&w, fields + 2 * i + 1);
+		wr_u2(&w, 0);
+	}
 	wr_u2(&w, CF_NPROBE);                       /* methods, each: */
 	for (int i = 0; i < CF_NPROBE; i++) {
 		wr_u2(&w, 0x0109);                  /* public static native */

@@ -15,7 +15,13 @@
  *    site to `Probe.retX(value, site)` (retV for void); and a handler for any
  *    throwable over the whole body (in a constructor only where `this` is
  *    initialized, preinit.h) that calls `Probe.thrown(throwable, site)` and
- *    rethrows it.
+ *    rethrows it. A report that fails there (a StackOverflowError: the call
+ *    found no stack left) is counted without a call by a second handler
+ *    over that call: `Probe.lost[site / CLASSFILE_LOST_ROW][site %
+ *    CLASSFILE_LOST_ROW] += 1; Probe.overflows += 1`, then it rethrows what
+ *    the call threw. An exit's site must be below CLASSFILE_SITES_MAX (the
+ *    method is refused otherwise); the agent makes the rows before a class
+ *    with the site is defined.
  *  - lines: SELECT_LINES, when given, is asked once per method with code and
  *    a LineNumberTable about its lines (each distinct line once, by
  *    increasing number); a line given a site gets `Probe.enter(site)` in front
@@ -53,6 +59,13 @@
 #include <stdint.h>
 
 #define CLASSFILE_PROBE_CLASS "stapjava/Probe"
+/* Probe's static fields that count the exits whose report failed (above) */
+#define CLASSFILE_LOST_NAME "lost"
+#define CLASSFILE_LOST_DESC "[[I"
+#define CLASSFILE_OVERFLOWS_NAME "overflows"
+#define CLASSFILE_OVERFLOWS_DESC "I"
+#define CLASSFILE_LOST_ROW 4096u
+#define CLASSFILE_SITES_MAX (4096u * 1024u)
 
 /* The static native methods of stapjava.Probe, in one table that the
  * rewriter (constants, calls) and the agent (RegisterNatives) both read. */
@@ -96,7 +109,9 @@ int classfile_inject(const uint8_t *in, size_t len, const struct classfile_hooks
 		     uint8_t **out, size_t *out_len, const char **why);
 
 /* The class the calls go to: public final stapjava.Probe (version 52) with
- * the methods of classfile_probe_methods, all public static native. *OUT is
+ * the methods of classfile_probe_methods, all public static native, and the
+ * public static fields `lost` and `overflows` (null and 0 until the agent
+ * sets them). *OUT is
  * malloc()ed; 0 or -ENOMEM. */
 int classfile_probe_class(uint8_t **out, size_t *out_len);
 

@@ -200,11 +200,39 @@ static void build_exit(const struct codeattr_ctx *c, uint8_t op, struct cf_wr *w
 	put_call(w, c, e->fn);
 }
 
+/* The catch-all (8 bytes) and, right after it, the handler over its call
+ * of Probe.thrown (CODEATTR_COUNT_AT): a report that failed there, with no
+ * stack left for the call (a StackOverflowError), is counted without a
+ * call, and what the call threw goes on. */
 static void build_handler(const struct codeattr_ctx *c, struct cf_wr *w)
 {
+	const uint32_t row = (uint32_t)c->site_id / CLASSFILE_LOST_ROW;
+	const uint32_t col = (uint32_t)c->site_id % CLASSFILE_LOST_ROW;
+
 	wr_u1(w, OP_DUP);
 	put_site(w, c);
 	put_call(w, c, CF_THROWN);
+	wr_u1(w, OP_ATHROW);
+	/* Probe.lost[row][col]++ */
+	wr_u1(w, OP_GETSTATIC);
+	wr_u2(w, c->lost_field);
+	wr_u1(w, OP_SIPUSH);
+	wr_u2(w, row);
+	wr_u1(w, OP_AALOAD);
+	wr_u1(w, OP_SIPUSH);
+	wr_u2(w, col);
+	wr_u1(w, OP_DUP2);
+	wr_u1(w, OP_IALOAD);
+	wr_u1(w, OP_ICONST_1);
+	wr_u1(w, OP_IADD);
+	wr_u1(w, OP_IASTORE);
+	/* Probe.overflows++: the agent looks at the rows when it changes */
+	wr_u1(w, OP_GETSTATIC);
+	wr_u2(w, c->overflows_field);
+	wr_u1(w, OP_ICONST_1);
+	wr_u1(w, OP_IADD);
+	wr_u1(w, OP_PUTSTATIC);
+	wr_u2(w, c->overflows_field);
 	wr_u1(w, OP_ATHROW);
 }
 
@@ -414,7 +442,7 @@ struct built {
 	size_t prologue_len;
 	uint8_t exits[6][8];
 	size_t exit_len[6];
-	uint8_t handler[16];     /* the catch-all; in constructors, a second copy for before super() */
+	uint8_t handler[2 * CODEATTR_HANDLER_LEN];   /* the catch-all; in constructors, a second copy for before super() */
 	uint32_t handler_len;    /* of one copy */
 	bool post_handler;       /* the first copy, for code where `this` is initialized */
 	bool pre_handler;        /* the copy after it, for code before this()/super() returns */
@@ -605,6 +633,8 @@ static int plan(struct method *m, struct built *b)
 	b->pre_handler = b->pre && preinit_keeps_this(m, b->pre);
 	if (!b->post_handler && !b->pre_handler)
 		return 0;   /* every path throws before `this` is initialized, out of reach */
+	if (c->site_id < 0 || (uint32_t)c->site_id >= CLASSFILE_SITES_MAX)
+		return refuse(m, -ENOTSUP, "a site id past the lost count's rows");
 	struct cf_wr h = { 0 };
 	build_handler(c, &h);
 	if (h.err)
@@ -626,8 +656,8 @@ static int plan(struct method *m, struct built *b)
  * this()/super() call to the second, whose frame holds uninitializedThis
  * (the verifier lets such a handler only throw, which it does); the call
  * itself to none (preinit.h says why). */
-static void write_handler_entries(struct method *m, const struct built *b, struct cf_wr *w,
-				  uint32_t *count)
+static void write_body_entries(struct method *m, const struct built *b, struct cf_wr *w,
+			       uint32_t *count)
 {
 	uint32_t handler = codeedit_insert_at(m->layout, b->handler_k);
 	uint32_t body = b->prologue ? codeedit_insert_at(m->layout, 0) + (uint32_t)b->prologue_len : 0;
@@ -665,14 +695,31 @@ static void write_handler_entries(struct method *m, const struct built *b, struc
 	}
 }
 
+/* The entries over the body, then each copy's entry over its call of
+ * Probe.thrown, to the count after it (build_handler). */
+static void write_handler_entries(struct method *m, const struct built *b, struct cf_wr *w,
+				  uint32_t *count)
+{
+	uint32_t copy = codeedit_insert_at(m->layout, b->handler_k);
+
+	write_body_entries(m, b, w, count);
+	for (int k = 0; k < b->post_handler + b->pre_handler; k++, copy += b->handler_len) {
+		wr_u2(w, copy + CODEATTR_THROWN_CALL_AT);
+		wr_u2(w, copy + CODEATTR_THROWN_CALL_AT + 3);
+		wr_u2(w, copy + CODEATTR_COUNT_AT);
+		wr_u2(w, 0);
+		(*count)++;
+	}
+}
+
 static uint32_t new_max_stack(const struct method *m, const struct built *b)
 {
 	uint32_t s = m->max_stack;
 
 	if (m->c->exit)
 		s += 3;                  /* dup2 of the value, the site */
-	if (b->has_handler && s < 3)
-		s = 3;                   /* the throwable, its dup, the site */
+	if (b->has_handler && s < 5)
+		s = 5;                   /* the throwable, then a row, its index, their dup2 */
 	if (m->c->enter && s < 2)
 		s = 2;                   /* a long argument, or the site and enterArgs's answer */
 	if (m->c->nlines && s < m->max_stack + 1)
@@ -716,11 +763,15 @@ static int write_frames(struct method *m, const struct built *b, const struct at
 	uint32_t handler = b->has_handler ? codeedit_insert_at(m->layout, b->handler_k) : 0;
 	struct sm_type thrown = { SM_T_OBJECT, (uint16_t)c->throwable };
 	struct sm_type uninit_this = { SM_T_UNINIT_THIS, 0 };
-	if (rc == 0 && b->post_handler)
-		rc = stackmap_add(&sm, handler, SM_FULL, NULL, 0, &thrown, 1);
-	if (rc == 0 && b->pre_handler)
-		rc = stackmap_add(&sm, handler + (b->post_handler ? b->handler_len : 0), SM_FULL,
-				  &uninit_this, 1, &thrown, 1);
+	/* each copy and the count after its call have the same frame */
+	uint32_t pre = handler + (b->post_handler ? b->handler_len : 0);
+	static const uint32_t entry[2] = { 0, CODEATTR_COUNT_AT };
+	for (int k = 0; k < 2; k++) {
+		if (rc == 0 && b->post_handler)
+			rc = stackmap_add(&sm, handler + entry[k], SM_FULL, NULL, 0, &thrown, 1);
+		if (rc == 0 && b->pre_handler)
+			rc = stackmap_add(&sm, pre + entry[k], SM_FULL, &uninit_this, 1, &thrown, 1);
+	}
 	if (rc == 0 && sm.n)
 		rc = stackmap_encode(&sm, map_pc, m->layout, &body, &blen);
 	if (rc == 0 && sm.n) {

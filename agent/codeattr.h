@@ -20,6 +20,14 @@
 #include "cfpool.h"
 #include "classfile.h"
 
+/* The handler after the body (classfile.h), one copy: the catch-all from
+ * 0 (its call of Probe.thrown at CODEATTR_THROWN_CALL_AT, 3 bytes), then
+ * the count of a failed report from CODEATTR_COUNT_AT, which a handler
+ * entry over that call reaches; both rethrow with their last byte. */
+#define CODEATTR_HANDLER_LEN 32u
+#define CODEATTR_THROWN_CALL_AT 4u
+#define CODEATTR_COUNT_AT 8u
+
 /* A line's call: in front of the instruction at PC, Probe.enter with the
  * Integer constant SITE. */
 struct codeattr_line {
@@ -36,9 +44,11 @@ struct codeattr_ctx {
 	bool enter, exit;
 	/* constant-pool indices of what the calls use */
 	uint32_t site;               /* Integer: the site id */
+	int32_t site_id;             /* its value (the lost count's row and column) */
 	uint32_t probe[CF_NPROBE];   /* Methodrefs */
 	uint32_t throwable;          /* Class java/lang/Throwable */
 	uint32_t smt_name;           /* Utf8 "StackMapTable" */
+	uint32_t lost_field, overflows_field;   /* Fieldrefs (with exits) */
 	const struct codeattr_line *lines;   /* by increasing pc */
 	size_t nlines;
 	/* Integer constants of the notify()V [0] and notifyAll()V [1] call

@@ -390,6 +390,19 @@ int conn_queue_locked(struct conn *c, struct wire_event *ev)
 	return rc;
 }
 
+void conn_count_unreported(uint32_t want, uint64_t n)
+{
+	for (uint32_t w = want; w; w &= w - 1) {
+		struct conn *c = &conns[__builtin_ctz(w)];
+		pthread_mutex_lock(&c->lock);
+		if (c->active && !c->ended) {
+			c->dropped += n;
+			c->unreported += n;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
 unsigned conn_serial_newest(void)
 {
 	return __atomic_load_n(&conn_serial_next, __ATOMIC_RELAXED);
@@ -440,7 +453,7 @@ struct conn *conn_open(int fd, pid_t pid, uid_t uid, size_t bufsize)
 		c->sending = c->out_blocked = false;
 		c->out_cap = bufsize;
 		c->seq = c->acked_seq = 0;
-		c->dropped = c->lost_sent = c->sync_timeouts = 0;
+		c->dropped = c->lost_sent = c->sync_timeouts = c->unreported = 0;
 		c->want_flush_close = false;
 		c->ended = false;
 		c->opened_gen = atomic_fetch_add(&conn_generation, 1) + 1;
@@ -467,9 +480,12 @@ void conn_close(struct conn *c, const char *why)
 	if (c->sync_timeouts)
 		sj_warn("conn#%u: %llu synchronous events were not acknowledged in time",
 			c->serial, (unsigned long long)c->sync_timeouts);
-	if (c->dropped)
+	if (c->dropped > c->unreported)
 		sj_info("conn#%u: %llu events dropped in total (buffer full)", c->serial,
-			(unsigned long long)c->dropped);
+			(unsigned long long)(c->dropped - c->unreported));
+	if (c->unreported)
+		sj_info("conn#%u: %llu method.return lost in total (no stack left to report them)",
+			c->serial, (unsigned long long)c->unreported);
 	sj_info("conn#%u (pid %ld uid %ld) closed: %s", c->serial, (long)c->peer_pid,
 		(long)c->peer_uid, why);
 	close(c->fd);

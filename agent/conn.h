@@ -79,6 +79,7 @@ struct conn {
 	bool out_blocked;
 	uint64_t seq, acked_seq;
 	uint64_t dropped, lost_sent;
+	uint64_t unreported;     /* of dropped: exits whose report found no stack (overflow.h) */
 	uint64_t sync_timeouts;
 	/* the plain method events taken for it (evtemplate.h), made empty at
 	 * its open; NULL without memory (each is encoded then) */
@@ -115,6 +116,10 @@ static inline size_t conn_queued(const struct conn *c)
 {
 	return c->out_len - c->out_head;
 }
+/* N more events lost for each active connection in CONNS (a bit per slot)
+ * that were never queued: exits whose report found no stack (overflow.h).
+ * The next Lost says them. Takes each connection's lock. */
+void conn_count_unreported(uint32_t conns, uint64_t n);
 /* Under c->lock: the events dropped that no Lost has told the peer of yet. */
 static inline uint64_t conn_lost_unsaid(const struct conn *c)
 {

@@ -12,6 +12,7 @@
 
 #include "agent.h"
 #include "classfile.h"
+#include "codeattr.h"
 #include "conn.h"
 #include "emit.h"
 #include "io.h"
@@ -23,6 +24,7 @@
 #include "natwrap.h"
 #include "nomatch.h"
 #include "notifysites.h"
+#include "overflow.h"
 #include "pattern.h"
 #include "probe.h"
 #include "records.h"
@@ -72,6 +74,7 @@ static bool class_modifiable(jclass klass)
 
 /* ---- the class-file hook */
 struct hook_ctx {
+	JNIEnv *jni;
 	const char *sig;
 	const char *dotted;
 	bool methods;            /* a registration may select a method of the class */
@@ -129,6 +132,12 @@ static void pick_method(struct hook_ctx *h, const char *wire, size_t n, const ch
 	int32_t site = new_site(h, wire, n, "method");
 	if (site < 0)
 		return;
+	/* the count of its returns that find no stack to report (overflow.h) */
+	if ((events & WIRE_METHOD_RETURN) && overflow_row_ready(h->jni, site) < 0) {
+		sj_warn("method %s cannot have injected calls (out of memory)", wire);
+		record_names_add(&h->rn, wire, n, REC_REFUSED);
+		return;
+	}
 	pick->site = site;
 	pick->enter = events & WIRE_METHOD_ENTER;
 	pick->exit = events & WIRE_METHOD_RETURN;
@@ -328,7 +337,7 @@ void JNICALL cb_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass class_bei
 	/* as agent_class_signature() gives it for the same class */
 	len = mutf8_to_utf8(sig, len + 2, MUTF8_NAME) - 2;
 	sig[len + 2] = '\0';
-	struct hook_ctx h = { .sig = sig, .methods = act && conns_want_method_class(sig, METHOD_EVENTS),
+	struct hook_ctx h = { .jni = jni, .sig = sig, .methods = act && conns_want_method_class(sig, METHOD_EVENTS),
 			      .notify = act ? notifysites_wanted() : 0 };
 	uint8_t *wrapped = NULL, *out = NULL;
 	size_t wrapped_len = 0, out_len = 0;
@@ -473,7 +482,13 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 {
-	static const uint8_t shape[8] = { 0x59, 0x13, 0, 0, 0xb8, 0, 0, 0xbf };
+	/* one copy (codeattr.h, build_handler) by its opcodes; 0 stands for an operand */
+	static const uint8_t shape[CODEATTR_HANDLER_LEN] = {
+		0x59, 0x13, 0, 0, 0xb8, 0, 0, 0xbf,     /* dup; ldc_w site; invokestatic thrown; athrow */
+		0xb2, 0, 0, 0x11, 0, 0, 0x32, 0x11, 0, 0, 0x5c, 0x2e, 0x04, 0x60, 0x4f,   /* lost[row][col]++ */
+		0xb2, 0, 0, 0x04, 0x60, 0xb3, 0, 0, 0xbf,                               /* overflows++; athrow */
+	};
+	const jlocation len = CODEATTR_HANDLER_LEN;
 	jvmtiEnv *jv = agent.jvmti;
 	jlocation start = 0, end = 0;
 	unsigned char *code = NULL;
@@ -483,19 +498,22 @@ bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 	if (!records_count() || !method ||
 	    (*jv)->GetMethodLocation(jv, method, &start, &end) != JVMTI_ERROR_NONE)
 		return false;
-	jlocation at = rethrow ? end : end - 7;
-	if ((location != at && location != at - 8) || !agent.caps.can_get_bytecodes ||
+	/* the last copy ends the code; a constructor's other copy is just before it */
+	const jlocation last = end + 1 - len;
+	const bool other = location < last;
+	const jlocation at = location - (other ? last - len : last);
+	const bool where = at >= 0 && (rethrow ? at == CODEATTR_THROWN_CALL_AT || at == CODEATTR_COUNT_AT - 1 ||
+							 at == len - 1
+					       : at == 0 || at == CODEATTR_COUNT_AT);
+	if (!where || !agent.caps.can_get_bytecodes ||
 	    (*jv)->GetBytecodes(jv, method, &n, &code) != JVMTI_ERROR_NONE)
 		return false;
-	/* dup; ldc_w site; invokestatic Probe.thrown; athrow: the last 8 bytes,
-	 * and in a constructor the same 8 before them (the copy for the code
-	 * before super(), codeattr.c) */
-	if (n >= 8 && end == n - 1) {
+	if (n >= len && end == n - 1) {
 		ours = true;
-		for (int i = 0; i < 8; i++)
-			ours &= shape[i] == 0 || code[n - 8 + i] == shape[i];
-		if (ours && location != at)
-			ours = n >= 16 && location == at - 8 && memcmp(code + n - 16, code + n - 8, 8) == 0;
+		for (jlocation i = 0; i < len; i++)
+			ours &= shape[i] == 0 || code[n - len + i] == shape[i];
+		if (ours && other)
+			ours = n >= 2 * len && memcmp(code + n - 2 * len, code + n - len, (size_t)len) == 0;
 	}
 	(*jv)->Deallocate(jv, code);
 	return ours;

@@ -61,9 +61,10 @@ enum inject_cover {
 };
 enum inject_cover inject_covers(JNIEnv *jni, jclass klass, const char *sig, const struct mentry *e,
 				uint8_t events);
-/* Is LOCATION of METHOD the catch (the start) or the RETHROW (the athrow) of
- * the handler that reports an exceptional exit (either copy in a
- * constructor)? Its Exception and
+/* Is LOCATION of METHOD a catch (the start of the catch-all or of its
+ * count) or, with RETHROW, a throw (the call of Probe.thrown that found no
+ * stack, either athrow) of the handler that reports an exceptional exit
+ * (either copy in a constructor; codeattr.h)? Its Exception and
  * ExceptionCatch events are not the program's: cb_exception.c drops them. */
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow);
 /* From ClassPrepare, before fallback.h looks at the class: a class whose

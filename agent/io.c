@@ -24,6 +24,7 @@
 #include "jfr.h"
 #include "jvmti_events.h"
 #include "listener.h"
+#include "overflow.h"
 #include "log.h"
 #include "tbuf.h"
 #include "wire.h"
@@ -612,6 +613,7 @@ static void JNICALL io_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 		}
 		/* the threads' own buffers first: what they hold goes out in this round */
 		conn_take_thread_buffers();
+		overflow_poll(jni);
 		inthread_tell_unseen();
 		/* write everything queued, not only where poll said so: events arrive all the time */
 		/* lingering pays only while bytes go out: a peer that reads nothing

@@ -47,7 +47,7 @@ agent_libstapjava_la_SOURCES = \
 	agent/fallback.c agent/fallback.h \
 	agent/sites.c agent/sites.h \
 	agent/records.c agent/records.h \
-	agent/probe.c agent/probe.h \
+	agent/probe.c agent/probe.h agent/overflow.c agent/overflow.h \
 	agent/inject.c agent/inject.h \
 	agent/natwrap.c agent/natwrap.h \
 	agent/scratch.c agent/scratch.h \

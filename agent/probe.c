@@ -12,6 +12,7 @@
 #include "emit.h"
 #include "inject.h"
 #include "log.h"
+#include "overflow.h"
 #include "sites.h"
 
 static jclass probe_class;            /* global ref, once defined */
@@ -216,26 +217,10 @@ static void JNICALL p_ret_f(JNIEnv *jni, jclass k, jfloat v, jint site) { ret(jn
 static void JNICALL p_ret_d(JNIEnv *jni, jclass k, jdouble v, jint site) { ret(jni, site, (jvalue){ .d = v }, false, false); }
 static void JNICALL p_ret_l(JNIEnv *jni, jclass k, jobject v, jint site) { ret(jni, site, (jvalue){ .l = v }, false, false); }
 
-/* A StackOverflowError unwinds probed frames: those nearest the overflow
- * may have found no stack left to report their exit (their handler's call
- * of Probe.thrown overflows again, and the JVM pops the frame), and nothing
- * counts them. So that such a missing return is not silent, each connection
- * that wants the returns is told once (a Notice). Only on such an error;
- * native code here has the stack HotSpot keeps for native calls. */
-static void tell_overflow(uint32_t want, const char *method)
-{
-	static uint64_t told[AGENT_MAX_CONNS];
-	uint32_t tell = emit_tell_once(told, want);
-
-	if (tell)
-		emit_notice(tell, "a StackOverflowError unwound probed frames (%s among them): the "
-			    "method.return of those nearest the overflow may be missing, uncounted (their "
-			    "report found no stack left)", method);
-}
-
+/* A frame whose call here finds no stack left (a StackOverflowError) is
+ * counted by the handler over the call instead (overflow.h). */
 static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 {
-	static const char overflow[] = "Ljava/lang/StackOverflowError;";
 	struct mmatch m;
 	struct emission em;
 	struct scratch *s;
@@ -245,12 +230,7 @@ static void JNICALL p_thrown(JNIEnv *jni, jclass k, jthrowable t, jint site)
 	s->ev.popped = true;
 	capture_object(jni, s, t, &s->ev.retval);
 	em.ret_captured = true;
-	const bool overflowed = s->ev.retval.type == WIRE_T_OBJECT &&
-				s->ev.retval.str.len == sizeof overflow - 1 &&
-				memcmp(s->ev.retval.str.ptr, overflow, sizeof overflow - 1) == 0;
 	finish(&em, s);
-	if (overflowed)
-		tell_overflow(m.conns[MC_RETURN], m.e->name);
 }
 
 /* In front of a call of Object.notify()V or notifyAll()V (notifysites.h):
@@ -309,6 +289,12 @@ int probe_define(JNIEnv *jni)
 		sj_warn("method events cannot be injected: class %s cannot be defined (another "
 			"version of it is loaded?)", CLASSFILE_PROBE_CLASS);
 		return -EPERM;
+	}
+	int rc = overflow_setup(jni, cls);
+	if (rc < 0) {
+		sj_warn("method events cannot be injected: class %s has no %s field of ours (%s)",
+			CLASSFILE_PROBE_CLASS, CLASSFILE_LOST_NAME, rc == -ENOMEM ? "out of memory" : "another version of it is loaded?");
+		return rc;
 	}
 	probe_class = (*jni)->NewGlobalRef(jni, cls);
 	if ((*jni)->GetVersion(jni) >= JNI_VERSION_9) {

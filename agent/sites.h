@@ -21,10 +21,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "classfile.h"
 #include "generation.h"
 #include "mcache.h"
 
-#define SITES_MAX (4096u * 1024u)
+/* an exit's site has a lost count (classfile.h) */
+#define SITES_MAX CLASSFILE_SITES_MAX
 
 int32_t sites_new(const struct mentry *e);
 /* Fill *M (e and conns[MC_ENTER], conns[MC_RETURN]) for SITE. 0 or -errno. */

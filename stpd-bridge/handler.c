@@ -122,8 +122,9 @@ void handler_report_silent(const struct handler *h)
 
 	jfrfeed_end(h->jfr);
 	if (h->lost)
-		sj_warn("pid %d: the agent dropped %llu events in this session (its queue was full: "
-			"give it more room with bufsize=, or ask for fewer events)", (int)h->pid,
+		sj_warn("pid %d: the agent dropped %llu events in this session (its queue was full, unless "
+			"a warning above says why: give it more room with bufsize=, or ask for fewer events)",
+			(int)h->pid,
 			(unsigned long long)h->lost);
 	if (!h->hits)
 		return;

@@ -255,7 +255,7 @@ static void put_probe_ref(struct bb *b, uint32_t count, uint32_t at, uint32_t i)
 /* The appended constants for a pool of COUNT entries (see the enum above);
  * with NOTIFY, Probe.notify's four after them, before the Integers. */
 static void put_probe_constants(struct bb *b, uint32_t count, bool smt_utf8, bool notify,
-				const int32_t *sites, size_t n)
+				const int32_t *sites, size_t n, bool exits)
 {
 	cp_utf8(b, "stapjava/Probe");			/* count */
 	bb_u1(b, 7); bb_u2(b, count);			/* count+1: Class */
@@ -270,6 +270,18 @@ static void put_probe_constants(struct bb *b, uint32_t count, bool smt_utf8, boo
 	for (size_t i = 0; i < n; i++) {
 		bb_u1(b, 3);
 		bb_u4(b, (uint32_t)sites[i]);
+	}
+	if (exits) {
+		/* after the Integers: Probe.lost [[I, Probe.overflows I (FIELDS) */
+		uint32_t at = count + APPENDED + smt_utf8 + 4u * notify + (uint32_t)n;
+		cp_utf8(b, "lost");
+		cp_utf8(b, "[[I");
+		bb_u1(b, 12); bb_u2(b, at); bb_u2(b, at + 1);
+		bb_u1(b, 9); bb_u2(b, count + 1); bb_u2(b, at + 2);
+		cp_utf8(b, "overflows");
+		cp_utf8(b, "I");
+		bb_u1(b, 12); bb_u2(b, at + 4); bb_u2(b, at + 5);
+		bb_u1(b, 9); bb_u2(b, count + 1); bb_u2(b, at + 6);
 	}
 }
 
@@ -317,6 +329,7 @@ struct cls {
 	/* an expected output: the appended constants, with these sites */
 	bool probe;
 	bool notify;			/* with Probe.notify's constants */
+	bool exits;			/* with Probe's fields' (a method picked for exit) */
 	const int32_t *sites;
 	size_t nsites;
 };
@@ -408,11 +421,12 @@ static void build_class(struct bb *b, const struct cls *c)
 	bb_u4(b, 0xCAFEBABE);
 	bb_u2(b, 0);
 	bb_u2(b, c->major ? c->major : 52);
-	bb_u2(b, count + (c->probe ? APPENDED + c->no_smt_utf8 + 4u * c->notify + (uint32_t)c->nsites : 0));
+	bb_u2(b, count + (c->probe ? APPENDED + c->no_smt_utf8 + 4u * c->notify + (uint32_t)c->nsites +
+				     8u * c->exits : 0));
 	put_base_pool(b, !c->no_smt_utf8);
 	bb_bytes(b, c->cp_extra, c->cp_extra_len);
 	if (c->probe)
-		put_probe_constants(b, count, c->no_smt_utf8, c->notify, c->sites, c->nsites);
+		put_probe_constants(b, count, c->no_smt_utf8, c->notify, c->sites, c->nsites, c->exits);
 	bb_u2(b, 0x0021);		/* access */
 	bb_u2(b, C_THIS);
 	bb_u2(b, C_OBJ);
@@ -597,6 +611,8 @@ static void expect_class(const struct cls *in_cls, const struct method *expected
 	ec.probe = true;
 	ec.sites = sites;
 	ec.nsites = nsites;
+	for (size_t i = 0; i < npicks; i++)
+		ec.exits |= picks[i].site >= 0 && picks[i].exit;
 	build_class(&in, in_cls);
 	build_class(&exp, &ec);
 	struct sel s = { .picks = picks, .npicks = npicks };
@@ -621,11 +637,25 @@ static void expect_one(const struct method *m, const struct method *em, struct c
 #define EXIT(s) ((struct classfile_pick){ .site = (s), .exit = true })
 #define BOTH(s) ((struct classfile_pick){ .site = (s), .enter = true, .exit = true })
 
-/* The handler appended after the body (8 bytes) and its frame. */
-#define HANDLER(site) 0x59, 0x13, U2(site), 0xb8, U2(M_THROWN), 0xbf
-#define HANDLER_FRAME(delta) 255, U2(delta), 0, 0, 0, 1, 7, U2(THROWABLE)
+/* The handler appended after the body (32 bytes): the catch-all (SITE the
+ * site's Integer), then from 8 the count of a report that found no stack,
+ * Probe.lost[ID / 4096][ID % 4096]++ and Probe.overflows++ (ID the site's
+ * value; FIELDS the first of Probe's field constants, after the Integers). */
+#define COUNT_CODE(id, fields) \
+	0xb2, U2((fields) + 3), 0x11, U2((id) / 4096), 0x32, 0x11, U2((id) % 4096), 0x5c, 0x2e, 0x04, \
+	0x60, 0x4f, 0xb2, U2((fields) + 7), 0x04, 0x60, 0xb3, U2((fields) + 7), 0xbf
+#define HANDLER_AT(site, id, fields) 0x59, 0x13, U2(site), 0xb8, U2(M_THROWN), 0xbf, \
+	COUNT_CODE(id, fields)
+/* the usual class: the base pool, one Integer */
+#define HANDLER(site, id) HANDLER_AT(site, id, SITE0 + 1)
+/* Its entry over the call of thrown, for a copy at H. */
+#define COUNT_ENTRY(h) { (h) + 4, (h) + 7, (h) + 8, 0 }
+/* Its two frames, the catch-all's DELTA after the frame before. */
+#define HANDLER_FRAME(delta) 255, U2(delta), 0, 0, 0, 1, 7, U2(THROWABLE), \
+	255, U2(7), 0, 0, 0, 1, 7, U2(THROWABLE)
 /* A constructor's second copy, for code before super(): locals [uninitializedThis]. */
-#define PRE_HANDLER_FRAME(delta) 255, U2(delta), 0, 1, 6, 0, 1, 7, U2(THROWABLE)
+#define PRE_HANDLER_FRAME(delta) 255, U2(delta), 0, 1, 6, 0, 1, 7, U2(THROWABLE), \
+	255, U2(7), 0, 1, 6, 0, 1, 7, U2(THROWABLE)
 
 /* ------------------------------------------------------------ enter */
 
@@ -1137,21 +1167,24 @@ static void test_exit_each_return(void **state)
 	static const uint8_t c_v[] = { 0xb1 };			/* return */
 	/* 0: the value  1: dup  2: ldc_w site  5: invokestatic retX  8: xreturn
 	 * 9: the handler (to 17); catch-all [0, 9) -> 9 */
+	/* Probe's fields after the six Integers; the largest site a lost count
+	 * has, row 1023 column 4095; 65536, row 16 column 0 */
+	enum { F = SITE0 + 6, TOP = 4096 * 1024 - 1 };
 	static const uint8_t e_i[] = { 0x04, 0x59, 0x13, U2(SITE0 + 0), 0xb8, U2(M_RET_I), 0xac,
-				       HANDLER(SITE0 + 0) };
+				       HANDLER_AT(SITE0 + 0, 100, F) };
 	static const uint8_t e_j[] = { 0x0a, 0x5c, 0x13, U2(SITE0 + 1), 0xb8, U2(M_RET_J), 0xad,
-				       HANDLER(SITE0 + 1) };
+				       HANDLER_AT(SITE0 + 1, 101, F) };
 	static const uint8_t e_f[] = { 0x0c, 0x59, 0x13, U2(SITE0 + 2), 0xb8, U2(M_RET_F), 0xae,
-				       HANDLER(SITE0 + 2) };
+				       HANDLER_AT(SITE0 + 2, TOP, F) };
 	static const uint8_t e_d[] = { 0x0f, 0x5c, 0x13, U2(SITE0 + 3), 0xb8, U2(M_RET_D), 0xaf,
-				       HANDLER(SITE0 + 3) };
+				       HANDLER_AT(SITE0 + 3, 65536, F) };
 	static const uint8_t e_a[] = { 0x01, 0x59, 0x13, U2(SITE0 + 4), 0xb8, U2(M_RET_L), 0xb0,
-				       HANDLER(SITE0 + 4) };
-	/* 0: ldc_w site  3: invokestatic retV  6: return  7: the handler (to 15) */
+				       HANDLER_AT(SITE0 + 4, 0, F) };
+	/* 0: ldc_w site  3: invokestatic retV  6: return  7: the handler (to 39) */
 	static const uint8_t e_v[] = { 0x13, U2(SITE0 + 5), 0xb8, U2(M_RET_V), 0xb1,
-				       HANDLER(SITE0 + 5) };
-	static const struct xentry ex9[] = { { 0, 9, 9, 0 } };
-	static const struct xentry ex7[] = { { 0, 7, 7, 0 } };
+				       HANDLER_AT(SITE0 + 5, 7, F) };
+	static const struct xentry ex9[] = { { 0, 9, 9, 0 }, COUNT_ENTRY(9) };
+	static const struct xentry ex7[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t fr9[] = { HANDLER_FRAME(9) };
 	static const uint8_t fr7[] = { HANDLER_FRAME(7) };
 	const struct method ms[] = {
@@ -1168,29 +1201,29 @@ static void test_exit_each_return(void **state)
 		  .pre_attr = true, CODE(c_v) },
 	};
 	const struct method ems[] = {
-		{ .access = 0x0009, .name = C_M, .desc = C_DESC_I, .has_code = true, .max_stack = 4,
-		  CODE(e_i), EX(ex9), FRAMES(fr9, 1) },
+		{ .access = 0x0009, .name = C_M, .desc = C_DESC_I, .has_code = true, .max_stack = 5,
+		  CODE(e_i), EX(ex9), FRAMES(fr9, 2) },
 		{ .access = 0x0009, .name = C_M, .desc = C_DESC_J, .has_code = true, .max_stack = 5,
-		  CODE(e_j), EX(ex9), FRAMES(fr9, 1) },
+		  CODE(e_j), EX(ex9), FRAMES(fr9, 2) },
 		ms[2],
-		{ .access = 0x0009, .name = C_M, .desc = C_DESC_F, .has_code = true, .max_stack = 4,
-		  CODE(e_f), EX(ex9), FRAMES(fr9, 1) },
+		{ .access = 0x0009, .name = C_M, .desc = C_DESC_F, .has_code = true, .max_stack = 5,
+		  CODE(e_f), EX(ex9), FRAMES(fr9, 2) },
 		ms[4],
 		{ .access = 0x0009, .name = C_M, .desc = C_DESC_D, .has_code = true, .max_stack = 5,
-		  CODE(e_d), EX(ex9), FRAMES(fr9, 1) },
+		  CODE(e_d), EX(ex9), FRAMES(fr9, 2) },
 		ms[6],
-		{ .access = 0x0009, .name = C_M, .desc = C_DESC_A, .has_code = true, .max_stack = 4,
-		  CODE(e_a), EX(ex9), FRAMES(fr9, 1) },
-		{ .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 3,
-		  .pre_attr = true, CODE(e_v), EX(ex7), FRAMES(fr7, 1) },
+		{ .access = 0x0009, .name = C_M, .desc = C_DESC_A, .has_code = true, .max_stack = 5,
+		  CODE(e_a), EX(ex9), FRAMES(fr9, 2) },
+		{ .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 5,
+		  .pre_attr = true, CODE(e_v), EX(ex7), FRAMES(fr7, 2) },
 	};
 	/* SELECT sees the 7 methods with code; the 5th says a site but neither
 	 * enter nor exit: not picked, no Integer */
 	static const struct classfile_pick picks[] = {
-		EXIT(100), EXIT(101), EXIT(0x7fffffff), EXIT(65536),
+		EXIT(100), EXIT(101), EXIT(TOP), EXIT(65536),
 		{ .site = 99 }, EXIT(0), EXIT(7),
 	};
-	static const int32_t sites[] = { 100, 101, 0x7fffffff, 65536, 0, 7 };
+	static const int32_t sites[] = { 100, 101, TOP, 65536, 0, 7 };
 	const struct cls c = { .methods = ms, .nmethods = 9 };
 	struct sel s;
 	expect_class(&c, ems, picks, 7, sites, 6, 6, &s);
@@ -1202,6 +1235,37 @@ static void test_exit_each_return(void **state)
 		assert_string_equal(s.desc[i], descs[i]);
 		assert_int_equal(s.access[i], i == 4 ? 0x0001 : 0x0009);
 	}
+}
+
+/* A site past the lost count's rows (4096 x 1024 sites) cannot count a
+ * report that found no stack: its exit is refused, the method left as it
+ * was; its enter alone needs no count and is rewritten. */
+static void test_exit_site_past_rows(void **state)
+{
+	(void)state;
+	static const uint8_t ret[] = { 0xb1 };
+	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				  .max_stack = 0, CODE(ret) };
+	const struct cls c = { .methods = &m, .nmethods = 1 };
+	struct bb in = { 0 };
+	build_class(&in, &c);
+	for (int both = 0; both <= 1; both++) {
+		const struct classfile_pick pick = { .site = 4096 * 1024, .enter = both, .exit = true };
+		struct sel s = { .picks = &pick, .npicks = 1 };
+		uint8_t sentinel, *out = &sentinel;
+		size_t out_len = 99;
+		const char *why = "unset";
+		assert_int_equal(inject(in.p, in.n, &s, &out, &out_len, &why), 0);
+		assert_ptr_equal(out, &sentinel);
+		assert_int_equal(s.refused, 1);
+		assert_string_equal(s.rname[0], "m");
+		assert_string_equal(s.rwhy[0], "a site id past the lost count's rows");
+	}
+	bb_free(&in);
+	static const uint8_t eenter[] = { 0x13, U2(SITE0), 0xb8, U2(M_ENTER), 0xb1 };
+	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
+				   .max_stack = 2, CODE(eenter) };
+	expect_one(&m, &em, ENTER(4096 * 1024));
 }
 
 /* enter and exit together: the catch-all starts at the end of the prologue,
@@ -1220,16 +1284,16 @@ static void test_enter_exit_handler_range(void **state)
 		0x13, U2(SITE0),		/* 22: ldc_w site */
 		0xb8, U2(M_RET_I),		/* 25: invokestatic retI */
 		0xac,				/* 28: ireturn (was 1) */
-		HANDLER(SITE0),			/* 29: the handler */
+		HANDLER(SITE0, 9),		/* 29: the handler */
 	};
-	static const struct xentry eex[] = { { 20, 29, 29, 0 } };
+	static const struct xentry eex[] = { { 20, 29, 29, 0 }, COUNT_ENTRY(29) };
 	/* same_frame at 20 (END), full_frame at 29 (delta 29 - 20 - 1 = 8) */
 	static const uint8_t eframes[] = { 20, HANDLER_FRAME(8) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_II, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_II, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 2) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 3) };
 	expect_one(&m, &em, BOTH(9));
 
 	/* no parameters: the range starts after the 6-byte prologue */
@@ -1238,15 +1302,15 @@ static void test_enter_exit_handler_range(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_ENTER),		/*  0: enter */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),		/*  6: retV */
 		0xb1,						/* 12: return (was 0) */
-		HANDLER(SITE0),					/* 13 */
+		HANDLER(SITE0, 9),				/* 13 */
 	};
-	static const struct xentry eex_v[] = { { 6, 13, 13, 0 } };
+	static const struct xentry eex_v[] = { { 6, 13, 13, 0 }, COUNT_ENTRY(13) };
 	static const uint8_t eframes_v[] = { HANDLER_FRAME(13) };
 	const struct method mv = { .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 0, .max_locals = 1, CODE(code_v) };
 	const struct method emv = { .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				    .max_stack = 3, .max_locals = 1, CODE(ecode_v), EX(eex_v),
-				    FRAMES(eframes_v, 1) };
+				    .max_stack = 5, .max_locals = 1, CODE(ecode_v), EX(eex_v),
+				    FRAMES(eframes_v, 2) };
 	expect_one(&mv, &emv, BOTH(9));
 }
 
@@ -1286,16 +1350,16 @@ static void test_branches(void **state)
 		0x9a, U2(-19),			/* 39: ifne -19 (-> 20, after the prologue) */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 42: before the return */
 		0xb1,				/* 48: return (was 16) */
-		HANDLER(SITE0),			/* 49 */
+		HANDLER(SITE0, 1),		/* 49 */
 	};
-	static const struct xentry eex[] = { { 20, 49, 49, 0 } };
+	static const struct xentry eex[] = { { 20, 49, 49, 0 }, COUNT_ENTRY(49) };
 	/* the frames at 0, 9, 16 now at 20, 35, 42 (deltas 20, 14, 6); the handler's at 49 */
 	static const uint8_t eframes[] = { 20, 14, 6, HANDLER_FRAME(6) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 3) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 4) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 5) };
 	expect_one(&m, &em, BOTH(1));
 }
 
@@ -1342,16 +1406,16 @@ static void test_switch_padding(void **state)
 		0x00,				/* 64: nop (was 52) */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 65 */
 		0xb1,				/* 71: return (was 53) */
-		HANDLER(SITE0),			/* 72 */
+		HANDLER(SITE0, 2),		/* 72 */
 	};
-	static const struct xentry eex[] = { { 6, 72, 72, 0 } };
+	static const struct xentry eex[] = { { 6, 72, 72, 0 }, COUNT_ENTRY(72) };
 	/* frames at 28, 35, 64, 65, and the handler's at 72 */
 	static const uint8_t eframes[] = { 28, 6, 28, 0, HANDLER_FRAME(6) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 0, CODE(code), FRAMES(frames, 4) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .max_locals = 0, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 5) };
+				   .max_stack = 5, .max_locals = 0, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 6) };
 	expect_one(&m, &em, BOTH(2));
 }
 
@@ -1369,10 +1433,15 @@ static void put_exit_v(uint8_t *p, uint16_t site)
 	memcpy(p, e, sizeof(e));
 }
 
-static void put_handler(uint8_t *p, uint16_t site)
+static void put_handler_at(uint8_t *p, uint16_t site, int32_t id, uint16_t fields)
 {
-	const uint8_t h[] = { HANDLER(site) };
+	const uint8_t h[] = { HANDLER_AT(site, id, fields) };
 	memcpy(p, h, sizeof(h));
+}
+
+static void put_handler(uint8_t *p, uint16_t site, int32_t id)
+{
+	put_handler_at(p, site, id, SITE0 + 1);
 }
 
 /* A goto that reached 32767 bytes ahead no longer fits 16 bits once 6 bytes
@@ -1387,24 +1456,24 @@ static void test_goto_widened(void **state)
 	code[32767] = 0xb1;
 	static const uint8_t frames[] = { 3, 251, U2(32763) };	/* same at 3, at 32767 */
 	/* 0: goto_w +32775  5: retV code  11: return  12..32774: nop
-	 * 32775: retV code  32781: return  32782: the handler (to 32790) */
-	uint8_t *ecode = code_buf(32790);
+	 * 32775: retV code  32781: return  32782: the handler (to 32814) */
+	uint8_t *ecode = code_buf(32814);
 	const uint8_t gw[] = { 0xc8, U4(32775) };
 	memcpy(ecode, gw, 5);
 	put_exit_v(ecode + 5, SITE0);
 	ecode[11] = 0xb1;
 	put_exit_v(ecode + 32775, SITE0);
 	ecode[32781] = 0xb1;
-	put_handler(ecode + 32782, SITE0);
-	static const struct xentry eex[] = { { 0, 32782, 32782, 0 } };
+	put_handler(ecode + 32782, SITE0, 4);
+	static const struct xentry eex[] = { { 0, 32782, 32782, 0 }, COUNT_ENTRY(32782) };
 	/* same at 5, at 32775 (delta 32769), the handler's at 32782 */
 	static const uint8_t eframes[] = { 5, 251, U2(32769), HANDLER_FRAME(6) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 0, .max_locals = 0, .code = code, .code_len = 32768,
 				  FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 3, .max_locals = 0, .code = ecode, .code_len = 32790,
-				   EX(eex), FRAMES(eframes, 3) };
+				   .max_stack = 5, .max_locals = 0, .code = ecode, .code_len = 32814,
+				   EX(eex), FRAMES(eframes, 4) };
 	expect_one(&m, &em, EXIT(4));
 	free(code);
 	free(ecode);
@@ -1416,21 +1485,22 @@ static void test_goto_widened(void **state)
 	static const uint8_t bframes[] = { 0, 0 };		/* same at 0 and 1 */
 	/* 0: nop  1: retV code  7: return  8..32773: nop  32774: goto_w -32774
 	 * 32779: the handler */
-	ecode = code_buf(32787);
+	ecode = code_buf(32811);
 	put_exit_v(ecode + 1, SITE0);
 	ecode[7] = 0xb1;
 	const uint8_t gb[] = { 0xc8, U4(-32774) };
 	memcpy(ecode + 32774, gb, 5);
-	put_handler(ecode + 32779, SITE0);
-	static const struct xentry bex[] = { { 0, 32779, 32779, 0 } };
-	/* same at 0, at 1 (the code before the return: delta 0), the handler's */
-	static const uint8_t ebframes[] = { 0, 0, 255, U2(32777), 0, 0, 0, 1, 7, U2(THROWABLE) };
+	put_handler(ecode + 32779, SITE0, 4);
+	static const struct xentry bex[] = { { 0, 32779, 32779, 0 }, COUNT_ENTRY(32779) };
+	/* same at 0, at 1 (the code before the return: delta 0), the handler's two */
+	static const uint8_t ebframes[] = { 0, 0, 255, U2(32777), 0, 0, 0, 1, 7, U2(THROWABLE),
+					    255, U2(7), 0, 0, 0, 1, 7, U2(THROWABLE) };
 	const struct method mb = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 0, .max_locals = 0, .code = code, .code_len = 32771,
 				   FRAMES(bframes, 2) };
 	const struct method emb = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				    .max_stack = 3, .max_locals = 0, .code = ecode, .code_len = 32787,
-				    EX(bex), FRAMES(ebframes, 3) };
+				    .max_stack = 5, .max_locals = 0, .code = ecode, .code_len = 32811,
+				    EX(bex), FRAMES(ebframes, 4) };
 	expect_one(&mb, &emb, EXIT(4));
 	free(code);
 	free(ecode);
@@ -1450,8 +1520,8 @@ static void test_conditional_branch_refused(void **state)
 	code[32768] = 0xb1;
 	static const uint8_t small[] = { 0xb1 };
 	static const uint8_t esmall[] = { 0x13, U2(SITE0 + 1), 0xb8, U2(M_RET_V), 0xb1,
-					  HANDLER(SITE0 + 1) };
-	static const struct xentry eex[] = { { 0, 7, 7, 0 } };
+					  HANDLER_AT(SITE0 + 1, 41, SITE0 + 2) };
+	static const struct xentry eex[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t eframes[] = { HANDLER_FRAME(7) };
 	const struct method ms[] = {
 		{ .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true, .max_stack = 1,
@@ -1461,8 +1531,8 @@ static void test_conditional_branch_refused(void **state)
 	};
 	const struct method ems[] = {
 		ms[0],
-		{ .access = 0x0009, .name = C_X, .desc = C_DESC_V, .has_code = true, .max_stack = 3,
-		  CODE(esmall), EX(eex), FRAMES(eframes, 1) },
+		{ .access = 0x0009, .name = C_X, .desc = C_DESC_V, .has_code = true, .max_stack = 5,
+		  CODE(esmall), EX(eex), FRAMES(eframes, 2) },
 	};
 	static const struct classfile_pick picks[] = { EXIT(40), EXIT(41) };
 	static const int32_t sites[] = { 40, 41 };	/* the refused method's stays unused */
@@ -1503,16 +1573,16 @@ static void test_jsr_widened_version_49(void **state)
 	code[32767] = 0x4b;
 	code[32768] = 0xa9;
 	/* 0: jsr_w +32775  5: retV code  11: return  12..32774: nop  32775: astore_0
-	 * 32776: ret 0  32778: the handler */
-	uint8_t *ecode = code_buf(32786);
+	 * 32776: ret 0  32778: the handler (to 32810) */
+	uint8_t *ecode = code_buf(32810);
 	const uint8_t jw[] = { 0xc9, U4(32775) };
 	memcpy(ecode, jw, 5);
 	put_exit_v(ecode + 5, SITE0);
 	ecode[11] = 0xb1;
 	ecode[32775] = 0x4b;
 	ecode[32776] = 0xa9;
-	put_handler(ecode + 32778, SITE0);
-	static const struct xentry eex[] = { { 0, 32778, 32778, 0 } };
+	put_handler_at(ecode + 32778, SITE0, 1, SITE0 + 2);
+	static const struct xentry eex[] = { { 0, 32778, 32778, 0 }, COUNT_ENTRY(32778) };
 	static const uint8_t small[] = { 0x1a, 0x3b, 0xb1 };	/* iload_0 istore_0 return */
 	static const uint8_t esmall[] = {
 		0x13, U2(SITE0 + 1), 0xb8, U2(M_ENTER_ARGS),	/*  0 */
@@ -1528,8 +1598,8 @@ static void test_jsr_widened_version_49(void **state)
 		  .max_locals = 1, CODE(small) },
 	};
 	const struct method ems[] = {
-		{ .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 4,
-		  .max_locals = 1, .code = ecode, .code_len = 32786, EX(eex) },
+		{ .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 5,
+		  .max_locals = 1, .code = ecode, .code_len = 32810, EX(eex) },
 		{ .access = 0x0009, .name = C_M, .desc = C_DESC_IV, .has_code = true, .max_stack = 2,
 		  .max_locals = 1, CODE(esmall) },
 	};
@@ -1541,44 +1611,44 @@ static void test_jsr_widened_version_49(void **state)
 	free(ecode);
 }
 
-/* New code of 65535 bytes is the most: 65521 + 6 + 8 fits, 65522 does not
+/* New code of 65535 bytes is the most: 65497 + 6 + 32 fits, 65498 does not
  * (the method is refused). max_stack 65532 + 3 fits, 65533 does not. */
 static void test_code_and_stack_limits(void **state)
 {
 	(void)state;
-	uint8_t *code = code_buf(65522), *ecode = code_buf(65535);
-	code[65520] = 0xb1;
-	put_exit_v(ecode + 65520, SITE0);
-	ecode[65526] = 0xb1;
-	put_handler(ecode + 65527, SITE0);
-	static const struct xentry eex[] = { { 0, 65527, 65527, 0 } };
-	static const uint8_t eframes[] = { HANDLER_FRAME(65527) };
+	uint8_t *code = code_buf(65498), *ecode = code_buf(65535);
+	code[65496] = 0xb1;
+	put_exit_v(ecode + 65496, SITE0);
+	ecode[65502] = 0xb1;
+	put_handler(ecode + 65503, SITE0, 0);
+	static const struct xentry eex[] = { { 0, 65503, 65503, 0 }, COUNT_ENTRY(65503) };
+	static const uint8_t eframes[] = { HANDLER_FRAME(65503) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				  .max_stack = 0, .code = code, .code_len = 65521 };
+				  .max_stack = 0, .code = code, .code_len = 65497 };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 3, .code = ecode, .code_len = 65535, EX(eex),
-				   FRAMES(eframes, 1) };
+				   .max_stack = 5, .code = ecode, .code_len = 65535, EX(eex),
+				   FRAMES(eframes, 2) };
 	expect_one(&m, &em, EXIT(0));
 
-	code[65520] = 0;
-	code[65521] = 0xb1;
+	code[65496] = 0;
+	code[65497] = 0xb1;
 	static const uint8_t ret[] = { 0xb1 };
 	const struct method ms[] = {
 		{ .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true, .max_stack = 0,
-		  .code = code, .code_len = 65522 },
+		  .code = code, .code_len = 65498 },
 		{ .access = 0x0009, .name = C_X, .desc = C_DESC_V, .has_code = true, .max_stack = 65533,
 		  CODE(ret) },
 		{ .access = 0x0009, .name = C_N, .desc = C_DESC_V, .has_code = true, .max_stack = 65532,
 		  CODE(ret) },
 	};
 	static const uint8_t eret[] = { 0x13, U2(SITE0 + 2), 0xb8, U2(M_RET_V), 0xb1,
-					HANDLER(SITE0 + 2) };
-	static const struct xentry eex7[] = { { 0, 7, 7, 0 } };
+					HANDLER_AT(SITE0 + 2, 2, SITE0 + 3) };
+	static const struct xentry eex7[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t eframes7[] = { HANDLER_FRAME(7) };
 	const struct method ems[] = {
 		ms[0], ms[1],
 		{ .access = 0x0009, .name = C_N, .desc = C_DESC_V, .has_code = true, .max_stack = 65535,
-		  CODE(eret), EX(eex7), FRAMES(eframes7, 1) },
+		  CODE(eret), EX(eex7), FRAMES(eframes7, 2) },
 	};
 	static const struct classfile_pick picks[] = { EXIT(0), EXIT(1), EXIT(2) };
 	static const int32_t sites[] = { 0, 1, 2 };
@@ -1676,12 +1746,13 @@ static void test_tables_moved(void **state)
 		0xa1, U2(-6),			/* 28: if_icmplt -6 (-> 22) */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 31: before the return */
 		0xb1,				/* 37: return (was 11) */
-		HANDLER(SITE0),			/* 38 */
+		HANDLER(SITE0, 3),		/* 38 */
 	};
 	/* [2, 8) -> 11 is [22, 28) -> 31; [0, 11) -> 11 is [20, 31) -> 31 (the
-	 * prologue is not covered); then the catch-all [20, 38) -> 38 */
+	 * prologue is not covered); then the catch-all [20, 38) -> 38, and the
+	 * count's entry */
 	static const struct xentry eex[] = { { 22, 28, 31, C_OBJ }, { 20, 31, 31, 0 },
-					     { 20, 38, 38, 0 } };
+					     { 20, 38, 38, 0 }, COUNT_ENTRY(38) };
 	static const struct line elines[] = { { 0, 10 }, { 22, 11 }, { 31, 12 } };
 	/* [0, 12) -> [0, 38): to the end of the old code, not over the handler */
 	static const struct local elvt[] = { { 0, 38, C_X, C_I, 0 }, { 22, 9, C_N, C_I, 1 } };
@@ -1698,7 +1769,7 @@ static void test_tables_moved(void **state)
 	const struct method em = { .access = 0x0008, .name = C_M, .desc = C_DESC_IV, .has_code = true,
 				   .max_stack = 5, .max_locals = 2, CODE(ecode), EX(eex),
 				   .lines = elines, .nlines = 3, .lvt = elvt, .nlvt = 2,
-				   .lvtt = elvtt, .nlvtt = 2, FRAMES(eframes, 4),
+				   .lvtt = elvtt, .nlvtt = 2, FRAMES(eframes, 5),
 				   .extra_attr = C_RVTA, .extra = type_annotations_moved,
 				   .extra_len = sizeof(type_annotations_moved) };
 	expect_one(&m, &em, BOTH(3));
@@ -1801,7 +1872,7 @@ static void test_frame_delta_grows(void **state)
 	 * same at 41 (delta 0) */
 	static const uint8_t frames[] = { 0, 19, 64 + 19, 1, 0 };
 	/* each return gets the 6 bytes of retV in front: 21 of them */
-	uint8_t *ecode = code_buf(200 + 21 * 6 + 8);
+	uint8_t *ecode = code_buf(200 + 21 * 6 + 32);
 	size_t n = 0;
 	for (int pc = 0; pc < 200; pc++) {
 		if (code[pc] == 0xb1) {
@@ -1811,16 +1882,16 @@ static void test_frame_delta_grows(void **state)
 		ecode[n++] = code[pc];
 	}
 	assert_int_equal(n, 326);
-	put_handler(ecode + n, SITE0);
-	static const struct xentry eex[] = { { 0, 326, 326, 0 } };
+	put_handler(ecode + n, SITE0, 8);
+	static const struct xentry eex[] = { { 0, 326, 326, 0 }, COUNT_ENTRY(326) };
 	/* 0 stays; 20 -> 80 (delta 79: extended); 40 -> 160 (delta 79: extended);
 	 * 41 -> 161 (delta 0); the handler's at 326 (delta 164) */
 	static const uint8_t eframes[] = { 0, 251, U2(79), 247, U2(79), 1, 0, HANDLER_FRAME(164) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .code = code, .code_len = 200, FRAMES(frames, 4) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .code = ecode, .code_len = 334, EX(eex),
-				   FRAMES(eframes, 5) };
+				   .max_stack = 5, .code = ecode, .code_len = 358, EX(eex),
+				   FRAMES(eframes, 6) };
 	expect_one(&m, &em, EXIT(8));
 	free(code);
 	free(ecode);
@@ -1860,9 +1931,9 @@ static void test_frame_uninitialized_offsets(void **state)
 		0xb7, U2(C_THIS_INIT),		/* 33 */
 		0x59, 0x13, U2(SITE0), 0xb8, U2(M_RET_L),	/* 36: dup; ldc_w; retL */
 		0xb0,				/* 43: areturn (was 16) */
-		HANDLER(SITE0),			/* 44 */
+		HANDLER(SITE0, 5),		/* 44 */
 	};
-	static const struct xentry eex[] = { { 20, 44, 44, 0 } };
+	static const struct xentry eex[] = { { 20, 44, 44, 0 }, COUNT_ENTRY(44) };
 	/* same at 20; the frames at 32 (delta 11) and 33 with uninit(20); the handler's at 44 */
 	static const uint8_t eframes[] = { 20,
 					   255, U2(11), U2(1), 1, U2(2), 8, U2(20), 8, U2(20),
@@ -1872,7 +1943,7 @@ static void test_frame_uninitialized_offsets(void **state)
 				  .max_stack = 3, .max_locals = 1, CODE(code), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0008, .name = C_M, .desc = C_DESC_IA, .has_code = true,
 				   .max_stack = 6, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 4) };
+				   FRAMES(eframes, 5) };
 	expect_one(&m, &em, BOTH(5));
 }
 
@@ -1903,16 +1974,17 @@ static void test_synchronized(void **state)
 		0x4d, 0x2b, 0xc3, 0x2c, 0xbf,		/* 15 (was 9) */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 20 */
 		0xb1,					/* 26: return (was 14) */
-		HANDLER(SITE0),				/* 27 */
+		HANDLER(SITE0, 0),			/* 27 */
 	};
-	static const struct xentry eex[] = { { 10, 12, 15, 0 }, { 15, 18, 15, 0 }, { 6, 27, 27, 0 } };
+	static const struct xentry eex[] = { { 10, 12, 15, 0 }, { 15, 18, 15, 0 }, { 6, 27, 27, 0 },
+					     COUNT_ENTRY(27) };
 	static const uint8_t eframes[] = { 255, U2(15), U2(2), 7, U2(C_THIS), 7, U2(C_OBJ),
 					   U2(1), 7, U2(THROWABLE), 250, U2(4), HANDLER_FRAME(6) };
 	const struct method m = { .access = 0x0021, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 2, .max_locals = 3, CODE(code), EX(ex), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0021, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 5, .max_locals = 3, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 3) };
+				   FRAMES(eframes, 4) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -1934,16 +2006,18 @@ static void test_constructor_plain(void **state)
 		0x2a, 0xb7, U2(C_OBJ_INIT),		/*  0 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/*  4 */
 		0xb1,					/* 10: return (was 4) */
-		HANDLER(SITE0),				/* 11 */
-		HANDLER(SITE0),				/* 19: before super() */
+		HANDLER(SITE0, 0),			/* 11 */
+		HANDLER(SITE0, 0),			/* 43: before super() */
 	};
-	static const struct xentry eex[] = { { 0, 1, 19, 0 }, { 4, 11, 11, 0 } };
-	static const uint8_t eframes[] = { HANDLER_FRAME(11), PRE_HANDLER_FRAME(7) };
+	/* the body's entries, then each copy's count entry */
+	static const struct xentry eex[] = { { 0, 1, 43, 0 }, { 4, 11, 11, 0 }, COUNT_ENTRY(11),
+					     COUNT_ENTRY(43) };
+	static const uint8_t eframes[] = { HANDLER_FRAME(11), PRE_HANDLER_FRAME(23) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 2) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 4) };
 	expect_one(&m, &em, EXIT(0));
 
 	/* with enter: the prologue (before super(), static calls only) */
@@ -1952,15 +2026,16 @@ static void test_constructor_plain(void **state)
 		0x2a, 0xb7, U2(C_OBJ_INIT),		/*  6 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 10 */
 		0xb1,					/* 16 */
-		HANDLER(SITE0),				/* 17 */
-		HANDLER(SITE0),				/* 25 */
+		HANDLER(SITE0, 0),			/* 17 */
+		HANDLER(SITE0, 0),			/* 49 */
 	};
 	/* not the prologue: an exception in it reports no enter either */
-	static const struct xentry eex2[] = { { 6, 7, 25, 0 }, { 10, 17, 17, 0 } };
-	static const uint8_t eframes2[] = { HANDLER_FRAME(17), PRE_HANDLER_FRAME(7) };
+	static const struct xentry eex2[] = { { 6, 7, 49, 0 }, { 10, 17, 17, 0 }, COUNT_ENTRY(17),
+					      COUNT_ENTRY(49) };
+	static const uint8_t eframes2[] = { HANDLER_FRAME(17), PRE_HANDLER_FRAME(23) };
 	const struct method em2 = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V,
-				    .has_code = true, .max_stack = 4, .max_locals = 1, CODE(ecode2),
-				    EX(eex2), FRAMES(eframes2, 2) };
+				    .has_code = true, .max_stack = 5, .max_locals = 1, CODE(ecode2),
+				    EX(eex2), FRAMES(eframes2, 4) };
 	expect_one(&m, &em2, BOTH(0));
 }
 
@@ -1997,19 +2072,20 @@ static void test_constructor_branch_before_init(void **state)
 		0xb7, U2(C_THIS_INIT),			/* 30 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 33 */
 		0xb1,					/* 39: return (was 13) */
-		HANDLER(SITE0),				/* 40 */
-		HANDLER(SITE0),				/* 48 */
+		HANDLER(SITE0, 0),			/* 40 */
+		HANDLER(SITE0, 0),			/* 72 */
 	};
-	static const struct xentry eex[] = { { 20, 30, 48, 0 }, { 33, 40, 40, 0 } };
+	static const struct xentry eex[] = { { 20, 30, 72, 0 }, { 33, 40, 40, 0 }, COUNT_ENTRY(40),
+					     COUNT_ENTRY(72) };
 	static const uint8_t eframes[] = { 20,
 					   255, U2(8), U2(2), 6, 1, U2(1), 6,
 					   255, U2(0), U2(2), 6, 1, U2(2), 6, 1,
-					   HANDLER_FRAME(9), PRE_HANDLER_FRAME(7) };
+					   HANDLER_FRAME(9), PRE_HANDLER_FRAME(23) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_IV, .has_code = true,
 				  .max_stack = 2, .max_locals = 2, CODE(code), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_IV,
 				   .has_code = true, .max_stack = 5, .max_locals = 2, CODE(ecode),
-				   EX(eex), FRAMES(eframes, 5) };
+				   EX(eex), FRAMES(eframes, 7) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -2035,16 +2111,17 @@ static void test_constructor_new_before_init(void **state)
 		0xb7, U2(C_OBJ_INIT),			/* 16 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/* 19 */
 		0xb1,					/* 25 */
-		HANDLER(SITE0),				/* 26 */
-		HANDLER(SITE0),				/* 34 */
+		HANDLER(SITE0, 0),			/* 26 */
+		HANDLER(SITE0, 0),			/* 58 */
 	};
-	static const struct xentry eex[] = { { 6, 16, 34, 0 }, { 19, 26, 26, 0 } };
-	static const uint8_t eframes[] = { HANDLER_FRAME(26), PRE_HANDLER_FRAME(7) };
+	static const struct xentry eex[] = { { 6, 16, 58, 0 }, { 19, 26, 26, 0 }, COUNT_ENTRY(26),
+					     COUNT_ENTRY(58) };
+	static const uint8_t eframes[] = { HANDLER_FRAME(26), PRE_HANDLER_FRAME(23) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 3, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 6, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 2) };
+				   FRAMES(eframes, 4) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -2069,20 +2146,21 @@ static void test_constructor_two_ranges(void **state)
 		0xb1,					/* 10: return (was 4) */
 		0xb7, U2(C_OBJ_INIT),			/* 11 (was 5) */
 		0xa7, U2(-10),				/* 14: goto -> 4 */
-		HANDLER(SITE0),				/* 17 */
-		HANDLER(SITE0),				/* 25 */
+		HANDLER(SITE0, 0),			/* 17 */
+		HANDLER(SITE0, 0),			/* 49 */
 	};
 	/* after super(): the return and its code [4, 11), the goto [14, 17);
 	 * before: [0, 4); the call [11, 14) by none */
-	static const struct xentry eex[] = { { 0, 4, 25, 0 }, { 4, 11, 17, 0 }, { 14, 17, 17, 0 } };
+	static const struct xentry eex[] = { { 0, 4, 49, 0 }, { 4, 11, 17, 0 }, { 14, 17, 17, 0 },
+					     COUNT_ENTRY(17), COUNT_ENTRY(49) };
 	static const uint8_t eframes[] = { 255, U2(4), U2(1), 7, U2(C_THIS), U2(0),
 					   255, U2(6), U2(1), 6, U2(1), 6,
-					   HANDLER_FRAME(5), PRE_HANDLER_FRAME(7) };
+					   HANDLER_FRAME(5), PRE_HANDLER_FRAME(23) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 2) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 4) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 6) };
 	expect_one(&m, &em, EXIT(0));
 }
 
@@ -2101,15 +2179,15 @@ static void test_constructor_always_throws(void **state)
 		0x13, U2(SITE0), 0xb8, U2(M_ENTER),	/* 0 */
 		0xbb, U2(C_THIS), 0x59, 0x08,		/* 6 */
 		0xb7, U2(C_THIS_INIT), 0xbf,		/* 11 */
-		HANDLER(SITE0),				/* 15 */
+		HANDLER(SITE0, 0),			/* 15 */
 	};
-	static const struct xentry eex[] = { { 6, 15, 15, 0 } };
+	static const struct xentry eex[] = { { 6, 15, 15, 0 }, COUNT_ENTRY(15) };
 	static const uint8_t eframes[] = { PRE_HANDLER_FRAME(15) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 3, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 6, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 1) };
+				   FRAMES(eframes, 2) };
 	expect_one(&m, &em, BOTH(0));
 }
 
@@ -2129,15 +2207,15 @@ static void test_constructor_store_to_this_slot(void **state)
 		0x2a, 0x4b, 0x2a, 0xb7, U2(C_OBJ_INIT),	/*  0 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),	/*  6 */
 		0xb1,					/* 12 */
-		HANDLER(SITE0),				/* 13 */
+		HANDLER(SITE0, 0),			/* 13 */
 	};
-	static const struct xentry eex[] = { { 6, 13, 13, 0 } };
+	static const struct xentry eex[] = { { 6, 13, 13, 0 }, COUNT_ENTRY(13) };
 	static const uint8_t eframes[] = { HANDLER_FRAME(13) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 1) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 2) };
 	expect_one(&m, &em, EXIT(0));
 }
 
@@ -2158,15 +2236,15 @@ static void test_constructor_frame_without_this(void **state)
 		0x2a, 0xa7, U2(3), 0xb7, U2(C_OBJ_INIT),	/*  0 */
 		0x13, U2(SITE0), 0xb8, U2(M_RET_V),		/*  7 */
 		0xb1,						/* 13 */
-		HANDLER(SITE0),					/* 14 */
+		HANDLER(SITE0, 0),				/* 14 */
 	};
-	static const struct xentry eex[] = { { 7, 14, 14, 0 } };
+	static const struct xentry eex[] = { { 7, 14, 14, 0 }, COUNT_ENTRY(14) };
 	static const uint8_t eframes[] = { 255, U2(4), U2(0), U2(1), 6, HANDLER_FRAME(9) };
 	const struct method m = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(code), FRAMES(frames, 1) };
 	const struct method em = { .access = 0x0001, .name = C_INIT, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 4, .max_locals = 1, CODE(ecode), EX(eex),
-				   FRAMES(eframes, 2) };
+				   .max_stack = 5, .max_locals = 1, CODE(ecode), EX(eex),
+				   FRAMES(eframes, 3) };
 	expect_one(&m, &em, EXIT(0));
 }
 
@@ -2250,8 +2328,8 @@ static void test_unpicked_method_untouched(void **state)
 	static const uint8_t bad[] = { 0xca, 0xfe };	/* not even code */
 	static const uint8_t foo[] = { 9 };
 	static const uint8_t ret[] = { 0xb1 };
-	static const uint8_t eret[] = { 0x13, U2(SITE0), 0xb8, U2(M_RET_V), 0xb1, HANDLER(SITE0) };
-	static const struct xentry eex[] = { { 0, 7, 7, 0 } };
+	static const uint8_t eret[] = { 0x13, U2(SITE0), 0xb8, U2(M_RET_V), 0xb1, HANDLER(SITE0, 9) };
+	static const struct xentry eex[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t eframes[] = { HANDLER_FRAME(7) };
 	const struct method ms[] = {
 		{ .access = 0x0001, .name = C_X, .desc = C_DESC_V, .has_code = true, .max_stack = 1,
@@ -2262,7 +2340,7 @@ static void test_unpicked_method_untouched(void **state)
 	const struct method ems[] = {
 		ms[0],
 		{ .access = 0x0001, .name = C_M, .desc = C_DESC_IV, .has_code = true, .max_stack = 5,
-		  .max_locals = 2, CODE(eret), EX(eex), FRAMES(eframes, 1) },
+		  .max_locals = 2, CODE(eret), EX(eex), FRAMES(eframes, 2) },
 	};
 	static const struct classfile_pick picks[] = { { .site = -1, .enter = true, .exit = true }, EXIT(9) };
 	static const int32_t sites[] = { 9 };
@@ -2271,7 +2349,8 @@ static void test_unpicked_method_untouched(void **state)
 }
 
 /* The pool may reach 65535 constants, not more: with "StackMapTable" in it,
- * count + 64 + 1 site; without, one more for the Utf8. */
+ * count + 64 + 1 site + Probe's two fields' 8 (the method has exits);
+ * without, one more for the Utf8. */
 static void test_constant_pool_limit(void **state)
 {
 	(void)state;
@@ -2279,7 +2358,7 @@ static void test_constant_pool_limit(void **state)
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 1, .max_locals = 1, CODE(ret) };
 	for (int no_smt = 0; no_smt <= 1; no_smt++) {
-		uint32_t largest = 65535 - APPENDED - 1 - (uint32_t)no_smt;
+		uint32_t largest = 65535 - APPENDED - 1 - 8 - (uint32_t)no_smt;
 		for (uint32_t count = largest; count <= largest + 1; count++) {
 			struct bb cp = { 0 };
 			for (uint32_t i = C_BASE_COUNT; i < count; i++) {
@@ -2317,13 +2396,14 @@ static void test_stackmaptable_name_appended(void **state)
 	(void)state;
 	enum { SMT_NAME = BASE + 64, SITE = BASE + 65 };
 	static const uint8_t ret[] = { 0xb1 };
-	static const uint8_t eret[] = { 0x13, U2(SITE), 0xb8, U2(M_RET_V), 0xb1, HANDLER(SITE) };
-	static const struct xentry eex[] = { { 0, 7, 7, 0 } };
+	static const uint8_t eret[] = { 0x13, U2(SITE), 0xb8, U2(M_RET_V), 0xb1,
+					HANDLER_AT(SITE, 3, SITE + 1) };
+	static const struct xentry eex[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t eframes[] = { HANDLER_FRAME(7) };
 	const struct method m = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 0, CODE(ret) };
 	const struct method em = { .access = 0x0009, .name = C_M, .desc = C_DESC_V, .has_code = true,
-				   .max_stack = 3, CODE(eret), EX(eex), FRAMES(eframes, 1),
+				   .max_stack = 5, CODE(eret), EX(eex), FRAMES(eframes, 2),
 				   .smt_name = SMT_NAME };
 	const struct classfile_pick pick = EXIT(3);
 	const struct cls c = { .no_smt_utf8 = true, .methods = &m, .nmethods = 1 };
@@ -2352,14 +2432,16 @@ static void test_wide_constants_at_end(void **state)
 		0x13, U2(SITE), 0xb8, U2(B + 37),		/* ldc_w site; retV */
 		0xb1,
 		0x59, 0x13, U2(SITE), 0xb8, U2(B + 61), 0xbf,	/* dup; ldc_w site; thrown; athrow */
+		COUNT_CODE(3, SITE + 1),			/* Probe's fields after the site */
 	};
-	static const struct xentry eex[] = { { 0, 7, 7, 0 } };
-	static const uint8_t eframes[] = { 255, U2(7), U2(0), U2(1), 7, U2(B + 63) };
+	static const struct xentry eex[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
+	static const uint8_t eframes[] = { 255, U2(7), U2(0), U2(1), 7, U2(B + 63),
+					   255, U2(7), U2(0), U2(1), 7, U2(B + 63) };
 	const struct method m = { .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				  .max_stack = 4, .max_locals = 1, CODE(ret) };
 	const struct method em = { .access = 0x0001, .name = C_M, .desc = C_DESC_V, .has_code = true,
 				   .max_stack = 7, .max_locals = 1, CODE(eret), EX(eex),
-				   FRAMES(eframes, 1) };
+				   FRAMES(eframes, 2) };
 	const struct classfile_pick pick = EXIT(3);
 	const struct cls c = { .cp_extra = cp.p, .cp_extra_len = cp.n, .cp_extra_slots = 5,
 			       .methods = &m, .nmethods = 1 };
@@ -2597,8 +2679,8 @@ static void test_malformed_code_refused(void **state)
 	};
 	static const uint8_t ret[] = { 0xb1 };
 	static const uint8_t eret[] = { 0x13, U2(SITE0 + 1), 0xb8, U2(M_RET_V), 0xb1,
-					HANDLER(SITE0 + 1) };
-	static const struct xentry eex[] = { { 0, 7, 7, 0 } };
+					HANDLER_AT(SITE0 + 1, 2, SITE0 + 2) };
+	static const struct xentry eex[] = { { 0, 7, 7, 0 }, COUNT_ENTRY(7) };
 	static const uint8_t eframes[] = { HANDLER_FRAME(7) };
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct method bad = cases[k].m;
@@ -2616,7 +2698,7 @@ static void test_malformed_code_refused(void **state)
 		const struct method ems[] = {
 			bad,
 			{ .access = 0x0001, .name = C_X, .desc = C_DESC_V, .has_code = true,
-			  .max_stack = 3, .max_locals = 1, CODE(eret), EX(eex), FRAMES(eframes, 1) },
+			  .max_stack = 5, .max_locals = 1, CODE(eret), EX(eex), FRAMES(eframes, 2) },
 		};
 		const struct classfile_pick picks[] = { cases[k].pick, EXIT(2) };
 		static const int32_t sites[] = { 1, 2 };
@@ -2655,7 +2737,7 @@ static void test_probe_class(void **state)
 	bb_u4(&want, 0xCAFEBABE);
 	bb_u2(&want, 0);
 	bb_u2(&want, 52);			/* version 52.0 */
-	bb_u2(&want, 37);			/* constant_pool_count: #1 to #36 */
+	bb_u2(&want, 41);			/* constant_pool_count: #1 to #40 */
 	cp_utf8(&want, "stapjava/Probe");	/* #1 */
 	bb_u1(&want, 7); bb_u2(&want, 1);	/* #2 Class #1 (this) */
 	cp_utf8(&want, "java/lang/Object");	/* #3 */
@@ -2664,11 +2746,17 @@ static void test_probe_class(void **state)
 		cp_utf8(&want, probe_fns[i].name);
 		cp_utf8(&want, probe_fns[i].desc);
 	}
+	cp_utf8(&want, "lost");			/* #37 */
+	cp_utf8(&want, "[[I");			/* #38 */
+	cp_utf8(&want, "overflows");		/* #39 */
+	cp_utf8(&want, "I");			/* #40 */
 	bb_u2(&want, 0x0031);			/* public final super */
 	bb_u2(&want, 2);			/* this */
 	bb_u2(&want, 4);			/* super */
 	bb_u2(&want, 0);			/* interfaces */
-	bb_u2(&want, 0);			/* fields */
+	bb_u2(&want, 2);			/* fields, public static: lost [[I, overflows I */
+	bb_u2(&want, 0x0009); bb_u2(&want, 37); bb_u2(&want, 38); bb_u2(&want, 0);
+	bb_u2(&want, 0x0009); bb_u2(&want, 39); bb_u2(&want, 40); bb_u2(&want, 0);
 	bb_u2(&want, 16);			/* methods: */
 	for (int i = 0; i < 16; i++) {
 		bb_u2(&want, 0x0109);		/* public static native */
@@ -2694,6 +2782,7 @@ int main(void)
 		cmocka_unit_test(test_enter_loop_at_zero),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_exit_each_return),
+		cmocka_unit_test(test_exit_site_past_rows),
 		cmocka_unit_test(test_enter_exit_handler_range),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_switch_padding),
