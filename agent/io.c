@@ -24,8 +24,8 @@
 #include "jfr.h"
 #include "jvmti_events.h"
 #include "listener.h"
-#include "overflow.h"
 #include "log.h"
+#include "overflow.h"
 #include "tbuf.h"
 #include "wire.h"
 
