@@ -78,6 +78,8 @@ static void table_prune(JNIEnv *jni)
 	while ((e = *pp)) {
 		if ((*jni)->IsSameObject(jni, e->loader, NULL)) {
 			*pp = e->next;
+			sj_info("class %.*s: its natives' wrappers forgotten (its class loader was collected)",
+				(int)strlen(e->sig) - 2, e->sig + 1);
 			free_entry(jni, e);
 		} else {
 			pp = &e->next;

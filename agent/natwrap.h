@@ -18,7 +18,8 @@
  * those again. Returns the number wrapped with *OUT malloc()ed, or 0:
  * nothing to wrap, or a failure (logged; the class is then changed without
  * its natives wrapped). The table of wrapped classes holds one entry per
- * class with wrapped natives while its loader lives. natwrap_any(): some
+ * class with wrapped natives while its loader lives (an entry whose loader
+ * was collected goes, said in the log, when the table is next used). natwrap_any(): some
  * class has wrapped natives, so the hook must see every retransformation
  * for the JVM's life. natwrap_enabled(): the prefix is set. Any thread.
  */

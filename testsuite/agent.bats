@@ -457,6 +457,25 @@ check_natives() {
 @test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 17)" { check_natives "$JDK17"; }
 @test "natives: wrapped when their class loads after the registration, arguments, values and exceptions; bound by name and by RegisterNatives; wrapped again when restored (JDK 25)" { check_natives "$JDK25"; }
 
+# The table of wrapped natives (natwrap.h) holds a class while its loader
+# lives: NativesGone defined by a throw-away loader, wrapped, the loader
+# collected; at the next wrap (the same class by a new loader) the first
+# entry goes, said in the log.
+check_natives_gone() {
+	family "$1" natives-gone -m 'NativesGone.*'
+	[ "$(cat "$T/java.out")" = "$(printf 'round 1 collected\nround 2 collected')" ]
+	[ "$(mask "$T/events" | sed 's/ tid=T//')" = "$(printf '%s\n' \
+		'method.enter pid=P ts=X method=NativesGone.alive()I args=' \
+		'method.return pid=P ts=X method=NativesGone.alive()I popped=0 ret=?' \
+		'method.enter pid=P ts=X method=NativesGone.alive()I args=' \
+		'method.return pid=P ts=X method=NativesGone.alive()I popped=0 ret=?')" ]
+	[ "$(grep -c 'class NativesGone: 1 native method wrapped' "$T/agent.log")" -eq 2 ]
+	[ "$(grep -c "class NativesGone: its natives' wrappers forgotten (its class loader was collected)" "$T/agent.log")" -eq 1 ]
+}
+
+@test "natives: the table of wrapped natives forgets a class whose loader was collected (JDK 17)" { check_natives_gone "$JDK17"; }
+@test "natives: the table of wrapped natives forgets a class whose loader was collected (JDK 25)" { check_natives_gone "$JDK25"; }
+
 # Escape analysis stays on with the agent, its calls injected into the very
 # method (Escape.work, with its arguments and return value): C2 allocates
 # none of work()'s Points. The measure is shown able to fail: the same

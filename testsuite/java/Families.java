@@ -84,6 +84,7 @@ public class Families {
         case "unwind": Unwind.run(); break;
         case "overflow": Overflow.run(); break;
         case "natives": Natives.run(args[2], args[3]); break;
+        case "natives-gone": NativesGoneRounds.run(args[2]); break;
         case "escape": Escape.run(); break;
         case "paced": Paced.run(args[2]); break;
         case "rounds": Rounds.run(args[2]); break;
@@ -273,6 +274,28 @@ class Classes {
         loader = null;
         for (int i = 0; i < 5; i++)
             System.gc();
+    }
+}
+
+// Two rounds: NativesGone defined by a throw-away loader, its alive()
+// called, the loader dropped and collected (at most 50 collections, said).
+class NativesGoneRounds {
+    static void run(String classesDir) throws Exception {
+        for (int round = 1; round <= 2; round++) {
+            URLClassLoader loader = new URLClassLoader(new URL[] {Paths.get(classesDir).toUri().toURL()}, null);
+            Class<?> c = Class.forName("NativesGone", true, loader);
+            c.getMethod("alive").invoke(null);
+            java.lang.ref.WeakReference<ClassLoader> ref = new java.lang.ref.WeakReference<>(loader);
+            c = null;
+            loader.close();
+            loader = null;
+            int gcs = 0;
+            while (ref.get() != null && gcs < 50) {
+                System.gc();
+                gcs++;
+            }
+            System.out.println("round " + round + (ref.get() == null ? " collected" : " kept"));
+        }
     }
 }
 
