@@ -19,9 +19,9 @@
  * nothing to wrap, or a failure (logged; the class is then changed without
  * its natives wrapped). The table of wrapped classes holds one entry per
  * class with wrapped natives while its loader lives (an entry whose loader
- * was collected goes, said in the log, when the table is next used). natwrap_any(): some
- * class has wrapped natives, so the hook must see every retransformation
- * for the JVM's life. natwrap_enabled(): the prefix is set. Any thread.
+ * was collected goes, said in the log, when the table is next used).
+ * natwrap_any(): some class has wrapped natives, so the hook must see every
+ * retransformation for the JVM's life. natwrap_enabled(): the prefix is set. Any thread.
  */
 #ifndef STAPJAVA_AGENT_NATWRAP_H
 #define STAPJAVA_AGENT_NATWRAP_H
