@@ -228,7 +228,11 @@ static void choose_notify(struct cf *c, const struct classfile_hooks *h)
 		c->picks[m].notify &= given;
 }
 
-static uint64_t total_constants(const struct cf *c);
+static uint64_t total_constants(const struct cf *c)
+{
+	return (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints +
+	       (c->nnotify ? NOTIFY_CONSTANTS : 0) + (c->exits ? FIELD_CONSTANTS : 0);
+}
 
 /* First pass over the methods: ask SELECT about each one with code. */
 static int choose_methods(struct cf *c, const struct classfile_hooks *h)
@@ -300,12 +304,6 @@ static int choose_methods(struct cf *c, const struct classfile_hooks *h)
 	if (total_constants(c) > 65535)
 		return fail(c, -ENOTSUP, "constant pool would overflow");
 	return 0;
-}
-
-static uint64_t total_constants(const struct cf *c)
-{
-	return (uint64_t)c->cp.count + FIXED_CONSTANTS + !c->smt_name + c->nints +
-	       (c->nnotify ? NOTIFY_CONSTANTS : 0) + (c->exits ? FIELD_CONSTANTS : 0);
 }
 
 static void write_utf8(struct cf_wr *w, const char *s)

@@ -200,40 +200,45 @@ static void build_exit(const struct codeattr_ctx *c, uint8_t op, struct cf_wr *w
 	put_call(w, c, e->fn);
 }
 
-/* The catch-all (8 bytes) and, right after it, the handler over its call
- * of Probe.thrown (CODEATTR_COUNT_AT): a report that failed there, with no
+/* One copy of the handler after the body, 0 where an operand goes: the
+ * catch-all (8 bytes) and, right after it, the handler over its call of
+ * Probe.thrown (CODEATTR_COUNT_AT): a report that failed there, with no
  * stack left for the call (a StackOverflowError), is counted without a
- * call, and what the call threw goes on. */
+ * call, and what the call threw goes on. build_handler() writes it,
+ * codeattr_is_handler() knows it again. */
+static const uint8_t handler_code[CODEATTR_HANDLER_LEN] = {
+	OP_DUP, OP_LDC_W, 0, 0, OP_INVOKESTATIC, 0, 0, OP_ATHROW,   /* thrown(t, site); rethrow */
+	/* Probe.lost[row][col]++ */
+	OP_GETSTATIC, 0, 0, OP_SIPUSH, 0, 0, OP_AALOAD, OP_SIPUSH, 0, 0, OP_DUP2, OP_IALOAD,
+	OP_ICONST_1, OP_IADD, OP_IASTORE,
+	/* Probe.overflows++: the agent looks at the rows when it changes */
+	OP_GETSTATIC, 0, 0, OP_ICONST_1, OP_IADD, OP_PUTSTATIC, 0, 0, OP_ATHROW,
+};
+_Static_assert(sizeof(handler_code) == CODEATTR_HANDLER_LEN, "one copy of the handler");
+
 static void build_handler(const struct codeattr_ctx *c, struct cf_wr *w)
 {
-	const uint32_t row = (uint32_t)c->site_id / CLASSFILE_LOST_ROW;
-	const uint32_t col = (uint32_t)c->site_id % CLASSFILE_LOST_ROW;
+	const uint32_t operand[][2] = {
+		{ 2, c->site }, { 5, c->probe[CF_THROWN] }, { 9, c->lost_field },
+		{ 12, (uint32_t)c->site_id / CLASSFILE_LOST_ROW }, { 16, (uint32_t)c->site_id % CLASSFILE_LOST_ROW },
+		{ 24, c->overflows_field }, { 29, c->overflows_field },
+	};
+	uint8_t h[CODEATTR_HANDLER_LEN];
 
-	wr_u1(w, OP_DUP);
-	put_site(w, c);
-	put_call(w, c, CF_THROWN);
-	wr_u1(w, OP_ATHROW);
-	/* Probe.lost[row][col]++ */
-	wr_u1(w, OP_GETSTATIC);
-	wr_u2(w, c->lost_field);
-	wr_u1(w, OP_SIPUSH);
-	wr_u2(w, row);
-	wr_u1(w, OP_AALOAD);
-	wr_u1(w, OP_SIPUSH);
-	wr_u2(w, col);
-	wr_u1(w, OP_DUP2);
-	wr_u1(w, OP_IALOAD);
-	wr_u1(w, OP_ICONST_1);
-	wr_u1(w, OP_IADD);
-	wr_u1(w, OP_IASTORE);
-	/* Probe.overflows++: the agent looks at the rows when it changes */
-	wr_u1(w, OP_GETSTATIC);
-	wr_u2(w, c->overflows_field);
-	wr_u1(w, OP_ICONST_1);
-	wr_u1(w, OP_IADD);
-	wr_u1(w, OP_PUTSTATIC);
-	wr_u2(w, c->overflows_field);
-	wr_u1(w, OP_ATHROW);
+	memcpy(h, handler_code, sizeof h);
+	for (size_t i = 0; i < sizeof operand / sizeof operand[0]; i++) {
+		h[operand[i][0]] = (uint8_t)(operand[i][1] >> 8);
+		h[operand[i][0] + 1] = (uint8_t)operand[i][1];
+	}
+	wr_bytes(w, h, sizeof h);
+}
+
+bool codeattr_is_handler(const uint8_t *p)
+{
+	for (size_t i = 0; i < CODEATTR_HANDLER_LEN; i++)
+		if (handler_code[i] && p[i] != handler_code[i])
+			return false;
+	return true;
 }
 
 unsigned codeattr_notify_kind(const struct cfpool *cp, uint8_t op, uint32_t idx)

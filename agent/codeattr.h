@@ -27,6 +27,8 @@
 #define CODEATTR_HANDLER_LEN 32u
 #define CODEATTR_THROWN_CALL_AT 4u
 #define CODEATTR_COUNT_AT 8u
+/* Are P[0..CODEATTR_HANDLER_LEN) a copy of that handler (operands aside)? */
+bool codeattr_is_handler(const uint8_t *p);
 
 /* A line's call: in front of the instruction at PC, Probe.enter with the
  * Integer constant SITE. */

@@ -482,12 +482,6 @@ void inject_class_prepared(JNIEnv *jni, jclass klass, const char *sig)
 
 bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 {
-	/* one copy (codeattr.h, build_handler) by its opcodes; 0 stands for an operand */
-	static const uint8_t shape[CODEATTR_HANDLER_LEN] = {
-		0x59, 0x13, 0, 0, 0xb8, 0, 0, 0xbf,     /* dup; ldc_w site; invokestatic thrown; athrow */
-		0xb2, 0, 0, 0x11, 0, 0, 0x32, 0x11, 0, 0, 0x5c, 0x2e, 0x04, 0x60, 0x4f,   /* lost[row][col]++ */
-		0xb2, 0, 0, 0x04, 0x60, 0xb3, 0, 0, 0xbf,                               /* overflows++; athrow */
-	};
 	const jlocation len = CODEATTR_HANDLER_LEN;
 	jvmtiEnv *jv = agent.jvmti;
 	jlocation start = 0, end = 0;
@@ -509,9 +503,7 @@ bool inject_own_handler(jmethodID method, jlocation location, bool rethrow)
 	    (*jv)->GetBytecodes(jv, method, &n, &code) != JVMTI_ERROR_NONE)
 		return false;
 	if (n >= len && end == n - 1) {
-		ours = true;
-		for (jlocation i = 0; i < len; i++)
-			ours &= shape[i] == 0 || code[n - len + i] == shape[i];
+		ours = codeattr_is_handler(code + n - len);
 		if (ours && other)
 			ours = n >= 2 * len && memcmp(code + n - 2 * len, code + n - len, (size_t)len) == 0;
 	}

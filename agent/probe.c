@@ -292,8 +292,12 @@ int probe_define(JNIEnv *jni)
 	}
 	int rc = overflow_setup(jni, cls);
 	if (rc < 0) {
-		sj_warn("method events cannot be injected: class %s has no %s field of ours (%s)",
-			CLASSFILE_PROBE_CLASS, CLASSFILE_LOST_NAME, rc == -ENOMEM ? "out of memory" : "another version of it is loaded?");
+		if (rc == -ENOMEM)
+			sj_warn("method events cannot be injected: no memory for the lost counts of class %s",
+				CLASSFILE_PROBE_CLASS);
+		else
+			sj_warn("method events cannot be injected: class %s has no field %s of ours "
+				"(another version of it is loaded?)", CLASSFILE_PROBE_CLASS, CLASSFILE_LOST_NAME);
 		return rc;
 	}
 	probe_class = (*jni)->NewGlobalRef(jni, cls);
